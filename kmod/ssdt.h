@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ssdtune: a blk-mq driver for NVMe PCIe controllers with steerable
+ * interrupt vectors.  Shared definitions.
+ */
+#ifndef SSDT_H
+#define SSDT_H
+
+#include <linux/blk-mq.h>
+#include <linux/completion.h>
+#include <linux/device.h>
+#include <linux/dmapool.h>
+#include <linux/kobject.h>
+#include <linux/mutex.h>
+#include <linux/nvme.h>
+#include <linux/pci.h>
+#include <linux/scatterlist.h>
+#include <linux/semaphore.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include "ssdt_prp.h"
+
+#define SSDT_NAME		"ssdtune"
+#define SSDT_PAGE_SIZE		4096u
+#define SSDT_ADMIN_DEPTH	32
+#define SSDT_MAX_SEGS		64
+#define SSDT_MAX_XFER		(512u * 1024)	/* bytes, before MDTS */
+#define SSDT_MAX_PRP_LISTS	2
+#define SSDT_MAX_NS		16
+#define SSDT_MAX_RETRIES	5
+
+enum ssdt_state {
+	SSDT_NEW,
+	SSDT_LIVE,
+	SSDT_RESETTING,
+	SSDT_DEAD,		/* gone or failed: every I/O fails at once */
+};
+
+struct ssdt_ctrl;
+
+/* Completion slot of a synchronous or fire-and-forget admin command. */
+struct ssdt_admin_slot {
+	struct completion *waiter;	/* NULL: nobody waits (abort) */
+	struct nvme_completion cqe;
+	bool busy;
+};
+
+struct ssdt_queue {
+	struct ssdt_ctrl *ctrl;
+	u16 qid;			/* 0: admin */
+	u16 depth;
+	u16 vector;			/* PCI vector index serving the CQ */
+	int irq;			/* Linux IRQ of that vector */
+	struct blk_mq_tags *tags;	/* I/O queues only */
+
+	spinlock_t sq_lock;		/* submission: process context */
+	struct nvme_command *sqes;
+	dma_addr_t sq_dma;
+	u16 sq_tail;
+	u16 last_sq_tail;		/* tail the doorbell last saw */
+
+	spinlock_t cq_lock;		/* completion: hard IRQ and timeout */
+	struct nvme_completion *cqes;
+	dma_addr_t cq_dma;
+	u16 cq_head;
+	u8 cq_phase;
+
+	u32 __iomem *sq_db;
+	u32 __iomem *cq_db;
+	bool live;
+
+	/* Counters for sysfs queues/qK/; written under the queue's locks. */
+	u64 submitted;
+	u64 completed;
+	u64 interrupts;
+	u64 polled;
+
+	struct kobject kobj;		/* queues/qK */
+	bool kobj_init;
+};
+
+struct ssdt_ns {
+	struct ssdt_ctrl *ctrl;
+	u32 nsid;
+	u8 lba_shift;
+	u64 nsze;			/* in logical blocks */
+	struct gendisk *disk;
+};
+
+/* Per-request driver data (blk_mq_rq_to_pdu). */
+struct ssdt_iod {
+	struct nvme_command cmd;
+	struct ssdt_queue *q;
+	u16 nvme_status;		/* status field of the CQE, phase dropped */
+	bool aborted;			/* an Abort was sent for it */
+	bool requeue;			/* cancelled by a reset: retry */
+	u8 retries;
+	int nents;			/* DMA-mapped sg entries, 0: no data */
+	u32 nlists;
+	__le64 *lists[SSDT_MAX_PRP_LISTS];
+	dma_addr_t list_dma[SSDT_MAX_PRP_LISTS];
+	struct nvme_dsm_range dsm;
+	dma_addr_t dsm_dma;
+	struct scatterlist sg[SSDT_MAX_SEGS];
+	struct ssdt_seg segs[SSDT_MAX_SEGS];	/* sg as the PRP math sees it */
+};
+
+struct ssdt_ctrl {
+	struct pci_dev *pdev;
+	int instance;			/* N of ssdtN */
+	int node;			/* NUMA node of the device */
+	void __iomem *bar;
+	u64 cap;
+	u32 db_stride;			/* bytes between doorbells */
+	u32 ctrl_config;		/* CC value while enabled */
+	unsigned long ready_timeout;	/* jiffies, from CAP.TO */
+
+	enum ssdt_state state;
+	bool removing;			/* remove() runs: no more resets */
+	spinlock_t state_lock;
+	struct work_struct reset_work;
+	struct mutex dev_mutex;		/* bring-up, reset, removal */
+
+	struct ssdt_queue *admin;
+	struct ssdt_admin_slot slots[SSDT_ADMIN_DEPTH - 1];
+	spinlock_t slot_lock;
+	struct semaphore slot_sem;
+
+	struct ssdt_queue **ioq;	/* ioq[0] is qid 1 */
+	unsigned int nr_io;
+	unsigned int nr_vecs;
+	bool single_vector;		/* one vector serves every queue */
+	u16 io_depth;
+
+	struct blk_mq_tag_set tagset;
+	bool tagset_ready;
+	struct dma_pool *prp_pool;
+
+	struct ssdt_ns ns[SSDT_MAX_NS];
+	unsigned int nr_ns;
+
+	/* Identify Controller fields shown in sysfs */
+	char model[41];
+	char serial[21];
+	char firmware[9];
+	u32 max_xfer;			/* bytes per request */
+	u16 oncs;
+	u8 vwc;
+
+	struct device *cdev;		/* /sys/class/ssdtune/ssdtN */
+	struct kobject *queues_kobj;
+	struct dentry *debugfs;
+	atomic_t drop_completions;	/* debug: completions to lose */
+};
+
+extern unsigned int ssdt_io_timeout;
+extern unsigned int ssdt_admin_timeout;
+extern unsigned int ssdt_max_io_queues;
+extern unsigned int ssdt_io_queue_depth;
+
+/* ssdt_ctrl.c: controller bring-up, admin commands, reset */
+int ssdt_ctrl_init(struct ssdt_ctrl *ctrl);
+void ssdt_ctrl_teardown(struct ssdt_ctrl *ctrl, bool shutdown);
+int ssdt_admin_exec(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
+		    u32 *result);
+int ssdt_admin_submit_nowait(struct ssdt_ctrl *ctrl, struct nvme_command *cmd);
+void ssdt_admin_complete(struct ssdt_ctrl *ctrl, struct nvme_completion *cqe);
+void ssdt_schedule_reset(struct ssdt_ctrl *ctrl);
+void ssdt_reset_work(struct work_struct *work);
+bool ssdt_ctrl_gone(struct ssdt_ctrl *ctrl);
+void ssdt_mark_dead(struct ssdt_ctrl *ctrl);
+
+/* ssdt_queue.c: queue memory, doorbells, interrupts, completion reaping */
+struct ssdt_queue *ssdt_queue_alloc(struct ssdt_ctrl *ctrl, u16 qid,
+				    u16 depth, u16 vector);
+void ssdt_queue_free(struct ssdt_queue *q);
+void ssdt_queue_reset(struct ssdt_queue *q);
+void ssdt_sq_write(struct ssdt_queue *q, const struct nvme_command *cmd,
+		   bool ring);
+void ssdt_sq_ring(struct ssdt_queue *q);
+int ssdt_cq_poll(struct ssdt_queue *q);
+int ssdt_irqs_request(struct ssdt_ctrl *ctrl);
+void ssdt_irqs_free(struct ssdt_ctrl *ctrl);
+void ssdt_irqs_sync(struct ssdt_ctrl *ctrl);
+
+/* ssdt_blk.c: blk-mq, namespaces, I/O commands */
+int ssdt_blk_init(struct ssdt_ctrl *ctrl);
+int ssdt_ns_scan(struct ssdt_ctrl *ctrl);
+void ssdt_ns_remove_all(struct ssdt_ctrl *ctrl, bool flush);
+void ssdt_blk_exit(struct ssdt_ctrl *ctrl);
+void ssdt_io_complete_cqe(struct ssdt_queue *q, struct nvme_completion *cqe);
+void ssdt_io_quiesce(struct ssdt_ctrl *ctrl);
+void ssdt_io_unquiesce(struct ssdt_ctrl *ctrl);
+void ssdt_io_cancel_all(struct ssdt_ctrl *ctrl, bool requeue);
+
+/* ssdt_sysfs.c: /sys/class/ssdtune */
+int ssdt_class_register(void);
+void ssdt_class_unregister(void);
+int ssdt_sysfs_add(struct ssdt_ctrl *ctrl);
+void ssdt_sysfs_remove(struct ssdt_ctrl *ctrl);
+
+static inline struct device *ssdt_dev(struct ssdt_ctrl *ctrl)
+{
+	return &ctrl->pdev->dev;
+}
+
+#endif

@@ -1,0 +1,568 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ssdtune block layer glue: the tag set, one gendisk per active namespace,
+ * command setup (read, write, flush, discard, write zeroes), PRP mapping,
+ * completion and the timeout ladder (missed interrupt -> Abort -> reset).
+ */
+#include <linux/blkdev.h>
+#include <linux/dma-mapping.h>
+#include <linux/slab.h>
+#include "ssdt.h"
+#include "ssdt_compat.h"
+#include "ssdt_prp.h"
+
+static const struct block_device_operations ssdt_fops = {
+	.owner = THIS_MODULE,
+};
+
+static blk_status_t ssdt_status(u16 status)
+{
+	switch (status & 0x7ff) {
+	case NVME_SC_SUCCESS:
+		return BLK_STS_OK;
+	case NVME_SC_INVALID_OPCODE:
+	case NVME_SC_INVALID_FIELD:
+		return BLK_STS_NOTSUPP;
+	case NVME_SC_LBA_RANGE:
+	case NVME_SC_CAP_EXCEEDED:
+		return BLK_STS_TARGET;
+	case NVME_SC_WRITE_FAULT:
+	case NVME_SC_READ_ERROR:
+	case NVME_SC_UNWRITTEN_BLOCK:
+		return BLK_STS_MEDIUM;
+	default:
+		return BLK_STS_IOERR;
+	}
+}
+
+static void ssdt_unmap_data(struct ssdt_ctrl *ctrl, struct request *rq)
+{
+	struct ssdt_iod *iod = blk_mq_rq_to_pdu(rq);
+	u32 i;
+
+	for (i = 0; i < iod->nlists; i++)
+		dma_pool_free(ctrl->prp_pool, iod->lists[i], iod->list_dma[i]);
+	iod->nlists = 0;
+	if (iod->nents) {
+		dma_unmap_sg(ssdt_dev(ctrl), iod->sg, iod->nents, rq_dma_dir(rq));
+		iod->nents = 0;
+	}
+	if (iod->dsm_dma) {
+		dma_unmap_single(ssdt_dev(ctrl), iod->dsm_dma, sizeof(iod->dsm),
+				 DMA_TO_DEVICE);
+		iod->dsm_dma = 0;
+	}
+}
+
+static blk_status_t ssdt_map_data(struct ssdt_ctrl *ctrl, struct request *rq,
+				  struct ssdt_iod *iod)
+{
+	struct ssdt_seg *segs = iod->segs;
+	struct nvme_rw_command *rw = &iod->cmd.rw;
+	struct scatterlist *sg;
+	int nsg, mapped, i;
+	u32 entries;
+
+	sg_init_table(iod->sg, blk_rq_nr_phys_segments(rq));
+	nsg = blk_rq_map_sg(rq->q, rq, iod->sg);
+	if (!nsg)
+		return BLK_STS_IOERR;
+	mapped = dma_map_sg_attrs(ssdt_dev(ctrl), iod->sg, nsg, rq_dma_dir(rq),
+				  DMA_ATTR_NO_WARN);
+	if (!mapped)
+		return BLK_STS_RESOURCE;
+	iod->nents = nsg;
+
+	for_each_sg(iod->sg, sg, mapped, i) {
+		segs[i].addr = sg_dma_address(sg);
+		segs[i].len = sg_dma_len(sg);
+	}
+	entries = ssdt_prp_entries(segs, mapped, SSDT_PAGE_SIZE);
+	iod->nlists = 0;
+	if (entries > 2) {
+		u32 want = ssdt_prp_list_pages(entries, SSDT_PAGE_SIZE);
+
+		if (want > SSDT_MAX_PRP_LISTS)
+			goto ioerr;
+		for (; iod->nlists < want; iod->nlists++) {
+			dma_addr_t dma;
+
+			iod->lists[iod->nlists] =
+				dma_pool_alloc(ctrl->prp_pool, GFP_ATOMIC, &dma);
+			if (!iod->lists[iod->nlists])
+				goto resource;
+			iod->list_dma[iod->nlists] = dma;
+		}
+	}
+	{
+		u64 list_dma[SSDT_MAX_PRP_LISTS];
+
+		for (i = 0; i < iod->nlists; i++)
+			list_dma[i] = iod->list_dma[i];
+		if (ssdt_prp_fill(segs, mapped, SSDT_PAGE_SIZE, &rw->dptr.prp1,
+				  &rw->dptr.prp2, iod->lists, list_dma,
+				  iod->nlists)) {
+			dev_err_ratelimited(ssdt_dev(ctrl),
+					    "request breaks PRP rules\n");
+			goto ioerr;
+		}
+	}
+	return BLK_STS_OK;
+resource:
+	ssdt_unmap_data(ctrl, rq);
+	return BLK_STS_RESOURCE;
+ioerr:
+	ssdt_unmap_data(ctrl, rq);
+	return BLK_STS_IOERR;
+}
+
+static blk_status_t ssdt_setup_discard(struct ssdt_ctrl *ctrl,
+				       struct ssdt_ns *ns, struct request *rq,
+				       struct ssdt_iod *iod)
+{
+	struct nvme_dsm_cmd *dsm = &iod->cmd.dsm;
+	dma_addr_t dma;
+
+	iod->dsm.cattr = 0;
+	iod->dsm.nlb = cpu_to_le32(blk_rq_bytes(rq) >> ns->lba_shift);
+	iod->dsm.slba = cpu_to_le64(blk_rq_pos(rq) >> (ns->lba_shift - 9));
+	dma = dma_map_single(ssdt_dev(ctrl), &iod->dsm, sizeof(iod->dsm),
+			     DMA_TO_DEVICE);
+	if (dma_mapping_error(ssdt_dev(ctrl), dma))
+		return BLK_STS_RESOURCE;
+	iod->dsm_dma = dma;
+	dsm->opcode = nvme_cmd_dsm;
+	dsm->nr = 0;			/* one range, 0-based */
+	dsm->attributes = cpu_to_le32(NVME_DSMGMT_AD);
+	dsm->dptr.prp1 = cpu_to_le64(dma);
+	/* The 16-byte range may straddle a page of the request's memory. */
+	if ((dma & (SSDT_PAGE_SIZE - 1)) + sizeof(iod->dsm) > SSDT_PAGE_SIZE)
+		dsm->dptr.prp2 = cpu_to_le64((dma + sizeof(iod->dsm)) &
+					     ~(u64)(SSDT_PAGE_SIZE - 1));
+	return BLK_STS_OK;
+}
+
+static blk_status_t ssdt_setup_cmd(struct ssdt_ctrl *ctrl, struct ssdt_ns *ns,
+				   struct request *rq, struct ssdt_iod *iod)
+{
+	struct nvme_command *c = &iod->cmd;
+	u64 slba = blk_rq_pos(rq) >> (ns->lba_shift - 9);
+	u32 nlb = blk_rq_bytes(rq) >> ns->lba_shift;
+
+	memset(c, 0, sizeof(*c));
+	c->common.command_id = rq->tag;
+	c->common.nsid = cpu_to_le32(ns->nsid);
+
+	switch (req_op(rq)) {
+	case REQ_OP_FLUSH:
+		c->common.opcode = nvme_cmd_flush;
+		return BLK_STS_OK;
+	case REQ_OP_DISCARD:
+		return ssdt_setup_discard(ctrl, ns, rq, iod);
+	case REQ_OP_WRITE_ZEROES:
+		c->write_zeroes.opcode = nvme_cmd_write_zeroes;
+		c->write_zeroes.slba = cpu_to_le64(slba);
+		c->write_zeroes.length = cpu_to_le16(nlb - 1);
+		return BLK_STS_OK;
+	case REQ_OP_READ:
+	case REQ_OP_WRITE:
+		c->rw.opcode = req_op(rq) == REQ_OP_READ ? nvme_cmd_read :
+							   nvme_cmd_write;
+		c->rw.slba = cpu_to_le64(slba);
+		c->rw.length = cpu_to_le16(nlb - 1);
+		if (rq->cmd_flags & REQ_FUA)
+			c->rw.control = cpu_to_le16(NVME_RW_FUA);
+		return ssdt_map_data(ctrl, rq, iod);
+	default:
+		return BLK_STS_NOTSUPP;
+	}
+}
+
+static blk_status_t ssdt_queue_rq(struct blk_mq_hw_ctx *hctx,
+				  const struct blk_mq_queue_data *bd)
+{
+	struct ssdt_queue *q = hctx->driver_data;
+	struct ssdt_ns *ns = hctx->queue->queuedata;
+	struct request *rq = bd->rq;
+	struct ssdt_iod *iod = blk_mq_rq_to_pdu(rq);
+	blk_status_t ret;
+
+	if (unlikely(!READ_ONCE(q->live)))
+		return READ_ONCE(q->ctrl->state) == SSDT_DEAD ?
+			BLK_STS_IOERR : BLK_STS_RESOURCE;
+
+	iod->q = q;
+	iod->nvme_status = 0;
+	iod->aborted = false;
+	iod->requeue = false;
+	iod->nents = 0;
+	iod->nlists = 0;
+	iod->dsm_dma = 0;
+	ret = ssdt_setup_cmd(q->ctrl, ns, rq, iod);
+	if (ret)
+		return ret;
+	blk_mq_start_request(rq);
+	ssdt_sq_write(q, &iod->cmd, bd->last);
+	return BLK_STS_OK;
+}
+
+static void ssdt_commit_rqs(struct blk_mq_hw_ctx *hctx)
+{
+	struct ssdt_queue *q = hctx->driver_data;
+
+	spin_lock(&q->sq_lock);
+	ssdt_sq_ring(q);
+	spin_unlock(&q->sq_lock);
+}
+
+/* Completion reaping found @cqe on I/O queue @q. */
+void ssdt_io_complete_cqe(struct ssdt_queue *q, struct nvme_completion *cqe)
+{
+	struct request *rq = blk_mq_tag_to_rq(q->tags, cqe->command_id);
+	struct ssdt_iod *iod;
+
+	if (unlikely(!rq)) {
+		dev_warn_ratelimited(ssdt_dev(q->ctrl),
+				     "completion with bad id %u on queue %u\n",
+				     cqe->command_id, q->qid);
+		return;
+	}
+	/* Debug hook (debugfs drop_completions): lose this completion. */
+	if (unlikely(atomic_read(&q->ctrl->drop_completions) > 0) &&
+	    atomic_dec_if_positive(&q->ctrl->drop_completions) >= 0) {
+		dev_warn(ssdt_dev(q->ctrl), "debug: dropping completion of tag %u on queue %u\n",
+			 cqe->command_id, q->qid);
+		return;
+	}
+	iod = blk_mq_rq_to_pdu(rq);
+	iod->nvme_status = le16_to_cpu(cqe->status) >> 1;
+	blk_mq_complete_request(rq);
+}
+
+static void ssdt_complete_rq(struct request *rq)
+{
+	struct ssdt_iod *iod = blk_mq_rq_to_pdu(rq);
+	struct ssdt_ctrl *ctrl = iod->q->ctrl;
+	blk_status_t sts;
+
+	ssdt_unmap_data(ctrl, rq);
+	if (iod->requeue) {
+		if (iod->retries++ < SSDT_MAX_RETRIES) {
+			blk_mq_requeue_request(rq, true);
+			return;
+		}
+		sts = BLK_STS_IOERR;
+	} else {
+		sts = ssdt_status(iod->nvme_status);
+	}
+	iod->retries = 0;
+	blk_mq_end_request(rq, sts);
+}
+
+static enum blk_eh_timer_return ssdt_timeout(struct request *rq)
+{
+	struct ssdt_iod *iod = blk_mq_rq_to_pdu(rq);
+	struct ssdt_queue *q = iod->q;
+	struct ssdt_ctrl *ctrl = q->ctrl;
+	struct nvme_command abort = { };
+	u32 csts;
+
+	if (READ_ONCE(ctrl->state) != SSDT_LIVE)
+		return BLK_EH_RESET_TIMER;	/* the reset deals with it */
+
+	csts = readl(ctrl->bar + NVME_REG_CSTS);
+	if (csts == ~0u || (csts & NVME_CSTS_CFS)) {
+		dev_warn(ssdt_dev(ctrl), "controller %s, resetting\n",
+			 csts == ~0u ? "gone" : "fatal");
+		ssdt_schedule_reset(ctrl);
+		return BLK_EH_RESET_TIMER;
+	}
+
+	/* Did we miss an interrupt? */
+	ssdt_cq_poll(q);
+	if (blk_mq_request_completed(rq)) {
+		dev_warn(ssdt_dev(ctrl), "tag %u on queue %u completed without an interrupt\n",
+			 rq->tag, q->qid);
+		return BLK_EH_DONE;
+	}
+
+	if (!iod->aborted) {
+		iod->aborted = true;
+		abort.abort.opcode = nvme_admin_abort_cmd;
+		abort.abort.sqid = cpu_to_le16(q->qid);
+		abort.abort.cid = rq->tag;
+		dev_warn(ssdt_dev(ctrl), "tag %u on queue %u timed out, aborting\n",
+			 rq->tag, q->qid);
+		if (!ssdt_admin_submit_nowait(ctrl, &abort))
+			return BLK_EH_RESET_TIMER;
+	}
+	if (READ_ONCE(ctrl->removing)) {
+		/* No reset will come: fail it so removal can go on. */
+		dev_warn(ssdt_dev(ctrl), "tag %u on queue %u failed during removal\n",
+			 rq->tag, q->qid);
+		iod->nvme_status = NVME_SC_HOST_ABORTED_CMD;
+		blk_mq_complete_request(rq);
+		return BLK_EH_DONE;
+	}
+	dev_warn(ssdt_dev(ctrl), "tag %u on queue %u still outstanding, resetting controller\n",
+		 rq->tag, q->qid);
+	ssdt_schedule_reset(ctrl);
+	return BLK_EH_RESET_TIMER;
+}
+
+static int ssdt_init_hctx(struct blk_mq_hw_ctx *hctx, void *data,
+			  unsigned int idx)
+{
+	struct ssdt_ctrl *ctrl = data;
+	struct ssdt_queue *q = ctrl->ioq[idx];
+
+	q->tags = hctx->tags;
+	hctx->driver_data = q;
+	return 0;
+}
+
+static int ssdt_init_request(struct blk_mq_tag_set *set, struct request *rq,
+			     unsigned int hctx_idx, unsigned int numa_node)
+{
+	struct ssdt_iod *iod = blk_mq_rq_to_pdu(rq);
+
+	iod->retries = 0;
+	iod->q = ((struct ssdt_ctrl *)set->driver_data)->ioq[hctx_idx];
+	return 0;
+}
+
+static void ssdt_map_queues(struct blk_mq_tag_set *set)
+{
+	blk_mq_map_queues(&set->map[HCTX_TYPE_DEFAULT]);
+}
+
+static const struct blk_mq_ops ssdt_mq_ops = {
+	.queue_rq	= ssdt_queue_rq,
+	.commit_rqs	= ssdt_commit_rqs,
+	.complete	= ssdt_complete_rq,
+	.timeout	= ssdt_timeout,
+	.init_hctx	= ssdt_init_hctx,
+	.init_request	= ssdt_init_request,
+	.map_queues	= ssdt_map_queues,
+};
+
+int ssdt_blk_init(struct ssdt_ctrl *ctrl)
+{
+	struct blk_mq_tag_set *set = &ctrl->tagset;
+	int ret;
+
+	ctrl->prp_pool = dma_pool_create("ssdt_prp", ssdt_dev(ctrl),
+					 SSDT_PAGE_SIZE, SSDT_PAGE_SIZE, 0);
+	if (!ctrl->prp_pool)
+		return -ENOMEM;
+	set->ops = &ssdt_mq_ops;
+	set->nr_hw_queues = ctrl->nr_io;
+	set->nr_maps = 1;
+	set->queue_depth = ctrl->io_depth - 1;	/* one slot stays empty */
+	set->numa_node = ctrl->node;
+	set->cmd_size = sizeof(struct ssdt_iod);
+	set->flags = BLK_MQ_F_SHOULD_MERGE;
+	set->timeout = ssdt_io_timeout * HZ;
+	set->driver_data = ctrl;
+	ret = blk_mq_alloc_tag_set(set);
+	if (ret) {
+		dma_pool_destroy(ctrl->prp_pool);
+		ctrl->prp_pool = NULL;
+		return ret;
+	}
+	ctrl->tagset_ready = true;
+	return 0;
+}
+
+void ssdt_blk_exit(struct ssdt_ctrl *ctrl)
+{
+	if (ctrl->tagset_ready)
+		blk_mq_free_tag_set(&ctrl->tagset);
+	ctrl->tagset_ready = false;
+	dma_pool_destroy(ctrl->prp_pool);
+	ctrl->prp_pool = NULL;
+}
+
+static int ssdt_identify(struct ssdt_ctrl *ctrl, u8 cns, u32 nsid, void *buf)
+{
+	struct nvme_command cmd = { };
+	dma_addr_t dma;
+	void *mem;
+	int ret;
+
+	mem = dma_alloc_coherent(ssdt_dev(ctrl), NVME_IDENTIFY_DATA_SIZE, &dma,
+				 GFP_KERNEL);
+	if (!mem)
+		return -ENOMEM;
+	cmd.identify.opcode = nvme_admin_identify;
+	cmd.identify.nsid = cpu_to_le32(nsid);
+	cmd.identify.cns = cns;
+	cmd.identify.dptr.prp1 = cpu_to_le64(dma);
+	ret = ssdt_admin_exec(ctrl, &cmd, NULL);
+	if (!ret)
+		memcpy(buf, mem, NVME_IDENTIFY_DATA_SIZE);
+	else if (ret > 0)
+		ret = -EIO;
+	dma_free_coherent(ssdt_dev(ctrl), NVME_IDENTIFY_DATA_SIZE, mem, dma);
+	return ret;
+}
+
+static int ssdt_ns_add(struct ssdt_ctrl *ctrl, u32 nsid)
+{
+	struct ssdt_ns *ns = &ctrl->ns[ctrl->nr_ns];
+	struct ssdt_limits lim = { };
+	struct nvme_id_ns *id;
+	struct gendisk *disk;
+	u8 fmt, shift;
+	int ret;
+
+	id = kzalloc(NVME_IDENTIFY_DATA_SIZE, GFP_KERNEL);
+	if (!id)
+		return -ENOMEM;
+	ret = ssdt_identify(ctrl, NVME_ID_CNS_NS, nsid, id);
+	if (ret)
+		goto out;
+	fmt = id->flbas & NVME_NS_FLBAS_LBA_MASK;
+	shift = id->lbaf[fmt].ds;
+	if (!id->nsze) {
+		ret = 0;	/* inactive */
+		goto out;
+	}
+	if (id->lbaf[fmt].ms || shift < 9 || shift > PAGE_SHIFT) {
+		dev_warn(ssdt_dev(ctrl), "namespace %u: format (%u-byte blocks, %u metadata) not supported, skipped\n",
+			 nsid, 1u << shift, le16_to_cpu(id->lbaf[fmt].ms));
+		ret = 0;
+		goto out;
+	}
+	ns->ctrl = ctrl;
+	ns->nsid = nsid;
+	ns->lba_shift = shift;
+	ns->nsze = le64_to_cpu(id->nsze);
+
+	lim.lba_size = 1u << shift;
+	lim.max_hw_sectors = ctrl->max_xfer >> SECTOR_SHIFT;
+	lim.max_segments = SSDT_MAX_SEGS;
+	lim.virt_boundary = SSDT_PAGE_SIZE - 1;
+	if (ctrl->oncs & NVME_CTRL_ONCS_DSM)
+		lim.max_discard_sectors = UINT_MAX >> (shift - SECTOR_SHIFT)
+					  << (shift - SECTOR_SHIFT);
+	if (ctrl->oncs & NVME_CTRL_ONCS_WRITE_ZEROES)
+		lim.max_write_zeroes_sectors = 0x10000u << (shift - SECTOR_SHIFT);
+	lim.write_cache = ctrl->vwc & NVME_CTRL_VWC_PRESENT;
+	lim.fua = lim.write_cache;
+
+	disk = ssdt_alloc_disk(&ctrl->tagset, &lim, ns);
+	if (IS_ERR(disk)) {
+		ret = PTR_ERR(disk);
+		goto out;
+	}
+	disk->fops = &ssdt_fops;
+	disk->private_data = ns;
+	snprintf(disk->disk_name, DISK_NAME_LEN, "ssdt%dn%u", ctrl->instance,
+		 nsid);
+	set_capacity(disk, ns->nsze << (shift - SECTOR_SHIFT));
+	ret = device_add_disk(ctrl->cdev, disk, NULL);
+	if (ret) {
+		put_disk(disk);
+		goto out;
+	}
+	ns->disk = disk;
+	ctrl->nr_ns++;
+out:
+	kfree(id);
+	return ret;
+}
+
+/* Add a disk for every active namespace (Identify CNS 02h list). */
+int ssdt_ns_scan(struct ssdt_ctrl *ctrl)
+{
+	__le32 *list;
+	int i, ret;
+
+	list = kzalloc(NVME_IDENTIFY_DATA_SIZE, GFP_KERNEL);
+	if (!list)
+		return -ENOMEM;
+	ret = ssdt_identify(ctrl, NVME_ID_CNS_NS_ACTIVE_LIST, 0, list);
+	if (ret) {
+		dev_err(ssdt_dev(ctrl), "active namespace list failed: %d\n", ret);
+		goto out;
+	}
+	for (i = 0; i < NVME_IDENTIFY_DATA_SIZE / 4; i++) {
+		u32 nsid = le32_to_cpu(list[i]);
+
+		if (!nsid)
+			break;
+		if (ctrl->nr_ns == SSDT_MAX_NS) {
+			dev_warn(ssdt_dev(ctrl), "more than %d namespaces; the rest are ignored\n",
+				 SSDT_MAX_NS);
+			break;
+		}
+		ret = ssdt_ns_add(ctrl, nsid);
+		if (ret)
+			goto out;
+	}
+out:
+	kfree(list);
+	return ret;
+}
+
+void ssdt_ns_remove_all(struct ssdt_ctrl *ctrl, bool flush)
+{
+	unsigned int i;
+
+	for (i = 0; i < ctrl->nr_ns; i++) {
+		struct gendisk *disk = ctrl->ns[i].disk;
+
+		if (!disk)
+			continue;
+		del_gendisk(disk);
+		/* Whatever the page cache wrote back is in the drive's cache. */
+		if (flush && (ctrl->vwc & NVME_CTRL_VWC_PRESENT))
+			blkdev_issue_flush(disk->part0);
+		put_disk(disk);
+		ctrl->ns[i].disk = NULL;
+	}
+	ctrl->nr_ns = 0;
+}
+
+void ssdt_io_quiesce(struct ssdt_ctrl *ctrl)
+{
+	unsigned int i;
+
+	for (i = 0; i < ctrl->nr_ns; i++)
+		if (ctrl->ns[i].disk)
+			blk_mq_quiesce_queue(ctrl->ns[i].disk->queue);
+}
+
+void ssdt_io_unquiesce(struct ssdt_ctrl *ctrl)
+{
+	unsigned int i;
+
+	for (i = 0; i < ctrl->nr_ns; i++) {
+		if (!ctrl->ns[i].disk)
+			continue;
+		blk_mq_unquiesce_queue(ctrl->ns[i].disk->queue);
+		blk_mq_kick_requeue_list(ctrl->ns[i].disk->queue);
+	}
+}
+
+static bool ssdt_cancel_rq(struct request *rq, void *data)
+{
+	struct ssdt_iod *iod = blk_mq_rq_to_pdu(rq);
+
+	if (blk_mq_request_completed(rq))
+		return true;
+	iod->nvme_status = NVME_SC_HOST_ABORTED_CMD;
+	iod->requeue = *(bool *)data;
+	blk_mq_complete_request(rq);
+	return true;
+}
+
+/* End every request still in flight: requeued for a reset, else failed. */
+void ssdt_io_cancel_all(struct ssdt_ctrl *ctrl, bool requeue)
+{
+	if (!ctrl->tagset_ready)
+		return;
+	blk_mq_tagset_busy_iter(&ctrl->tagset, ssdt_cancel_rq, &requeue);
+	blk_mq_tagset_wait_completed_request(&ctrl->tagset);
+}

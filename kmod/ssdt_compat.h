@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one place for differences between the kernels ssdtune supports
+ * (Debian 6.1 and 6.12).  Keyed on features found in the headers at build
+ * time (ssdt_config.h from gen-compat.sh), never on LINUX_VERSION_CODE,
+ * which Debian backports make unreliable.
+ */
+#ifndef SSDT_COMPAT_H
+#define SSDT_COMPAT_H
+
+#include <linux/blk-mq.h>
+#include <linux/blkdev.h>
+#include "ssdt_config.h"
+
+/* What a namespace's queue limits are, independent of how they are set. */
+struct ssdt_limits {
+	unsigned int lba_size;
+	unsigned int max_hw_sectors;
+	unsigned short max_segments;
+	unsigned long virt_boundary;
+	unsigned int max_discard_sectors;	/* 0: no discard */
+	unsigned int max_write_zeroes_sectors;	/* 0: no write zeroes */
+	bool write_cache;
+	bool fua;
+};
+
+#ifdef SSDT_HAVE_DISK_LIMITS
+/* 6.9+: limits are handed to blk_mq_alloc_disk in struct queue_limits. */
+static inline struct gendisk *
+ssdt_alloc_disk(struct blk_mq_tag_set *set, const struct ssdt_limits *l,
+		void *queuedata)
+{
+	struct queue_limits lim = {
+		.logical_block_size = l->lba_size,
+		.physical_block_size = l->lba_size,
+		.io_min = l->lba_size,
+		.max_hw_sectors = l->max_hw_sectors,
+		.max_segments = l->max_segments,
+		.virt_boundary_mask = l->virt_boundary,
+		.max_hw_discard_sectors = l->max_discard_sectors,
+		.max_discard_segments = 1,
+		.discard_granularity = l->max_discard_sectors ? l->lba_size : 0,
+		.max_write_zeroes_sectors = l->max_write_zeroes_sectors,
+	};
+
+	if (l->write_cache)
+		lim.features |= BLK_FEAT_WRITE_CACHE;
+	if (l->fua)
+		lim.features |= BLK_FEAT_FUA;
+	return blk_mq_alloc_disk(set, &lim, queuedata);
+}
+#else
+/* 6.1: allocate, then call the per-limit setters. */
+static inline struct gendisk *
+ssdt_alloc_disk(struct blk_mq_tag_set *set, const struct ssdt_limits *l,
+		void *queuedata)
+{
+	struct gendisk *disk = blk_mq_alloc_disk(set, queuedata);
+	struct request_queue *q;
+
+	if (IS_ERR(disk))
+		return disk;
+	q = disk->queue;
+	blk_queue_logical_block_size(q, l->lba_size);
+	blk_queue_physical_block_size(q, l->lba_size);
+	blk_queue_io_min(q, l->lba_size);
+	blk_queue_max_hw_sectors(q, l->max_hw_sectors);
+	blk_queue_max_segments(q, l->max_segments);
+	blk_queue_virt_boundary(q, l->virt_boundary);
+	if (l->max_discard_sectors) {
+		blk_queue_max_discard_sectors(q, l->max_discard_sectors);
+		blk_queue_max_discard_segments(q, 1);
+		q->limits.discard_granularity = l->lba_size;
+	}
+	blk_queue_max_write_zeroes_sectors(q, l->max_write_zeroes_sectors);
+	blk_queue_write_cache(q, l->write_cache, l->fua);
+	blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
+	blk_queue_flag_clear(QUEUE_FLAG_ADD_RANDOM, q);
+	return disk;
+}
+#endif
+
+#endif

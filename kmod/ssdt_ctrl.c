@@ -1,0 +1,590 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ssdtune controller: enable/disable per CAP/CC/CSTS, the admin queue and
+ * its commands, I/O queue creation, reset and shutdown.
+ */
+#include <linux/delay.h>
+#include <linux/io-64-nonatomic-lo-hi.h>
+#include <linux/jiffies.h>
+#include <linux/slab.h>
+#include "ssdt.h"
+
+static u32 ssdt_csts(struct ssdt_ctrl *ctrl)
+{
+	return readl(ctrl->bar + NVME_REG_CSTS);
+}
+
+/* All-ones from a register read means the device left the bus. */
+bool ssdt_ctrl_gone(struct ssdt_ctrl *ctrl)
+{
+	return ssdt_csts(ctrl) == ~0u || !pci_device_is_present(ctrl->pdev);
+}
+
+static int ssdt_wait_csts(struct ssdt_ctrl *ctrl, u32 mask, u32 val,
+			  unsigned long timeout, const char *what)
+{
+	unsigned long deadline = jiffies + timeout;
+	u32 csts;
+
+	for (;;) {
+		csts = ssdt_csts(ctrl);
+		if (csts == ~0u)
+			return -ENODEV;
+		if ((csts & mask) == val)
+			return 0;
+		if (time_after(jiffies, deadline)) {
+			dev_err(ssdt_dev(ctrl), "timed out waiting for %s (CSTS %#x)\n",
+				what, csts);
+			return -ETIMEDOUT;
+		}
+		usleep_range(1000, 2000);
+	}
+}
+
+static int ssdt_ctrl_disable(struct ssdt_ctrl *ctrl)
+{
+	u32 cc = readl(ctrl->bar + NVME_REG_CC);
+
+	if (cc & NVME_CC_ENABLE)
+		writel(cc & ~NVME_CC_ENABLE, ctrl->bar + NVME_REG_CC);
+	return ssdt_wait_csts(ctrl, NVME_CSTS_RDY, 0, ctrl->ready_timeout,
+			      "controller disable");
+}
+
+static int ssdt_ctrl_enable(struct ssdt_ctrl *ctrl)
+{
+	struct ssdt_queue *aq = ctrl->admin;
+	u32 aqa = (aq->depth - 1) | ((aq->depth - 1) << 16);
+
+	writel(aqa, ctrl->bar + NVME_REG_AQA);
+	lo_hi_writeq(aq->sq_dma, ctrl->bar + NVME_REG_ASQ);
+	lo_hi_writeq(aq->cq_dma, ctrl->bar + NVME_REG_ACQ);
+	ctrl->ctrl_config = NVME_CC_CSS_NVM | NVME_CC_AMS_RR |
+		((ilog2(SSDT_PAGE_SIZE) - 12) << NVME_CC_MPS_SHIFT) |
+		NVME_CC_IOSQES | NVME_CC_IOCQES | NVME_CC_ENABLE;
+	writel(ctrl->ctrl_config, ctrl->bar + NVME_REG_CC);
+	return ssdt_wait_csts(ctrl, NVME_CSTS_RDY, NVME_CSTS_RDY,
+			      ctrl->ready_timeout, "controller ready");
+}
+
+/* Normal shutdown: the controller commits its volatile write cache. */
+static void ssdt_ctrl_shutdown(struct ssdt_ctrl *ctrl)
+{
+	u32 cc = readl(ctrl->bar + NVME_REG_CC);
+
+	cc = (cc & ~NVME_CC_SHN_MASK) | NVME_CC_SHN_NORMAL;
+	writel(cc, ctrl->bar + NVME_REG_CC);
+	if (!ssdt_wait_csts(ctrl, NVME_CSTS_SHST_MASK, NVME_CSTS_SHST_CMPLT,
+			    max(ctrl->ready_timeout, 5UL * HZ), "shutdown"))
+		dev_info(ssdt_dev(ctrl), "shutdown complete\n");
+}
+
+/* ---- admin commands ---------------------------------------------------- */
+
+static int ssdt_slot_get(struct ssdt_ctrl *ctrl, struct completion *waiter)
+{
+	unsigned long flags;
+	int i;
+
+	if (down_timeout(&ctrl->slot_sem, ssdt_admin_timeout * HZ))
+		return -EBUSY;
+	spin_lock_irqsave(&ctrl->slot_lock, flags);
+	for (i = 0; i < ARRAY_SIZE(ctrl->slots); i++) {
+		if (!ctrl->slots[i].busy) {
+			ctrl->slots[i].busy = true;
+			ctrl->slots[i].waiter = waiter;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&ctrl->slot_lock, flags);
+	/* The semaphore counts free slots, so one was free. */
+	return i;
+}
+
+static void ssdt_slot_put(struct ssdt_ctrl *ctrl, int i)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ctrl->slot_lock, flags);
+	ctrl->slots[i].busy = false;
+	ctrl->slots[i].waiter = NULL;
+	spin_unlock_irqrestore(&ctrl->slot_lock, flags);
+	up(&ctrl->slot_sem);
+}
+
+/* Called from completion reaping of the admin queue (any context). */
+void ssdt_admin_complete(struct ssdt_ctrl *ctrl, struct nvme_completion *cqe)
+{
+	u16 cid = cqe->command_id;
+	struct ssdt_admin_slot *slot;
+	unsigned long flags;
+	bool release = false;
+
+	if (cid >= ARRAY_SIZE(ctrl->slots)) {
+		dev_warn_ratelimited(ssdt_dev(ctrl), "admin completion with bad id %u\n",
+				     cid);
+		return;
+	}
+	slot = &ctrl->slots[cid];
+	spin_lock_irqsave(&ctrl->slot_lock, flags);
+	if (!slot->busy) {
+		spin_unlock_irqrestore(&ctrl->slot_lock, flags);
+		dev_warn_ratelimited(ssdt_dev(ctrl), "spurious admin completion %u\n",
+				     cid);
+		return;
+	}
+	slot->cqe = *cqe;
+	if (slot->waiter) {
+		complete(slot->waiter);
+		slot->waiter = NULL;	/* the waiter frees the slot */
+	} else {
+		slot->busy = false;
+		release = true;
+	}
+	spin_unlock_irqrestore(&ctrl->slot_lock, flags);
+	if (release)
+		up(&ctrl->slot_sem);
+}
+
+/* Fail every outstanding admin command: the admin queue is being reset. */
+static void ssdt_admin_cancel_all(struct ssdt_ctrl *ctrl)
+{
+	struct nvme_completion cqe = {
+		.status = cpu_to_le16(NVME_SC_HOST_ABORTED_CMD << 1),
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ctrl->slots); i++) {
+		if (!READ_ONCE(ctrl->slots[i].busy))
+			continue;
+		cqe.command_id = i;
+		ssdt_admin_complete(ctrl, &cqe);
+	}
+}
+
+static int ssdt_admin_post(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
+			   struct completion *waiter)
+{
+	int slot;
+
+	if (!READ_ONCE(ctrl->admin->live))
+		return -ENODEV;
+	slot = ssdt_slot_get(ctrl, waiter);
+	if (slot < 0)
+		return slot;
+	cmd->common.command_id = slot;
+	ssdt_sq_write(ctrl->admin, cmd, true);
+	return slot;
+}
+
+/*
+ * Run an admin command and wait for it.  Returns 0, a negative errno, or
+ * the positive NVMe status code the controller answered with.
+ */
+int ssdt_admin_exec(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
+		    u32 *result)
+{
+	DECLARE_COMPLETION_ONSTACK(done);
+	struct ssdt_admin_slot *s;
+	unsigned long flags, left;
+	u16 status;
+	int slot;
+
+	slot = ssdt_admin_post(ctrl, cmd, &done);
+	if (slot < 0)
+		return slot;
+	s = &ctrl->slots[slot];
+	left = wait_for_completion_timeout(&done, ssdt_admin_timeout * HZ);
+	spin_lock_irqsave(&ctrl->slot_lock, flags);
+	if (!left && s->waiter) {
+		/* Still outstanding: whoever completes it frees the slot. */
+		s->waiter = NULL;
+		spin_unlock_irqrestore(&ctrl->slot_lock, flags);
+		dev_err(ssdt_dev(ctrl), "admin command %#x timed out\n",
+			cmd->common.opcode);
+		ssdt_schedule_reset(ctrl);
+		return -ETIMEDOUT;
+	}
+	status = le16_to_cpu(s->cqe.status) >> 1;
+	if (result)
+		*result = le32_to_cpu(s->cqe.result.u32);
+	spin_unlock_irqrestore(&ctrl->slot_lock, flags);
+	ssdt_slot_put(ctrl, slot);
+	if (status == NVME_SC_HOST_ABORTED_CMD)
+		return -EINTR;
+	return status & 0x7ff;
+}
+
+/* Post an admin command nobody waits for (Abort from the timeout path). */
+int ssdt_admin_submit_nowait(struct ssdt_ctrl *ctrl, struct nvme_command *cmd)
+{
+	int slot = ssdt_admin_post(ctrl, cmd, NULL);
+
+	return slot < 0 ? slot : 0;
+}
+
+static int ssdt_identify_ctrl(struct ssdt_ctrl *ctrl)
+{
+	struct nvme_command cmd = { };
+	struct nvme_id_ctrl *id;
+	dma_addr_t dma;
+	int ret;
+
+	id = dma_alloc_coherent(ssdt_dev(ctrl), sizeof(*id), &dma, GFP_KERNEL);
+	if (!id)
+		return -ENOMEM;
+	cmd.identify.opcode = nvme_admin_identify;
+	cmd.identify.cns = NVME_ID_CNS_CTRL;
+	cmd.identify.dptr.prp1 = cpu_to_le64(dma);
+	ret = ssdt_admin_exec(ctrl, &cmd, NULL);
+	if (ret) {
+		dev_err(ssdt_dev(ctrl), "Identify Controller failed: %d\n", ret);
+		ret = ret < 0 ? ret : -EIO;
+		goto out;
+	}
+	memcpy(ctrl->model, id->mn, sizeof(id->mn));
+	memcpy(ctrl->serial, id->sn, sizeof(id->sn));
+	memcpy(ctrl->firmware, id->fr, sizeof(id->fr));
+	strim(ctrl->model);
+	strim(ctrl->serial);
+	strim(ctrl->firmware);
+	ctrl->oncs = le16_to_cpu(id->oncs);
+	ctrl->vwc = id->vwc;
+	ctrl->max_xfer = SSDT_MAX_XFER;
+	/* MDTS is in units of the minimum page size, 0 = no limit. */
+	if (id->mdts && id->mdts < 20)
+		ctrl->max_xfer = min_t(u32, ctrl->max_xfer,
+				       (1u << id->mdts) *
+				       (1u << (12 + NVME_CAP_MPSMIN(ctrl->cap))));
+	dev_info(ssdt_dev(ctrl), "%s, serial %s, firmware %s\n",
+		 ctrl->model, ctrl->serial, ctrl->firmware);
+out:
+	dma_free_coherent(ssdt_dev(ctrl), sizeof(*id), id, dma);
+	return ret;
+}
+
+static int ssdt_set_queue_count(struct ssdt_ctrl *ctrl, unsigned int *count)
+{
+	struct nvme_command cmd = { };
+	u32 q = *count - 1, result;
+	int ret;
+
+	cmd.features.opcode = nvme_admin_set_features;
+	cmd.features.fid = cpu_to_le32(NVME_FEAT_NUM_QUEUES);
+	cmd.features.dword11 = cpu_to_le32(q | (q << 16));
+	ret = ssdt_admin_exec(ctrl, &cmd, &result);
+	if (ret) {
+		dev_err(ssdt_dev(ctrl), "Set Number of Queues failed: %d\n", ret);
+		return ret < 0 ? ret : -EIO;
+	}
+	*count = min3(*count, (result & 0xffff) + 1, (result >> 16) + 1);
+	return 0;
+}
+
+static int ssdt_create_io_queue(struct ssdt_ctrl *ctrl, struct ssdt_queue *q)
+{
+	struct nvme_command cmd = { };
+	int ret;
+
+	cmd.create_cq.opcode = nvme_admin_create_cq;
+	cmd.create_cq.prp1 = cpu_to_le64(q->cq_dma);
+	cmd.create_cq.cqid = cpu_to_le16(q->qid);
+	cmd.create_cq.qsize = cpu_to_le16(q->depth - 1);
+	cmd.create_cq.cq_flags = cpu_to_le16(NVME_QUEUE_PHYS_CONTIG |
+					     NVME_CQ_IRQ_ENABLED);
+	cmd.create_cq.irq_vector = cpu_to_le16(q->vector);
+	ret = ssdt_admin_exec(ctrl, &cmd, NULL);
+	if (ret)
+		goto fail;
+
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.create_sq.opcode = nvme_admin_create_sq;
+	cmd.create_sq.prp1 = cpu_to_le64(q->sq_dma);
+	cmd.create_sq.sqid = cpu_to_le16(q->qid);
+	cmd.create_sq.qsize = cpu_to_le16(q->depth - 1);
+	cmd.create_sq.sq_flags = cpu_to_le16(NVME_QUEUE_PHYS_CONTIG |
+					     NVME_SQ_PRIO_MEDIUM);
+	cmd.create_sq.cqid = cpu_to_le16(q->qid);
+	ret = ssdt_admin_exec(ctrl, &cmd, NULL);
+	if (ret)
+		goto fail;
+	WRITE_ONCE(q->live, true);
+	return 0;
+fail:
+	dev_err(ssdt_dev(ctrl), "creating I/O queue %u failed: %d\n", q->qid, ret);
+	return ret < 0 ? ret : -EIO;
+}
+
+static int ssdt_create_io_queues(struct ssdt_ctrl *ctrl)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ctrl->nr_io; i++) {
+		ret = ssdt_create_io_queue(ctrl, ctrl->ioq[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int ssdt_admin_start(struct ssdt_ctrl *ctrl)
+{
+	int ret;
+
+	ssdt_queue_reset(ctrl->admin);
+	ret = ssdt_ctrl_enable(ctrl);
+	if (!ret)
+		WRITE_ONCE(ctrl->admin->live, true);
+	return ret;
+}
+
+/* Allocate the vectors for @want I/O queues; settles nr_io and the layout. */
+static int ssdt_setup_vectors(struct ssdt_ctrl *ctrl, unsigned int want)
+{
+	struct pci_dev *pdev = ctrl->pdev;
+	int got;
+
+	got = pci_alloc_irq_vectors(pdev, 1, want + 1, PCI_IRQ_ALL_TYPES);
+	if (got < 0)
+		return got;
+	ctrl->nr_vecs = got;
+	ctrl->single_vector = got == 1;
+	ctrl->nr_io = ctrl->single_vector ? 1 : min_t(unsigned int, want, got - 1);
+	return 0;
+}
+
+int ssdt_ctrl_init(struct ssdt_ctrl *ctrl)
+{
+	struct pci_dev *pdev = ctrl->pdev;
+	unsigned int want, i;
+	u64 bar_pairs;
+	int ret;
+
+	ctrl->cap = lo_hi_readq(ctrl->bar + NVME_REG_CAP);
+	if (ssdt_csts(ctrl) == ~0u)
+		return -ENODEV;
+	ctrl->db_stride = 4 << NVME_CAP_STRIDE(ctrl->cap);
+	ctrl->ready_timeout = (NVME_CAP_TIMEOUT(ctrl->cap) + 1) * HZ / 2;
+	if (NVME_CAP_MPSMIN(ctrl->cap) > ilog2(SSDT_PAGE_SIZE) - 12) {
+		dev_err(ssdt_dev(ctrl), "controller needs pages above %u bytes\n",
+			SSDT_PAGE_SIZE);
+		return -ENODEV;
+	}
+	/* Doorbells for the admin queue and at least one I/O queue pair. */
+	bar_pairs = (pci_resource_len(pdev, 0) - 0x1000) / (2 * ctrl->db_stride);
+	if (pci_resource_len(pdev, 0) <= 0x1000 || bar_pairs < 2) {
+		dev_err(ssdt_dev(ctrl), "BAR0 too small for the doorbells\n");
+		return -ENODEV;
+	}
+
+	ret = ssdt_ctrl_disable(ctrl);
+	if (ret)
+		return ret;
+
+	/* One vector for the admin queue until we know the queue count. */
+	ret = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_ALL_TYPES);
+	if (ret < 0)
+		return ret;
+	ctrl->admin = ssdt_queue_alloc(ctrl, 0, SSDT_ADMIN_DEPTH, 0);
+	if (!ctrl->admin) {
+		ret = -ENOMEM;
+		goto free_vecs;
+	}
+	ctrl->nr_io = 0;
+	ret = ssdt_irqs_request(ctrl);
+	if (ret)
+		goto free_admin;
+	ret = ssdt_admin_start(ctrl);
+	if (ret)
+		goto free_irqs;
+	ret = ssdt_identify_ctrl(ctrl);
+	if (ret)
+		goto disable;
+
+	want = num_online_cpus();
+	if (ssdt_max_io_queues)
+		want = min(want, ssdt_max_io_queues);
+	want = min_t(u64, want, min_t(u64, 64, bar_pairs - 1));
+	ret = ssdt_set_queue_count(ctrl, &want);
+	if (ret)
+		goto disable;
+
+	/* Now the real vector layout: admin on 0, one per I/O queue after. */
+	ssdt_irqs_free(ctrl);
+	pci_free_irq_vectors(pdev);
+	ret = ssdt_setup_vectors(ctrl, want);
+	if (ret)
+		goto disable_noirq;
+
+	ctrl->io_depth = min_t(u32, NVME_CAP_MQES(ctrl->cap) + 1,
+			       ssdt_io_queue_depth);
+	ctrl->ioq = kcalloc_node(ctrl->nr_io, sizeof(*ctrl->ioq), GFP_KERNEL,
+				 ctrl->node);
+	if (!ctrl->ioq) {
+		ret = -ENOMEM;
+		goto disable_noirq;
+	}
+	for (i = 0; i < ctrl->nr_io; i++) {
+		u16 vec = ctrl->single_vector ? 0 : i + 1;
+
+		ctrl->ioq[i] = ssdt_queue_alloc(ctrl, i + 1, ctrl->io_depth, vec);
+		if (!ctrl->ioq[i]) {
+			ret = -ENOMEM;
+			goto free_ioq;
+		}
+	}
+	ret = ssdt_irqs_request(ctrl);
+	if (ret)
+		goto free_ioq;
+	ret = ssdt_create_io_queues(ctrl);
+	if (ret)
+		goto free_irqs_io;
+
+	dev_info(ssdt_dev(ctrl), "%u I/O queues of depth %u, %u %s vectors\n",
+		 ctrl->nr_io, ctrl->io_depth, ctrl->nr_vecs,
+		 pdev->msix_enabled ? "MSI-X" :
+		 pdev->msi_enabled ? "MSI" : "INTx");
+	ctrl->state = SSDT_LIVE;
+	return 0;
+
+free_irqs_io:
+	ssdt_ctrl_disable(ctrl);
+	ssdt_irqs_free(ctrl);
+free_ioq:
+	for (i = 0; i < ctrl->nr_io; i++)
+		ssdt_queue_free(ctrl->ioq[i]);
+	kfree(ctrl->ioq);
+	ctrl->ioq = NULL;
+	ctrl->nr_io = 0;
+disable_noirq:
+	ssdt_ctrl_disable(ctrl);
+	goto free_admin;
+disable:
+	ssdt_ctrl_disable(ctrl);
+free_irqs:
+	ssdt_irqs_free(ctrl);
+free_admin:
+	ssdt_queue_free(ctrl->admin);
+	ctrl->admin = NULL;
+free_vecs:
+	pci_free_irq_vectors(pdev);
+	return ret;
+}
+
+/* Stop every queue and the controller; reap what already completed. */
+static void ssdt_ctrl_stop(struct ssdt_ctrl *ctrl, bool shutdown)
+{
+	unsigned int i;
+
+	for (i = 0; i < ctrl->nr_io; i++)
+		WRITE_ONCE(ctrl->ioq[i]->live, false);
+	if (!ssdt_ctrl_gone(ctrl)) {
+		if (shutdown)
+			ssdt_ctrl_shutdown(ctrl);
+		ssdt_ctrl_disable(ctrl);
+	}
+	WRITE_ONCE(ctrl->admin->live, false);
+	ssdt_irqs_sync(ctrl);
+	for (i = 0; i < ctrl->nr_io; i++)
+		ssdt_cq_poll(ctrl->ioq[i]);
+	ssdt_cq_poll(ctrl->admin);
+	ssdt_admin_cancel_all(ctrl);
+}
+
+void ssdt_ctrl_teardown(struct ssdt_ctrl *ctrl, bool shutdown)
+{
+	unsigned int i;
+
+	if (!ctrl->admin)
+		return;
+	ssdt_ctrl_stop(ctrl, shutdown);
+	ssdt_irqs_free(ctrl);
+	pci_free_irq_vectors(ctrl->pdev);
+	for (i = 0; i < ctrl->nr_io; i++)
+		ssdt_queue_free(ctrl->ioq[i]);
+	kfree(ctrl->ioq);
+	ctrl->ioq = NULL;
+	ctrl->nr_io = 0;
+	ssdt_queue_free(ctrl->admin);
+	ctrl->admin = NULL;
+}
+
+/* Fail everything from now on: the controller is gone or unrecoverable. */
+void ssdt_mark_dead(struct ssdt_ctrl *ctrl)
+{
+	unsigned int i;
+
+	spin_lock_irq(&ctrl->state_lock);
+	ctrl->state = SSDT_DEAD;
+	spin_unlock_irq(&ctrl->state_lock);
+	for (i = 0; i < ctrl->nr_ns; i++)
+		if (ctrl->ns[i].disk)
+			blk_mark_disk_dead(ctrl->ns[i].disk);
+	ssdt_io_quiesce(ctrl);
+	if (ctrl->admin)
+		ssdt_ctrl_stop(ctrl, false);
+	ssdt_io_cancel_all(ctrl, false);
+	ssdt_io_unquiesce(ctrl);
+}
+
+void ssdt_schedule_reset(struct ssdt_ctrl *ctrl)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ctrl->state_lock, flags);
+	if (ctrl->state == SSDT_LIVE && !ctrl->removing)
+		schedule_work(&ctrl->reset_work);
+	spin_unlock_irqrestore(&ctrl->state_lock, flags);
+}
+
+/*
+ * Controller reset: quiesce, disable, requeue what was in flight, bring
+ * the admin and I/O queues back, resume.  If that fails the controller is
+ * dead and every I/O fails.
+ */
+void ssdt_reset_work(struct work_struct *work)
+{
+	struct ssdt_ctrl *ctrl = container_of(work, struct ssdt_ctrl, reset_work);
+	unsigned int i;
+	int ret;
+
+	mutex_lock(&ctrl->dev_mutex);
+	spin_lock_irq(&ctrl->state_lock);
+	if (ctrl->state != SSDT_LIVE || ctrl->removing) {
+		spin_unlock_irq(&ctrl->state_lock);
+		goto out;
+	}
+	ctrl->state = SSDT_RESETTING;
+	spin_unlock_irq(&ctrl->state_lock);
+
+	dev_warn(ssdt_dev(ctrl), "resetting controller\n");
+	ssdt_io_quiesce(ctrl);
+	ssdt_ctrl_stop(ctrl, false);
+	ssdt_io_cancel_all(ctrl, true);
+
+	ret = -ENODEV;
+	if (ssdt_ctrl_gone(ctrl))
+		goto dead;
+	ret = ssdt_admin_start(ctrl);
+	if (ret)
+		goto dead;
+	for (i = 0; i < ctrl->nr_io; i++)
+		ssdt_queue_reset(ctrl->ioq[i]);
+	ret = ssdt_create_io_queues(ctrl);
+	if (ret)
+		goto dead;
+
+	spin_lock_irq(&ctrl->state_lock);
+	ctrl->state = SSDT_LIVE;
+	spin_unlock_irq(&ctrl->state_lock);
+	ssdt_io_unquiesce(ctrl);
+	dev_info(ssdt_dev(ctrl), "reset done\n");
+	goto out;
+dead:
+	dev_err(ssdt_dev(ctrl), "reset failed (%d): failing all I/O\n", ret);
+	ssdt_io_unquiesce(ctrl);
+	ssdt_mark_dead(ctrl);
+out:
+	mutex_unlock(&ctrl->dev_mutex);
+}

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ssdtune queue pairs: ring memory, doorbells, interrupt vectors and
+ * completion reaping.
+ *
+ * Vectors are allocated without PCI_IRQ_AFFINITY, so they are not
+ * kernel-managed: userspace may move them through /proc/irq/N/smp_affinity.
+ * The initial spread covers the CPUs of the device's NUMA node.
+ */
+#include <linux/interrupt.h>
+#include <linux/io.h>
+#include <linux/slab.h>
+#include <linux/topology.h>
+#include "ssdt.h"
+
+struct ssdt_queue *ssdt_queue_alloc(struct ssdt_ctrl *ctrl, u16 qid,
+				    u16 depth, u16 vector)
+{
+	struct device *dev = ssdt_dev(ctrl);
+	struct ssdt_queue *q;
+
+	q = kzalloc_node(sizeof(*q), GFP_KERNEL, ctrl->node);
+	if (!q)
+		return NULL;
+	q->ctrl = ctrl;
+	q->qid = qid;
+	q->depth = depth;
+	q->vector = vector;
+	q->irq = -1;
+	spin_lock_init(&q->sq_lock);
+	spin_lock_init(&q->cq_lock);
+	q->cqes = dma_alloc_coherent(dev, depth * sizeof(struct nvme_completion),
+				     &q->cq_dma, GFP_KERNEL);
+	if (!q->cqes)
+		goto free_q;
+	q->sqes = dma_alloc_coherent(dev, depth * sizeof(struct nvme_command),
+				     &q->sq_dma, GFP_KERNEL);
+	if (!q->sqes)
+		goto free_cq;
+	q->sq_db = ctrl->bar + 0x1000 + (2 * qid) * ctrl->db_stride;
+	q->cq_db = ctrl->bar + 0x1000 + (2 * qid + 1) * ctrl->db_stride;
+	ssdt_queue_reset(q);
+	return q;
+
+free_cq:
+	dma_free_coherent(dev, depth * sizeof(struct nvme_completion),
+			  q->cqes, q->cq_dma);
+free_q:
+	kfree(q);
+	return NULL;
+}
+
+void ssdt_queue_free(struct ssdt_queue *q)
+{
+	struct device *dev;
+
+	if (!q)
+		return;
+	dev = ssdt_dev(q->ctrl);
+	dma_free_coherent(dev, q->depth * sizeof(struct nvme_command),
+			  q->sqes, q->sq_dma);
+	dma_free_coherent(dev, q->depth * sizeof(struct nvme_completion),
+			  q->cqes, q->cq_dma);
+	if (q->kobj_init)
+		kobject_put(&q->kobj);
+	else
+		kfree(q);
+}
+
+/* Back to the state the controller expects of a freshly created queue. */
+void ssdt_queue_reset(struct ssdt_queue *q)
+{
+	q->sq_tail = 0;
+	q->last_sq_tail = 0;
+	q->cq_head = 0;
+	q->cq_phase = 1;
+	memset(q->cqes, 0, q->depth * sizeof(struct nvme_completion));
+}
+
+void ssdt_sq_ring(struct ssdt_queue *q)
+{
+	if (q->sq_tail != q->last_sq_tail) {
+		writel(q->sq_tail, q->sq_db);
+		q->last_sq_tail = q->sq_tail;
+	}
+}
+
+/* Copy @cmd into the next submission slot; ring now or leave it batched. */
+void ssdt_sq_write(struct ssdt_queue *q, const struct nvme_command *cmd,
+		   bool ring)
+{
+	spin_lock(&q->sq_lock);
+	memcpy(&q->sqes[q->sq_tail], cmd, sizeof(*cmd));
+	if (++q->sq_tail == q->depth)
+		q->sq_tail = 0;
+	q->submitted++;
+	if (ring)
+		ssdt_sq_ring(q);
+	spin_unlock(&q->sq_lock);
+}
+
+static inline bool ssdt_cqe_pending(struct ssdt_queue *q)
+{
+	return (le16_to_cpu(READ_ONCE(q->cqes[q->cq_head].status)) & 1) ==
+		q->cq_phase;
+}
+
+/* Reap every posted completion.  Caller holds cq_lock. */
+static int ssdt_cq_reap(struct ssdt_queue *q)
+{
+	int found = 0;
+
+	while (ssdt_cqe_pending(q)) {
+		struct nvme_completion *cqe = &q->cqes[q->cq_head];
+
+		/* The phase bit is written last: read the rest after it. */
+		dma_rmb();
+		if (++q->cq_head == q->depth) {
+			q->cq_head = 0;
+			q->cq_phase ^= 1;
+		}
+		found++;
+		if (q->qid == 0)
+			ssdt_admin_complete(q->ctrl, cqe);
+		else
+			ssdt_io_complete_cqe(q, cqe);
+	}
+	if (found) {
+		writel(q->cq_head, q->cq_db);
+		q->completed += found;
+	}
+	return found;
+}
+
+/* Reap outside the interrupt handler (timeout, reset).  Counts as polled. */
+int ssdt_cq_poll(struct ssdt_queue *q)
+{
+	unsigned long flags;
+	int found;
+
+	spin_lock_irqsave(&q->cq_lock, flags);
+	found = ssdt_cq_reap(q);
+	q->polled += found;
+	spin_unlock_irqrestore(&q->cq_lock, flags);
+	return found;
+}
+
+static irqreturn_t ssdt_irq(int irq, void *data)
+{
+	struct ssdt_queue *q = data;
+	int found;
+
+	spin_lock(&q->cq_lock);
+	q->interrupts++;
+	found = ssdt_cq_reap(q);
+	spin_unlock(&q->cq_lock);
+	return found ? IRQ_HANDLED : IRQ_NONE;
+}
+
+/* MSI or INTx with a single vector: it serves the admin and I/O queues. */
+static irqreturn_t ssdt_irq_single(int irq, void *data)
+{
+	struct ssdt_ctrl *ctrl = data;
+	irqreturn_t ret = ssdt_irq(irq, ctrl->admin);
+	unsigned int i;
+
+	for (i = 0; i < ctrl->nr_io; i++)
+		if (ssdt_irq(irq, ctrl->ioq[i]) == IRQ_HANDLED)
+			ret = IRQ_HANDLED;
+	return ret;
+}
+
+/* CPU for the initial affinity of I/O vector @i: round-robin over @mask. */
+static unsigned int ssdt_spread_cpu(const struct cpumask *mask, unsigned int i)
+{
+	unsigned int n = cpumask_weight(mask), cpu;
+
+	i %= n;
+	for_each_cpu(cpu, mask)
+		if (i-- == 0)
+			return cpu;
+	return cpumask_first(mask);
+}
+
+static const struct cpumask *ssdt_local_cpus(struct ssdt_ctrl *ctrl)
+{
+	const struct cpumask *mask;
+
+	if (ctrl->node == NUMA_NO_NODE)
+		return cpu_online_mask;
+	mask = cpumask_of_node(ctrl->node);
+	if (!cpumask_intersects(mask, cpu_online_mask))
+		return cpu_online_mask;
+	return mask;
+}
+
+/* Request the handlers for the admin queue and every I/O queue. */
+int ssdt_irqs_request(struct ssdt_ctrl *ctrl)
+{
+	struct pci_dev *pdev = ctrl->pdev;
+	const struct cpumask *local = ssdt_local_cpus(ctrl);
+	unsigned int i;
+	int ret;
+
+	if (ctrl->single_vector) {
+		ret = pci_request_irq(pdev, 0, ssdt_irq_single, NULL, ctrl,
+				      "ssdt%d", ctrl->instance);
+		if (ret)
+			return ret;
+		ctrl->admin->irq = pci_irq_vector(pdev, 0);
+		for (i = 0; i < ctrl->nr_io; i++)
+			ctrl->ioq[i]->irq = ctrl->admin->irq;
+		return 0;
+	}
+
+	ret = pci_request_irq(pdev, 0, ssdt_irq, NULL, ctrl->admin,
+			      "ssdt%dq0", ctrl->instance);
+	if (ret)
+		return ret;
+	ctrl->admin->irq = pci_irq_vector(pdev, 0);
+	irq_set_affinity_and_hint(ctrl->admin->irq, local);
+
+	for (i = 0; i < ctrl->nr_io; i++) {
+		struct ssdt_queue *q = ctrl->ioq[i];
+		unsigned int cpu = ssdt_spread_cpu(local, i);
+
+		ret = pci_request_irq(pdev, q->vector, ssdt_irq, NULL, q,
+				      "ssdt%dq%u", ctrl->instance, q->qid);
+		if (ret)
+			goto unwind;
+		q->irq = pci_irq_vector(pdev, q->vector);
+		irq_set_affinity_and_hint(q->irq, cpumask_of(cpu));
+	}
+	return 0;
+
+unwind:
+	while (i--) {
+		irq_update_affinity_hint(ctrl->ioq[i]->irq, NULL);
+		pci_free_irq(pdev, ctrl->ioq[i]->vector, ctrl->ioq[i]);
+		ctrl->ioq[i]->irq = -1;
+	}
+	irq_update_affinity_hint(ctrl->admin->irq, NULL);
+	pci_free_irq(pdev, 0, ctrl->admin);
+	ctrl->admin->irq = -1;
+	return ret;
+}
+
+void ssdt_irqs_free(struct ssdt_ctrl *ctrl)
+{
+	struct pci_dev *pdev = ctrl->pdev;
+	unsigned int i;
+
+	if (!ctrl->admin || ctrl->admin->irq < 0)
+		return;
+	if (ctrl->single_vector) {
+		pci_free_irq(pdev, 0, ctrl);
+	} else {
+		for (i = 0; i < ctrl->nr_io; i++) {
+			struct ssdt_queue *q = ctrl->ioq[i];
+
+			if (q->irq < 0)
+				continue;
+			irq_update_affinity_hint(q->irq, NULL);
+			pci_free_irq(pdev, q->vector, q);
+		}
+		irq_update_affinity_hint(ctrl->admin->irq, NULL);
+		pci_free_irq(pdev, 0, ctrl->admin);
+	}
+	for (i = 0; i < ctrl->nr_io; i++)
+		ctrl->ioq[i]->irq = -1;
+	ctrl->admin->irq = -1;
+}
+
+/* Wait until no handler of this controller runs on any CPU. */
+void ssdt_irqs_sync(struct ssdt_ctrl *ctrl)
+{
+	unsigned int i;
+
+	if (ctrl->admin && ctrl->admin->irq >= 0)
+		synchronize_irq(ctrl->admin->irq);
+	for (i = 0; i < ctrl->nr_io; i++)
+		if (ctrl->ioq[i]->irq >= 0)
+			synchronize_irq(ctrl->ioq[i]->irq);
+}

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ssdtune sysfs: /sys/class/ssdtune/ssdtN with the controller's identity
+ * and queues/qK with each queue's vector, CPUs and counters.  Documented in
+ * Documentation/ABI/testing/sysfs-class-ssdtune.
+ */
+#include <linux/cpumask.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+#include "ssdt.h"
+
+/* ---- controller attributes ---------------------------------------------- */
+
+static ssize_t model_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%s\n", ctrl->model);
+}
+static DEVICE_ATTR_RO(model);
+
+static ssize_t serial_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%s\n", ctrl->serial);
+}
+static DEVICE_ATTR_RO(serial);
+
+static ssize_t firmware_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%s\n", ctrl->firmware);
+}
+static DEVICE_ATTR_RO(firmware);
+
+static ssize_t numa_node_show(struct device *dev, struct device_attribute *attr,
+			      char *buf)
+{
+	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%d\n", ctrl->node);
+}
+static DEVICE_ATTR_RO(numa_node);
+
+static ssize_t pci_address_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%s\n", pci_name(ctrl->pdev));
+}
+static DEVICE_ATTR_RO(pci_address);
+
+static ssize_t state_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	static const char * const names[] = {
+		[SSDT_NEW] = "new",
+		[SSDT_LIVE] = "live",
+		[SSDT_RESETTING] = "resetting",
+		[SSDT_DEAD] = "dead",
+	};
+	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%s\n", names[READ_ONCE(ctrl->state)]);
+}
+static DEVICE_ATTR_RO(state);
+
+static ssize_t io_queues_show(struct device *dev, struct device_attribute *attr,
+			      char *buf)
+{
+	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%u\n", ctrl->nr_io);
+}
+static DEVICE_ATTR_RO(io_queues);
+
+static ssize_t queue_depth_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%u\n", ctrl->io_depth);
+}
+static DEVICE_ATTR_RO(queue_depth);
+
+static struct attribute *ssdt_ctrl_attrs[] = {
+	&dev_attr_model.attr,
+	&dev_attr_serial.attr,
+	&dev_attr_firmware.attr,
+	&dev_attr_numa_node.attr,
+	&dev_attr_pci_address.attr,
+	&dev_attr_state.attr,
+	&dev_attr_io_queues.attr,
+	&dev_attr_queue_depth.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(ssdt_ctrl);
+
+static struct class ssdt_class = {
+	.name = SSDT_NAME,
+	.dev_groups = ssdt_ctrl_groups,
+};
+
+/* ---- queues/qK ----------------------------------------------------------- */
+
+struct ssdt_queue_attr {
+	struct attribute attr;
+	ssize_t (*show)(struct ssdt_queue *q, char *buf);
+};
+
+#define SSDT_QUEUE_ATTR(_name)						\
+	static struct ssdt_queue_attr ssdt_qattr_##_name = {		\
+		.attr = { .name = __stringify(_name), .mode = 0444 },	\
+		.show = _name##_show,					\
+	}
+
+static ssize_t irq_show(struct ssdt_queue *q, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", q->irq);
+}
+SSDT_QUEUE_ATTR(irq);
+
+/* The submitting CPUs blk-mq maps to this queue (none for the admin queue). */
+static ssize_t cpus_show(struct ssdt_queue *q, char *buf)
+{
+	struct ssdt_ctrl *ctrl = q->ctrl;
+	cpumask_var_t mask;
+	unsigned int cpu;
+	ssize_t ret;
+
+	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
+		return -ENOMEM;
+	if (q->qid && ctrl->tagset_ready)
+		for_each_possible_cpu(cpu)
+			if (ctrl->tagset.map[HCTX_TYPE_DEFAULT].mq_map[cpu] ==
+			    q->qid - 1)
+				cpumask_set_cpu(cpu, mask);
+	ret = sysfs_emit(buf, "%*pbl\n", cpumask_pr_args(mask));
+	free_cpumask_var(mask);
+	return ret;
+}
+SSDT_QUEUE_ATTR(cpus);
+
+#define SSDT_QUEUE_COUNTER(_name)					\
+static ssize_t _name##_show(struct ssdt_queue *q, char *buf)		\
+{									\
+	return sysfs_emit(buf, "%llu\n", READ_ONCE(q->_name));		\
+}									\
+SSDT_QUEUE_ATTR(_name)
+
+SSDT_QUEUE_COUNTER(submitted);
+SSDT_QUEUE_COUNTER(completed);
+SSDT_QUEUE_COUNTER(interrupts);
+SSDT_QUEUE_COUNTER(polled);
+
+static struct attribute *ssdt_queue_attrs[] = {
+	&ssdt_qattr_irq.attr,
+	&ssdt_qattr_cpus.attr,
+	&ssdt_qattr_submitted.attr,
+	&ssdt_qattr_completed.attr,
+	&ssdt_qattr_interrupts.attr,
+	&ssdt_qattr_polled.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(ssdt_queue);
+
+static ssize_t ssdt_queue_attr_show(struct kobject *kobj,
+				    struct attribute *attr, char *buf)
+{
+	struct ssdt_queue_attr *qa = container_of(attr, struct ssdt_queue_attr,
+						  attr);
+
+	return qa->show(container_of(kobj, struct ssdt_queue, kobj), buf);
+}
+
+static const struct sysfs_ops ssdt_queue_sysfs_ops = {
+	.show = ssdt_queue_attr_show,
+};
+
+/* The queue's memory lives as long as its sysfs directory may be read. */
+static void ssdt_queue_release(struct kobject *kobj)
+{
+	kfree(container_of(kobj, struct ssdt_queue, kobj));
+}
+
+static const struct kobj_type ssdt_queue_ktype = {
+	.release = ssdt_queue_release,
+	.sysfs_ops = &ssdt_queue_sysfs_ops,
+	.default_groups = ssdt_queue_groups,
+};
+
+static int ssdt_queue_sysfs_add(struct ssdt_ctrl *ctrl, struct ssdt_queue *q)
+{
+	/* From here on the kobject owns @q: ssdt_queue_free() puts it. */
+	q->kobj_init = true;
+	return kobject_init_and_add(&q->kobj, &ssdt_queue_ktype,
+				    ctrl->queues_kobj, "q%u", q->qid);
+}
+
+int ssdt_sysfs_add(struct ssdt_ctrl *ctrl)
+{
+	unsigned int i;
+	int ret;
+
+	ctrl->cdev = device_create(&ssdt_class, ssdt_dev(ctrl), MKDEV(0, 0),
+				   ctrl, "ssdt%d", ctrl->instance);
+	if (IS_ERR(ctrl->cdev)) {
+		ret = PTR_ERR(ctrl->cdev);
+		ctrl->cdev = NULL;
+		return ret;
+	}
+	ctrl->queues_kobj = kobject_create_and_add("queues", &ctrl->cdev->kobj);
+	if (!ctrl->queues_kobj)
+		return -ENOMEM;
+	ret = ssdt_queue_sysfs_add(ctrl, ctrl->admin);
+	for (i = 0; !ret && i < ctrl->nr_io; i++)
+		ret = ssdt_queue_sysfs_add(ctrl, ctrl->ioq[i]);
+	return ret;
+}
+
+/* Remove the directories; the queues' memory goes with ssdt_queue_free(). */
+void ssdt_sysfs_remove(struct ssdt_ctrl *ctrl)
+{
+	unsigned int i;
+
+	for (i = 0; i < ctrl->nr_io; i++)
+		if (ctrl->ioq[i]->kobj.state_in_sysfs)
+			kobject_del(&ctrl->ioq[i]->kobj);
+	if (ctrl->admin && ctrl->admin->kobj.state_in_sysfs)
+		kobject_del(&ctrl->admin->kobj);
+	kobject_put(ctrl->queues_kobj);
+	ctrl->queues_kobj = NULL;
+	if (ctrl->cdev)
+		device_unregister(ctrl->cdev);
+	ctrl->cdev = NULL;
+}
+
+int ssdt_class_register(void)
+{
+	return class_register(&ssdt_class);
+}
+
+void ssdt_class_unregister(void)
+{
+	class_unregister(&ssdt_class);
+}

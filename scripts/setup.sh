@@ -1,0 +1,95 @@
+#!/bin/sh
+# Install everything ssdtune's build, demo and tests need on Debian 12.
+# Idempotent: safe to run again; does nothing that is already done.
+# Run as root.  BUILD_DIR (default ./build) receives the virtme-ng venv.
+set -eu
+
+BUILD_DIR=${BUILD_DIR:-$(pwd)/build}
+STAMP=$BUILD_DIR/.setup-done-v3
+SRCFILE=/etc/apt/sources.list.d/ssdtune-backports.sources
+
+log() { printf 'setup: %s\n' "$*"; }
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "setup: must run as root (apt-get and module builds need it)" >&2
+	exit 1
+fi
+
+if [ -f "$STAMP" ] && [ -x "$BUILD_DIR/venv/bin/vng" ]; then
+	exit 0
+fi
+
+# bookworm-backports from the mirror already configured for bookworm:
+# never hard-code a mirror host.
+if ! grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+	uri=$(grep -hs -E '^(URIs:|deb )' /etc/apt/sources.list.d/*.sources \
+		/etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+		grep -v -E 'security|nodesource|google' |
+		sed -E 's/^URIs:[[:space:]]*//; s/^deb[[:space:]]+(\[[^]]*\][[:space:]]+)?//' |
+		awk '{print $1; exit}')
+	if [ -z "$uri" ]; then
+		echo "setup: no Debian mirror found in /etc/apt to enable bookworm-backports from" >&2
+		exit 1
+	fi
+	log "enabling bookworm-backports from $uri"
+	cat >"$SRCFILE" <<SRC
+Types: deb
+URIs: $uri
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+	apt-get update -q
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+PKGS="build-essential bc bison flex libelf-dev libssl-dev kmod pkg-config
+ cpio xz-utils git rsync python3 python3-venv python3-pip
+ qemu-system-x86 qemu-utils socat bats fio numactl pciutils
+ libnuma-dev libpci-dev libnl-genl-3-dev libnl-3-dev libjson-c-dev
+ linux-source-6.1 sparse gnuplot-nox util-linux e2fsprogs busybox-static
+ linux-image-amd64 linux-headers-amd64"
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	log "installing:$missing"
+	apt-get update -q
+	apt-get install -y -q --no-install-recommends $missing
+fi
+
+# The 6.12 kernel and headers from bookworm-backports.
+if ! ls /boot/vmlinuz-6.12.* >/dev/null 2>&1 ||
+   ! ls -d /usr/src/linux-headers-6.12.*-amd64 >/dev/null 2>&1; then
+	log "installing the bookworm-backports 6.12 kernel"
+	apt-get install -y -q --no-install-recommends -t bookworm-backports \
+		linux-image-amd64 linux-headers-amd64
+fi
+# Keep the bookworm 6.1 kernel too (the backports metapackage replaced
+# linux-image-amd64's dependency, not the installed 6.1 image).
+if ! ls /boot/vmlinuz-6.1.* >/dev/null 2>&1 ||
+   ! ls -d /usr/src/linux-headers-6.1.*-amd64 >/dev/null 2>&1; then
+	v=$(apt-cache depends -t bookworm linux-image-amd64 2>/dev/null |
+		sed -n 's/.*Depends: \(linux-image-6\.1\.[^ ]*\)/\1/p' | head -1)
+	[ -n "$v" ] || { echo "setup: cannot find the bookworm 6.1 kernel package" >&2; exit 1; }
+	log "installing $v"
+	apt-get install -y -q --no-install-recommends "$v" \
+		"$(echo "$v" | sed 's/linux-image/linux-headers/')"
+fi
+
+# linux-source-6.1 ships a tarball: unpack it once (KUnit, checkpatch).
+if [ ! -d /usr/src/linux-source-6.1 ]; then
+	log "unpacking linux-source-6.1"
+	tar -C /usr/src -xaf /usr/src/linux-source-6.1.tar.xz
+fi
+
+if [ ! -x "$BUILD_DIR/venv/bin/vng" ]; then
+	log "installing virtme-ng into $BUILD_DIR/venv"
+	mkdir -p "$BUILD_DIR"
+	python3 -m venv "$BUILD_DIR/venv"
+	"$BUILD_DIR/venv/bin/pip" install -q virtme-ng
+fi
+touch "$STAMP"
+log "done"
