@@ -123,8 +123,8 @@ struct ssdt_ctrl {
 
 	struct ssdt_queue *admin;
 	struct ssdt_admin_slot slots[SSDT_ADMIN_DEPTH - 1];
-	spinlock_t slot_lock;
-	struct semaphore slot_sem;
+	spinlock_t slot_lock;		/* slots[].busy and .waiter */
+	struct semaphore slot_sem;	/* counts free slots */
 
 	struct ssdt_queue **ioq;	/* ioq[0] is qid 1 */
 	unsigned int nr_io;

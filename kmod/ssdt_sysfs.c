@@ -111,7 +111,9 @@ static struct class ssdt_class = {
 
 struct ssdt_queue_attr {
 	struct attribute attr;
-	ssize_t (*show)(struct ssdt_queue *q, char *buf);
+	ssize_t (*show)(struct ssdt_queue *q, const struct ssdt_queue_attr *qa,
+			char *buf);
+	size_t offset;			/* of a u64 counter in ssdt_queue */
 };
 
 #define SSDT_QUEUE_ATTR(_name)						\
@@ -120,14 +122,16 @@ struct ssdt_queue_attr {
 		.show = _name##_show,					\
 	}
 
-static ssize_t irq_show(struct ssdt_queue *q, char *buf)
+static ssize_t irq_show(struct ssdt_queue *q, const struct ssdt_queue_attr *qa,
+			char *buf)
 {
 	return sysfs_emit(buf, "%d\n", q->irq);
 }
 SSDT_QUEUE_ATTR(irq);
 
 /* The submitting CPUs blk-mq maps to this queue (none for the admin queue). */
-static ssize_t cpus_show(struct ssdt_queue *q, char *buf)
+static ssize_t cpus_show(struct ssdt_queue *q, const struct ssdt_queue_attr *qa,
+			 char *buf)
 {
 	struct ssdt_ctrl *ctrl = q->ctrl;
 	cpumask_var_t mask;
@@ -147,12 +151,19 @@ static ssize_t cpus_show(struct ssdt_queue *q, char *buf)
 }
 SSDT_QUEUE_ATTR(cpus);
 
+static ssize_t ssdt_counter_show(struct ssdt_queue *q,
+				 const struct ssdt_queue_attr *qa, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n",
+			  READ_ONCE(*(u64 *)((char *)q + qa->offset)));
+}
+
 #define SSDT_QUEUE_COUNTER(_name)					\
-static ssize_t _name##_show(struct ssdt_queue *q, char *buf)		\
-{									\
-	return sysfs_emit(buf, "%llu\n", READ_ONCE(q->_name));		\
-}									\
-SSDT_QUEUE_ATTR(_name)
+	static struct ssdt_queue_attr ssdt_qattr_##_name = {		\
+		.attr = { .name = #_name, .mode = 0444 },		\
+		.show = ssdt_counter_show,				\
+		.offset = offsetof(struct ssdt_queue, _name),		\
+	}
 
 SSDT_QUEUE_COUNTER(submitted);
 SSDT_QUEUE_COUNTER(completed);
@@ -176,7 +187,7 @@ static ssize_t ssdt_queue_attr_show(struct kobject *kobj,
 	struct ssdt_queue_attr *qa = container_of(attr, struct ssdt_queue_attr,
 						  attr);
 
-	return qa->show(container_of(kobj, struct ssdt_queue, kobj), buf);
+	return qa->show(container_of(kobj, struct ssdt_queue, kobj), qa, buf);
 }
 
 static const struct sysfs_ops ssdt_queue_sysfs_ops = {
