@@ -46,4 +46,4 @@ bench: modules tools
 
 clean:
 	$(MAKE) -C tools/ssdtune clean
-	rm -rf $(BUILD)/kmod-* $(BUILD)/results
+	rm -rf $(BUILD)/kmod-* $(BUILD)/lint-* $(BUILD)/results

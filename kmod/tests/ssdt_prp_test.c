@@ -46,7 +46,8 @@ static struct prp_cmd *prp_cmd_new(struct kunit *test, u32 page_size,
 	c->nlists = nlists;
 	c->prp1 = cpu_to_le64(POISON);
 	c->prp2 = cpu_to_le64(POISON);
-	for (i = 0; i < nlists; i++) {
+	/* Pages past @nlists are guards: a fill must never reach them. */
+	for (i = 0; i < MAX_LISTS; i++) {
 		c->lists[i] = kunit_kmalloc(test, page_size, GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, c->lists[i]);
 		memset(c->lists[i], POISON_BYTE, page_size);
@@ -180,7 +181,7 @@ static void check_fill(struct kunit *test, const struct ssdt_seg *segs,
 
 	used = controller_walk(test, c, want, n);
 	KUNIT_EXPECT_EQ(test, used, nlists);
-	for (i = used; i < c->nlists; i++)
+	for (i = used; i < MAX_LISTS; i++)
 		for (j = 0; j < page_size / sizeof(__le64); j++)
 			KUNIT_EXPECT_EQ_MSG(test, list_slot(c, i, j), POISON,
 					    "unused list %u slot %u written",
@@ -391,7 +392,7 @@ static void prp_chain(struct kunit *test)
 	}
 	KUNIT_ASSERT_EQ(test, ssdt_prp_entries(segs, p->nsegs, ps), p->entries);
 	check_fill(test, segs, p->nsegs, ps, 0);
-	/* Spare list pages must stay untouched. */
+	/* Spare list pages must stay untouched too. */
 	check_fill(test, segs, p->nsegs, ps, 2);
 }
 
@@ -579,4 +580,5 @@ static struct kunit_suite ssdt_prp_suite = {
 	.name = "ssdtune_prp",
 	.test_cases = ssdt_prp_cases,
 };
+
 kunit_test_suite(ssdt_prp_suite);
