@@ -38,6 +38,13 @@ enum ssdt_state {
 
 struct ssdt_ctrl;
 
+/* What Get Features SEL=3 says about a feature (ordered: min() combines). */
+enum ssdt_feat_cap {
+	SSDT_CAP_UNKNOWN,		/* the controller did not answer SEL=3 */
+	SSDT_CAP_FIXED,
+	SSDT_CAP_CHANGEABLE,
+};
+
 /* Completion slot of a synchronous or fire-and-forget admin command. */
 struct ssdt_admin_slot {
 	struct completion *waiter;	/* NULL: nobody waits (abort) */
@@ -146,6 +153,14 @@ struct ssdt_ctrl {
 	u32 max_xfer;			/* bytes per request */
 	u16 oncs;
 	u8 vwc;
+	u8 npss;			/* power states - 1 */
+	struct nvme_id_power_state psd[32];
+	enum ssdt_feat_cap coalesce_cap;	/* features 0x08 and 0x09 */
+	enum ssdt_feat_cap power_cap;		/* feature 0x02 */
+
+	struct mutex health_mutex;	/* temperature cache */
+	unsigned long temp_stamp;	/* jiffies of temp_mc, 0: never */
+	int temp_mc;
 
 	struct device *cdev;		/* /sys/class/ssdtune/ssdtN */
 	struct kobject *queues_kobj;
@@ -192,6 +207,10 @@ void ssdt_io_complete_cqe(struct ssdt_queue *q, struct nvme_completion *cqe);
 void ssdt_io_quiesce(struct ssdt_ctrl *ctrl);
 void ssdt_io_unquiesce(struct ssdt_ctrl *ctrl);
 void ssdt_io_cancel_all(struct ssdt_ctrl *ctrl, bool requeue);
+
+/* ssdt_features.c: feature capabilities, power states, temperature */
+void ssdt_features_probe(struct ssdt_ctrl *ctrl);
+extern const struct attribute_group ssdt_feature_group;
 
 /* ssdt_sysfs.c: /sys/class/ssdtune */
 int ssdt_class_register(void);

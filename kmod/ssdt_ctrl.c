@@ -250,6 +250,8 @@ static int ssdt_identify_ctrl(struct ssdt_ctrl *ctrl)
 	strim(ctrl->firmware);
 	ctrl->oncs = le16_to_cpu(id->oncs);
 	ctrl->vwc = id->vwc;
+	ctrl->npss = min_t(u8, id->npss, ARRAY_SIZE(ctrl->psd) - 1);
+	memcpy(ctrl->psd, id->psd, sizeof(ctrl->psd));
 	ctrl->max_xfer = SSDT_MAX_XFER;
 	/* MDTS is in units of the minimum page size, 0 = no limit. */
 	if (id->mdts && id->mdts < 20)

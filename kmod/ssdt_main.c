@@ -97,6 +97,7 @@ static int ssdt_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	spin_lock_init(&ctrl->slot_lock);
 	sema_init(&ctrl->slot_sem, ARRAY_SIZE(ctrl->slots));
 	mutex_init(&ctrl->dev_mutex);
+	mutex_init(&ctrl->health_mutex);
 	INIT_WORK(&ctrl->reset_work, ssdt_reset_work);
 	atomic_set(&ctrl->drop_completions, 0);
 	ret = ida_alloc(&ssdt_ida, GFP_KERNEL);
@@ -110,6 +111,7 @@ static int ssdt_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = ssdt_ctrl_init(ctrl);
 	if (ret)
 		goto release_pci;
+	ssdt_features_probe(ctrl);
 	ret = ssdt_blk_init(ctrl);
 	if (ret)
 		goto teardown;

@@ -100,7 +100,16 @@ static struct attribute *ssdt_ctrl_attrs[] = {
 	&dev_attr_queue_depth.attr,
 	NULL,
 };
-ATTRIBUTE_GROUPS(ssdt_ctrl);
+
+static const struct attribute_group ssdt_ctrl_group = {
+	.attrs = ssdt_ctrl_attrs,
+};
+
+static const struct attribute_group *ssdt_ctrl_groups[] = {
+	&ssdt_ctrl_group,
+	&ssdt_feature_group,
+	NULL,
+};
 
 static struct class ssdt_class = {
 	.name = SSDT_NAME,

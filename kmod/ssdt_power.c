@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NVMe power state descriptors (Identify Controller bytes 2047:2048+) as
+ * ssdtune shows them.  Max power is in 0.01 W units, or 0.0001 W when the
+ * MXPS flag is set; idle and active power carry a 2-bit scale (1: 0.0001 W,
+ * 2: 0.01 W, 0: not reported).
+ */
+#include <linux/kernel.h>
+#include "ssdt_power.h"
+
+u32 ssdt_ps_max_mw(const struct nvme_id_power_state *ps)
+{
+	u32 v = le16_to_cpu(ps->max_power);
+
+	if (ps->flags & NVME_PS_FLAGS_MAX_POWER_SCALE)
+		return v / 10;
+	return v * 10;
+}
+
+s64 ssdt_ps_scaled_mw(u16 value, u8 scale)
+{
+	switch (scale & 3) {
+	case 1:
+		return value / 10;
+	case 2:
+		return (s64)value * 10;
+	default:
+		return -1;
+	}
+}
+
+static int ssdt_fmt_mw(char *buf, size_t len, s64 mw)
+{
+	if (mw < 0)
+		return scnprintf(buf, len, "-");
+	return scnprintf(buf, len, "%lld.%03lld", mw / 1000, mw % 1000);
+}
+
+int ssdt_ps_format(const struct nvme_id_power_state *ps, unsigned int idx,
+		   char *buf, size_t len)
+{
+	char idle[24], active[24];
+	u32 mw = ssdt_ps_max_mw(ps);
+
+	ssdt_fmt_mw(idle, sizeof(idle),
+		    ssdt_ps_scaled_mw(le16_to_cpu(ps->idle_power),
+				      ps->idle_scale >> 6));
+	ssdt_fmt_mw(active, sizeof(active),
+		    ssdt_ps_scaled_mw(le16_to_cpu(ps->active_power),
+				      ps->active_work_scale >> 6));
+	return scnprintf(buf, len,
+			 "ps%u %s max_w=%u.%03u entry_us=%u exit_us=%u rrt=%u rrl=%u rwt=%u rwl=%u idle_w=%s active_w=%s\n",
+			 idx,
+			 ps->flags & NVME_PS_FLAGS_NON_OP_STATE ?
+				"non-operational" : "operational",
+			 mw / 1000, mw % 1000,
+			 le32_to_cpu(ps->entry_lat), le32_to_cpu(ps->exit_lat),
+			 ps->read_tput & 0x1f, ps->read_lat & 0x1f,
+			 ps->write_tput & 0x1f, ps->write_lat & 0x1f,
+			 idle, active);
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * NVMe power state descriptor helpers for ssdtune.  Pure functions: no
+ * hardware access, so KUnit reaches them directly.
+ */
+#ifndef SSDT_POWER_H
+#define SSDT_POWER_H
+
+#include <linux/nvme.h>
+#include <linux/types.h>
+
+/* Max power of a state in milliwatts, whichever scale MXPS selects. */
+u32 ssdt_ps_max_mw(const struct nvme_id_power_state *ps);
+
+/* Idle or active power (with its 2-bit scale field) in milliwatts; -1: not reported. */
+s64 ssdt_ps_scaled_mw(u16 value, u8 scale);
+
+/* One readable line describing power state @idx; returns its length. */
+int ssdt_ps_format(const struct nvme_id_power_state *ps, unsigned int idx,
+		   char *buf, size_t len);
+
+#endif
