@@ -1,0 +1,123 @@
+#!/usr/bin/env bats
+# The command line: help, version, usage errors (exit 2, one line).
+
+load helpers
+
+@test "--help prints the global usage with every command and exits 0" {
+	run --separate-stderr ssdt --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Usage: ssdtune"* ]]
+	[[ "$output" == *"attach BDF"* ]]
+	[[ "$output" == *"detach BDF"* ]]
+	[ -z "$stderr" ]
+}
+
+@test "--version prints ssdtune and the version from the uapi header" {
+	want=$(sed -n 's/^#define SSDTUNE_VERSION[[:space:]]*"\(.*\)"/\1/p' \
+		"$REPO/include/uapi/linux/ssdtune.h")
+	run --separate-stderr ssdt --version
+	[ "$status" -eq 0 ]
+	[ "$output" = "ssdtune $want" ]
+}
+
+@test "attach --help prints the attach usage and exits 0" {
+	run --separate-stderr ssdt attach --help
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "Usage: ssdtune attach [--json] [--dry-run] BDF" ]]
+	[[ "$output" == *"--dry-run"* ]]
+}
+
+@test "detach -h prints the detach usage and exits 0" {
+	run --separate-stderr ssdt detach -h
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "Usage: ssdtune detach [--json] [--dry-run] BDF" ]]
+}
+
+@test "no command is a usage error with one line" {
+	run --separate-stderr ssdt
+	[ "$status" -eq 2 ]
+	assert_one_error_line
+	[ "$stderr" = "ssdtune: no command given (see 'ssdtune --help')" ]
+	[ -z "$output" ]
+}
+
+@test "an unknown command is a usage error with one line" {
+	run --separate-stderr ssdt frobnicate 0000:41:00.0
+	[ "$status" -eq 2 ]
+	assert_one_error_line
+	[ "$stderr" = "ssdtune: unknown command 'frobnicate' (see 'ssdtune --help')" ]
+}
+
+@test "a command planned for later is still an unknown command today" {
+	run --separate-stderr ssdt bench
+	[ "$status" -eq 2 ]
+	assert_one_error_line
+	[[ "$stderr" == *"unknown command 'bench'"* ]]
+}
+
+@test "an unknown global option is a usage error with one line" {
+	run --separate-stderr ssdt --sysfs-root /tmp attach 0000:41:00.0
+	[ "$status" -eq 2 ]
+	assert_one_error_line
+	[ "$stderr" = "ssdtune: unknown option '--sysfs-root' (see 'ssdtune --help')" ]
+}
+
+@test "an unknown short option is a usage error with one line" {
+	run --separate-stderr ssdt -x attach 0000:41:00.0
+	[ "$status" -eq 2 ]
+	assert_one_error_line
+	[[ "$stderr" == *"unknown option '-x'"* ]]
+}
+
+@test "an unknown option after the command is a usage error naming the command" {
+	run --separate-stderr ssdt attach --force 0000:41:00.0
+	[ "$status" -eq 2 ]
+	assert_one_error_line
+	[ "$stderr" = "ssdtune: attach: unknown option '--force' (see 'ssdtune attach --help')" ]
+}
+
+@test "attach without a BDF is a usage error" {
+	run --separate-stderr ssdt attach
+	[ "$status" -eq 2 ]
+	assert_one_error_line
+	[ "$stderr" = "ssdtune: attach: missing BDF (see 'ssdtune attach --help')" ]
+}
+
+@test "attach with two BDFs is a usage error" {
+	run --separate-stderr ssdt attach 0000:41:00.0 0000:42:00.0
+	[ "$status" -eq 2 ]
+	assert_one_error_line
+	[[ "$stderr" == *"unexpected argument '0000:42:00.0'"* ]]
+}
+
+@test "attach of a malformed PCI address is a usage error" {
+	for bad in nvme0 0000:41:00 0000:41:20.0 0000:41:00.8 ../../x; do
+		run --separate-stderr ssdt attach "$bad"
+		[ "$status" -eq 2 ]
+		assert_one_error_line
+		[[ "$stderr" == *"invalid PCI address '$bad'"* ]]
+	done
+}
+
+@test "detach of a malformed PCI address is a usage error" {
+	run --separate-stderr ssdt detach 41-00-0
+	[ "$status" -eq 2 ]
+	assert_one_error_line
+	[[ "$stderr" == "ssdtune: detach: invalid PCI address '41-00-0'"* ]]
+}
+
+@test "options may follow the BDF" {
+	run --separate-stderr ssdt attach 0000:41:00.0 --dry-run --json
+	[ "$status" -eq 0 ]
+	[ "$(json .status)" = would_attach ]
+}
+
+@test "a usage error under --json also prints a JSON error object" {
+	run --separate-stderr ssdt --json attach --bogus
+	[ "$status" -eq 2 ]
+	assert_one_error_line
+	[ "$(json .status)" = error ]
+	[ "$(json .exit_code)" = 2 ]
+	[ "$(json .command)" = attach ]
+	[[ "$(json .error)" == *"unknown option '--bogus'"* ]]
+}

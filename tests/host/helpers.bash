@@ -1,0 +1,162 @@
+# Shared set-up for the host tests: a fixture /sys tree per test, and a way
+# to run the real ssdtune binary with that tree mounted over /sys in a
+# private mount namespace (the host's /sys is never touched).
+
+bats_require_minimum_version 1.5.0
+
+REPO=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+SSDTUNE=${SSDTUNE:-$REPO/tools/ssdtune/ssdtune}
+MKSYS=$BATS_TEST_DIRNAME/fixtures/mksys.py
+
+NVME=0000:41:00.0	# on nvme: nvme0 with nvme0n1 and nvme0n1p1
+SSDT=0000:42:00.0	# on ssdtune: ssdt0 with ssdt0n1
+FAKE_PID=
+
+# The fixture directory of 0000:41:00.0 (fx_dev 1) or 0000:42:00.0 (2).
+fx_dev() { echo "$FX/devices/pci0000:40/0000:40:01.$1/0000:4$1:00.0"; }
+
+make_fixture() {
+	FX=$BATS_TEST_TMPDIR/sys
+	"$MKSYS" "$FX" "$@"
+	NVME_DIR=$(fx_dev 1)
+	SSDT_DIR=$(fx_dev 2)
+	NVME_NS=$FX/block/nvme0n1
+	SSDT_NS=$FX/block/ssdt0n1
+}
+
+setup() {
+	[ -x "$SSDTUNE" ] || skip "no $SSDTUNE (make -C tools/ssdtune)"
+	make_fixture
+}
+
+teardown() {
+	if [ -n "$FAKE_PID" ]; then
+		kill "$FAKE_PID" 2>/dev/null || true
+		wait "$FAKE_PID" 2>/dev/null || true
+	fi
+}
+
+# ssdt ARGS...: ssdtune ARGS with $FX mounted over /sys (and, once
+# make_topo has set $PFX, $PFX/irq over /proc/irq and $PFX/interrupts over
+# /proc/interrupts).
+ssdt() {
+	local map=
+	[ "$(id -u)" -eq 0 ] || map=--map-root-user
+	unshare --mount --propagation private $map -- sh -c '
+		fx=$1 pfx=$2; shift 2
+		mount --bind "$fx" /sys || exit 99
+		if [ -n "$pfx" ]; then
+			mount --bind "$pfx/irq" /proc/irq || exit 99
+			mount --bind "$pfx/interrupts" /proc/interrupts || exit 99
+		fi
+		exec "$@"' sh "$FX" "${PFX:-}" "$SSDTUNE" "$@"
+}
+
+# A host topology fixture (see fixtures/mktopo.py) instead of the default.
+make_topo() {	# make_topo NAME
+	rm -rf "$BATS_TEST_TMPDIR/sys" "$BATS_TEST_TMPDIR/proc"
+	FX=$BATS_TEST_TMPDIR/sys
+	PFX=$BATS_TEST_TMPDIR/proc
+	"$BATS_TEST_DIRNAME/fixtures/mktopo.py" "$1" "$FX" "$PFX"
+}
+
+# A checksum of the whole fixture (/sys and, if any, /proc pieces):
+# contents, modes and link targets.
+fx_sum() {
+	local d
+	for d in "$FX" ${PFX:+"$PFX"}; do
+		(cd "$d" && find . -printf '%p %y %m %l\n' | LC_ALL=C sort &&
+			find . -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum)
+	done | md5sum
+}
+
+# Exactly one line on stderr, starting "ssdtune: ".
+assert_one_error_line() {
+	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ] || {
+		echo "stderr has more than one line: $stderr"; return 1; }
+	[[ "$stderr" == "ssdtune: "* ]] || {
+		echo "stderr does not start with 'ssdtune: ': $stderr"; return 1; }
+}
+
+# The value of a JSON field of $output, e.g. json '.status'.
+json() {
+	printf '%s' "$output" | python3 -c '
+import json, sys
+v = json.load(sys.stdin)
+for k in sys.argv[1].strip(".").split("."):
+    v = v[int(k)] if isinstance(v, list) else v[k]
+print(json.dumps(v) if isinstance(v, (list, dict, bool)) or v is None else v)' "$1"
+}
+
+# Stand in for the kernel: once ssdtune has written BDF to DRIVER's bind
+# (or drivers_probe), move the fixture's driver links the way the PCI core
+# would, and run HOOK (a function name) to create what the driver's probe
+# creates.  Runs in the background for at most 15 s.
+fake_bind() {	# fake_bind TRIGGER_FILE BDF_DIR DRIVER HOOK
+	local trigger=$1 dir=$2 drv=$3 hook=$4 bdf
+	bdf=$(basename "$dir")
+	(
+		for _ in $(seq 300); do
+			if [ "$(cat "$trigger")" = "$bdf" ]; then
+				sleep 0.1
+				rm -f "$dir/driver" "$FX"/bus/pci/drivers/*/"$bdf"
+				ln -sr "$FX/bus/pci/drivers/$drv" "$dir/driver"
+				ln -sr "$dir" "$FX/bus/pci/drivers/$drv/$bdf"
+				[ -z "$hook" ] || "$hook"
+				exit 0
+			fi
+			sleep 0.05
+		done
+	) >/dev/null 2>&1 3>&- &
+	FAKE_PID=$!
+}
+
+# What ssdtune.ko's probe creates for 0000:41:00.0: ssdt1 with ssdt1n1.
+probe_ssdt1() {
+	local c=$NVME_DIR/ssdtune/ssdt1
+	mkdir -p "$c/ssdt1n1/holders"
+	ln -sr "$NVME_DIR" "$c/device"
+	echo 0000:41:00.0 >"$c/pci_address"
+	echo 259:900010 >"$c/ssdt1n1/dev"
+	ln -sr "$c" "$FX/class/ssdtune/ssdt1"
+	ln -sr "$c/ssdt1n1" "$FX/block/ssdt1n1"
+}
+
+# The same, but a class device without a parent (no "device" link): only
+# its pci_address file names the controller; disks live under it.
+probe_ssdt1_virtual() {
+	local c=$FX/devices/virtual/ssdtune/ssdt1
+	mkdir -p "$c/ssdt1n1/holders"
+	echo 0000:41:00.0 >"$c/pci_address"
+	echo 259:900010 >"$c/ssdt1n1/dev"
+	ln -sr "$c" "$FX/class/ssdtune/ssdt1"
+	ln -sr "$c/ssdt1n1" "$FX/block/ssdt1n1"
+}
+
+# Make DEVFILE's block device number that of a fresh tmpfs mounted in a
+# private namespace, and run ssdtune ARGS in that namespace: it sees the
+# (fixture) device as mounted on $BATS_TEST_TMPDIR/mnt.
+ssdt_with_mount() {	# ssdt_with_mount DEVFILE ARGS...
+	local devfile=$1
+	shift
+	mkdir -p "$BATS_TEST_TMPDIR/mnt"
+	unshare --mount --propagation private -- sh -c '
+		fx=$1 devfile=$2 mnt=$3 bin=$4; shift 4
+		mount -t tmpfs ssdtune-test "$mnt" || exit 99
+		mountpoint -d "$mnt" >"$devfile" || exit 99
+		mount --bind "$fx" /sys && exec "$bin" "$@"' \
+		sh "$FX" "$devfile" "$BATS_TEST_TMPDIR/mnt" "$SSDTUNE" "$@"
+}
+
+# Run ssdtune ARGS with a private tmpfs /dev holding one block node NAME for
+# device MAJ:MIN, so the tool's exclusive-open check reaches a real device.
+ssdt_with_node() {	# ssdt_with_node NAME MAJ:MIN ARGS...
+	local name=$1 devnum=$2
+	shift 2
+	unshare --mount --propagation private -- sh -c '
+		fx=$1 name=$2 devnum=$3 bin=$4; shift 4
+		mount -t tmpfs ssdtune-test-dev /dev || exit 99
+		mknod "/dev/$name" b "${devnum%:*}" "${devnum#*:}" || exit 99
+		mount --bind "$fx" /sys && exec "$bin" "$@"' \
+		sh "$FX" "$name" "$devnum" "$SSDTUNE" "$@"
+}

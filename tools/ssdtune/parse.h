@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Pure text helpers for what sysfs and procfs hand us: device numbers,
+ * mountinfo and swaps lines, device names, display escaping.  No I/O here,
+ * so tests/unit.c reaches every function directly.
+ */
+#ifndef SSDTUNE_PARSE_H
+#define SSDTUNE_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define PCI_CLASS_NVME 0x010802u	/* mass storage, NVM, NVMe interface */
+
+static inline bool pci_class_is_nvme(unsigned int class24)
+{
+	return class24 == PCI_CLASS_NVME;
+}
+
+/* "259:3" (a sysfs dev file, newline allowed) -> 0, or -1. */
+int parse_devnum(const char *s, unsigned int *maj, unsigned int *min);
+
+struct mountinfo_entry {
+	unsigned int maj, min;
+	char mountpoint[4096];	/* unescaped (\040 -> ' ') */
+	char source[4096];	/* unescaped; "none", "/dev/x", ... */
+};
+
+/* One /proc/PID/mountinfo line -> 0, or -1 if malformed. */
+int parse_mountinfo_line(const char *line, struct mountinfo_entry *e);
+
+/* One /proc/swaps line -> the swap file/device path (unescaped), or -1
+ * (also for the header line). */
+int parse_swaps_line(const char *line, char *path, size_t len);
+
+/* Undo the kernel's octal escapes (\040, \011, \012, \134) in place of a
+ * field copied to @out. */
+void unescape_octal(const char *in, size_t inlen, char *out, size_t outlen);
+
+/* "ssdt12" -> 12; anything else -> -1. */
+int ssdt_ctrl_index(const char *name);
+
+/* Is @name namespace disk "<ctrl>n<digits>" of controller @ctrl? */
+bool is_ctrl_disk(const char *name, const char *ctrl);
+
+/* Is @path strictly inside directory @dir ("/a/b/c" is inside "/a/b")? */
+bool path_is_under(const char *path, const char *dir);
+
+/*
+ * Copy @in to @out for one-line display: newline, tab, CR, backslash and
+ * other control bytes become \n, \t, \r, \\ and \xHH.  Returns @out
+ * (truncated to fit, always NUL-terminated).
+ */
+char *escape_value(const char *in, char *out, size_t outlen);
+
+/*
+ * Format @n CPU (or node) numbers, ascending, as a kernel cpulist
+ * ("0-3,8,10-11"); "" for none.  Returns @buf (truncated to fit).
+ */
+char *cpulist_format(const int *ids, size_t n, char *buf, size_t len);
+
+/*
+ * One /proc/interrupts line: "  33:   0   5  PCI-MSIX-0000:41:00.0  0-edge
+ * nvme0q0" -> @irq 33, @name "nvme0q0" (the last field).  0, or -1 for the
+ * CPU header, NMI/LOC/... rows and malformed lines.
+ */
+int parse_interrupts_line(const char *line, int *irq, char *name, size_t len);
+
+#endif

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/* PCI device lookup: libpci fills identity, class, NUMA node and driver. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pci/pci.h>
+
+#include "output.h"
+#include "parse.h"
+#include "pcidev.h"
+#include "sysfs.h"
+
+static void __attribute__((noreturn)) pci_fatal(char *msg, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, msg);
+	vsnprintf(buf, sizeof(buf), msg, ap);
+	va_end(ap);
+	exit(out_fail(EXIT_REFUSED, "libpci: %s", buf));
+}
+
+static void pci_quiet(char *msg, ...)
+{
+	(void)msg;
+}
+
+struct pci_access *pcidev_open(void)
+{
+	struct pci_access *a = pci_alloc();
+
+	a->error = pci_fatal;
+	a->warning = pci_quiet;
+	a->debug = pci_quiet;
+	a->method = PCI_ACCESS_SYS_BUS_PCI;
+	pci_init(a);
+	return a;
+}
+
+static int dev_path(const struct bdf *b, char *path, size_t len)
+{
+	char name[BDF_BUFSZ];
+
+	snprintf(path, len, "%s/%s", SYS_PCI_DEVICES,
+		 bdf_format(b, name, sizeof(name)));
+	return sys_exists(path) ? 0 : -ENOENT;
+}
+
+static void fill_driver(struct pci_dev *d, char *buf, size_t len)
+{
+	const char *drv = pci_get_string_property(d, PCI_FILL_DRIVER);
+
+	snprintf(buf, len, "%s", drv ? drv : "");
+}
+
+int pcidev_lookup(const struct bdf *b, struct pcidev *out)
+{
+	char path[PATH_MAX];
+	struct pci_access *a;
+	struct pci_dev *d;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	out->bdf = *b;
+	bdf_format(b, out->name, sizeof(out->name));
+	if (dev_path(b, path, sizeof(path)))
+		return -ENOENT;
+	err = sys_realpath(path, out->sysdir);
+	if (err)
+		return err;
+
+	a = pcidev_open();
+	d = pci_get_dev(a, (int)b->domain, (int)b->bus, (int)b->dev, (int)b->fn);
+	pci_fill_info(d, PCI_FILL_IDENT | PCI_FILL_CLASS | PCI_FILL_CLASS_EXT |
+		      PCI_FILL_NUMA_NODE | PCI_FILL_DRIVER);
+	out->vendor = d->vendor_id;
+	out->device = d->device_id;
+	out->class24 = (unsigned int)d->device_class << 8 | d->prog_if;
+	out->numa_node = d->numa_node;
+	fill_driver(d, out->driver, sizeof(out->driver));
+	pci_free_dev(d);
+	pci_cleanup(a);
+	return 0;
+}
+
+int pcidev_driver(const struct bdf *b, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	struct pci_access *a;
+	struct pci_dev *d;
+
+	if (dev_path(b, path, sizeof(path)))
+		return -ENOENT;
+	a = pcidev_open();
+	d = pci_get_dev(a, (int)b->domain, (int)b->bus, (int)b->dev, (int)b->fn);
+	pci_fill_info(d, PCI_FILL_DRIVER);
+	fill_driver(d, buf, len);
+	pci_free_dev(d);
+	pci_cleanup(a);
+	return 0;
+}
+
+bool pcidev_ssdt_ctrl(const char *pci_sysdir, char *ctrl, size_t len)
+{
+	char p[PATH_MAX * 2], rp[PATH_MAX], addr[64];
+	const char *bdf = strrchr(pci_sysdir, '/');
+	struct dirent *e;
+	bool found = false;
+	DIR *d = opendir(SYS_SSDT_CLASS);
+
+	if (!d)
+		return false;
+	bdf = bdf ? bdf + 1 : pci_sysdir;
+	while (!found && (e = readdir(d))) {
+		if (ssdt_ctrl_index(e->d_name) < 0)
+			continue;
+		/* The class device's parent is the PCI device; its
+		 * pci_address file says the same. */
+		snprintf(p, sizeof(p), "%s/%s/device", SYS_SSDT_CLASS, e->d_name);
+		if (sys_realpath(p, rp) || strcmp(rp, pci_sysdir)) {
+			snprintf(p, sizeof(p), "%s/%s/pci_address", SYS_SSDT_CLASS,
+				 e->d_name);
+			if (sys_read(p, addr, sizeof(addr)) || strcmp(addr, bdf))
+				continue;
+		}
+		snprintf(ctrl, len, "%s", e->d_name);
+		found = true;
+	}
+	closedir(d);
+	return found;
+}

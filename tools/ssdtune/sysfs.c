@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/* sysfs/procfs reads and the single write path. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "output.h"
+#include "parse.h"
+#include "sysfs.h"
+
+static bool dry_run, quiet;
+
+void sys_write_mode(bool dry, bool q)
+{
+	dry_run = dry;
+	quiet = q;
+}
+
+bool sys_dry_run(void)
+{
+	return dry_run;
+}
+
+int sys_write(const char *path, const char *value)
+{
+	size_t len = strlen(value);
+	ssize_t n;
+	int fd, err = 0;
+
+	if (dry_run) {
+		char shown[1024];
+
+		out_add_write(path, value, NULL);
+		if (!quiet) {
+			printf("%s <- %s\n", path,
+			       escape_value(value, shown, sizeof(shown)));
+			fflush(stdout);
+		}
+		return 0;
+	}
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+	} else {
+		n = write(fd, value, len);
+		if (n < 0)
+			err = -errno;
+		else if ((size_t)n != len)
+			err = -EIO;
+		if (close(fd) && !err)
+			err = -errno;
+	}
+	out_add_write(path, value, err ? strerror(-err) : NULL);
+	return err;
+}
+
+int sys_read(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd, err = 0;
+
+	if (!len)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0) {
+		err = -errno;
+		n = 0;
+	}
+	close(fd);
+	buf[n] = '\0';
+	while (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	return err;
+}
+
+bool sys_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+bool sys_is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int sys_link_name(const char *path, char *buf, size_t len)
+{
+	char target[PATH_MAX];
+	ssize_t n = readlink(path, target, sizeof(target) - 1);
+	const char *base;
+
+	if (n < 0)
+		return -errno;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if (strlen(base) >= len)
+		return -ENAMETOOLONG;
+	strcpy(buf, base);
+	return 0;
+}
+
+int sys_realpath(const char *path, char *buf)
+{
+	return realpath(path, buf) ? 0 : -errno;
+}
+
+long long sys_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void sys_sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sysfs/procfs access.  Reads are small helpers; every write the tool makes
+ * goes through sys_write(), so --dry-run is that one function printing
+ * "path <- value" instead of writing.
+ */
+#ifndef SSDTUNE_SYSFS_H
+#define SSDTUNE_SYSFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../../include/uapi/linux/ssdtune.h"
+
+#define SYS_PCI_DEVICES		"/sys/bus/pci/devices"
+#define SYS_PCI_DRIVERS		"/sys/bus/pci/drivers"
+#define SYS_PCI_DRIVERS_PROBE	"/sys/bus/pci/drivers_probe"
+#define SYS_BLOCK		"/sys/block"
+#define SYS_SSDT_CLASS		"/sys/class/" SSDTUNE_CLASS_NAME
+#define SYS_SSDT_DRIVER		SYS_PCI_DRIVERS "/" SSDTUNE_DRV_NAME
+
+/* dry_run: sys_write() records and (unless quiet) prints, never writes.
+ * quiet: do not print dry-run lines (--json reports them instead). */
+void sys_write_mode(bool dry_run, bool quiet);
+bool sys_dry_run(void);
+
+/*
+ * THE write path.  Writes @value to @path (open O_WRONLY|O_TRUNC, one
+ * write(), like `echo -n value > path`), records it in the report.
+ * Returns 0 or -errno.  In dry-run mode: prints "path <- value" (value
+ * escaped: "\n" for a newline) and returns 0.
+ */
+int sys_write(const char *path, const char *value);
+
+/* Read a small file, trailing newline stripped.  0 or -errno. */
+int sys_read(const char *path, char *buf, size_t len);
+
+bool sys_exists(const char *path);	/* stat() follows links */
+bool sys_is_dir(const char *path);
+
+/* Basename of the target of symlink @path.  0 or -errno. */
+int sys_link_name(const char *path, char *buf, size_t len);
+
+/* realpath() into @buf (PATH_MAX).  0 or -errno. */
+int sys_realpath(const char *path, char *buf);
+
+/* Monotonic milliseconds, and a sleep, for bounded waits. */
+long long sys_now_ms(void);
+void sys_sleep_ms(int ms);
+
+#endif

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of ssdtune's pure helpers (bdf.c, parse.c).  TAP on stdout. */
+#include <string.h>
+
+#include "tap.h"
+#include "bdf.h"
+#include "parse.h"
+#include "pcie.h"
+
+static int bdf_is(const char *s, unsigned int dom, unsigned int bus,
+		  unsigned int dev, unsigned int fn)
+{
+	struct bdf b;
+
+	return !bdf_parse(s, &b) && b.domain == dom && b.bus == bus &&
+	       b.dev == dev && b.fn == fn;
+}
+
+static int bdf_bad(const char *s)
+{
+	struct bdf b = { 1, 2, 3, 4 };
+
+	return bdf_parse(s, &b) == -1 && b.domain == 1 && b.fn == 4;
+}
+
+static void test_bdf(void)
+{
+	struct bdf b = { 0x10000, 0xe0, 0x06, 0 };
+	char buf[BDF_BUFSZ];
+
+	CHECK(bdf_is("0000:41:00.0", 0, 0x41, 0, 0),
+	      "bdf_parse accepts the kernel's DDDD:BB:DD.F");
+	CHECK(bdf_is("41:00.0", 0, 0x41, 0, 0),
+	      "bdf_parse reads BB:DD.F as domain 0");
+	CHECK(bdf_is("0000:AF:1F.7", 0, 0xaf, 0x1f, 7),
+	      "bdf_parse accepts upper-case hex and the top device/function");
+	CHECK(bdf_is("10000:e0:06.0", 0x10000, 0xe0, 6, 0),
+	      "bdf_parse accepts a five-digit (VMD) domain");
+	CHECK(bdf_bad("0000:41:20.0"), "bdf_parse refuses device 0x20");
+	CHECK(bdf_bad("0000:41:00.8"), "bdf_parse refuses function 8");
+	CHECK(bdf_bad("0000:41:00.0 "), "bdf_parse refuses trailing text");
+	CHECK(bdf_bad("0000:41:00"), "bdf_parse refuses a missing function");
+	CHECK(bdf_bad("0000:4:00.0"), "bdf_parse refuses a one-digit bus");
+	CHECK(bdf_bad("000041:00.0"), "bdf_parse refuses a missing separator");
+	CHECK(bdf_bad("123456789:00:00.0"),
+	      "bdf_parse refuses a domain over eight digits");
+	CHECK(bdf_bad("") && bdf_bad(NULL) && bdf_bad("zz"),
+	      "bdf_parse refuses empty, NULL and junk");
+	CHECK(bdf_bad("0000:41:00.0/../x"), "bdf_parse refuses path tricks");
+	CHECK(!strcmp(bdf_format(&b, buf, sizeof(buf)), "10000:e0:06.0"),
+	      "bdf_format spells a VMD domain like the kernel");
+	b = (struct bdf){ 0, 0x41, 0, 0 };
+	CHECK(!strcmp(bdf_format(&b, buf, sizeof(buf)), "0000:41:00.0"),
+	      "bdf_format pads to DDDD:BB:DD.F");
+}
+
+static void test_devnum(void)
+{
+	unsigned int ma = 0, mi = 0;
+
+	CHECK(!parse_devnum("259:3\n", &ma, &mi) && ma == 259 && mi == 3,
+	      "parse_devnum reads a sysfs dev file");
+	CHECK(!parse_devnum("0:45", &ma, &mi) && ma == 0 && mi == 45,
+	      "parse_devnum reads an anonymous device number");
+	CHECK(parse_devnum("259", &ma, &mi) && parse_devnum("259:", &ma, &mi) &&
+	      parse_devnum(":3", &ma, &mi) && parse_devnum("259:3x", &ma, &mi) &&
+	      parse_devnum("99999999999:1", &ma, &mi),
+	      "parse_devnum refuses malformed and overflowing numbers");
+}
+
+static void test_mountinfo(void)
+{
+	struct mountinfo_entry e;
+
+	CHECK(!parse_mountinfo_line("36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw,errors=continue\n", &e) &&
+	      e.maj == 98 && e.min == 0 && !strcmp(e.mountpoint, "/mnt2") &&
+	      !strcmp(e.source, "/dev/root"),
+	      "parse_mountinfo_line reads the kernel's documented example");
+	CHECK(!parse_mountinfo_line("90 28 259:1 / /mnt/my\\040data rw - xfs /dev/nvme0n1p1 rw\n", &e) &&
+	      !strcmp(e.mountpoint, "/mnt/my data") && e.maj == 259 && e.min == 1,
+	      "parse_mountinfo_line unescapes \\040 in mount points");
+	CHECK(!parse_mountinfo_line("95 28 0:52 / /data rw shared:7 master:3 - btrfs /dev/nvme0n1p2 rw\n", &e) &&
+	      e.maj == 0 && e.min == 52 && !strcmp(e.source, "/dev/nvme0n1p2"),
+	      "parse_mountinfo_line skips optional fields (btrfs 0:N source)");
+	CHECK(parse_mountinfo_line("36 35 98:0 /mnt1 /mnt2 rw\n", &e) &&
+	      parse_mountinfo_line("", &e) && parse_mountinfo_line("1 2 x:y / / rw - a b c", &e),
+	      "parse_mountinfo_line refuses truncated or malformed lines");
+}
+
+static void test_swaps(void)
+{
+	char p[64];
+
+	CHECK(parse_swaps_line("Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n", p, sizeof(p)),
+	      "parse_swaps_line skips the header");
+	CHECK(!parse_swaps_line("/dev/nvme0n1p2                          partition\t8388604\t0\t-2\n", p, sizeof(p)) &&
+	      !strcmp(p, "/dev/nvme0n1p2"),
+	      "parse_swaps_line reads the swap device");
+	CHECK(!parse_swaps_line("/swap\\040file file 10 0 -3\n", p, sizeof(p)) &&
+	      !strcmp(p, "/swap file"),
+	      "parse_swaps_line unescapes the path");
+}
+
+static void test_names(void)
+{
+	CHECK(ssdt_ctrl_index("ssdt0") == 0 && ssdt_ctrl_index("ssdt17") == 17,
+	      "ssdt_ctrl_index reads ssdtN");
+	CHECK(ssdt_ctrl_index("ssdt") < 0 && ssdt_ctrl_index("ssdt0n1") < 0 &&
+	      ssdt_ctrl_index("ssdt01") < 0 && ssdt_ctrl_index("nvme0") < 0 &&
+	      ssdt_ctrl_index(NULL) < 0,
+	      "ssdt_ctrl_index refuses disks, leading zeros and other names");
+	CHECK(is_ctrl_disk("ssdt0n1", "ssdt0") && is_ctrl_disk("ssdt10n12", "ssdt10"),
+	      "is_ctrl_disk matches the controller's namespaces");
+	CHECK(!is_ctrl_disk("ssdt10n1", "ssdt1") && !is_ctrl_disk("ssdt0n1p1", "ssdt0") &&
+	      !is_ctrl_disk("ssdt0n", "ssdt0") && !is_ctrl_disk("ssdt0", "ssdt0"),
+	      "is_ctrl_disk refuses other controllers, partitions and stubs");
+	CHECK(pci_class_is_nvme(0x010802) && !pci_class_is_nvme(0x010801) &&
+	      !pci_class_is_nvme(0x010601),
+	      "pci_class_is_nvme wants class 01, subclass 08, prog-if 02");
+}
+
+static void test_paths(void)
+{
+	CHECK(path_is_under("/sys/devices/pci0000:40/0000:41:00.0/nvme/nvme0/nvme0n1",
+			    "/sys/devices/pci0000:40/0000:41:00.0"),
+	      "path_is_under sees a namespace under its PCI device");
+	CHECK(!path_is_under("/sys/devices/pci0000:40/0000:41:00.10/x",
+			     "/sys/devices/pci0000:40/0000:41:00.1"),
+	      "path_is_under does not confuse 00.1 with 00.10");
+	CHECK(!path_is_under("/a/b", "/a/b") && path_is_under("/a/b/c", "/a/b/"),
+	      "path_is_under wants a strict child, trailing slash or not");
+}
+
+static void test_escape(void)
+{
+	char out[32];
+
+	CHECK(!strcmp(escape_value("\n", out, sizeof(out)), "\\n"),
+	      "escape_value shows a lone newline as \\n");
+	CHECK(!strcmp(escape_value("ssdtune", out, sizeof(out)), "ssdtune"),
+	      "escape_value leaves plain text alone");
+	CHECK(!strcmp(escape_value("a\\b\t\x01", out, sizeof(out)), "a\\\\b\\t\\x01"),
+	      "escape_value escapes backslash, tab and control bytes");
+	CHECK(strlen(escape_value("\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n", out, 8)) <= 7,
+	      "escape_value truncates to the buffer");
+}
+
+static void test_cpulist(void)
+{
+	const int a[] = { 0, 1, 2, 3, 8, 10, 11 }, b[] = { 5 };
+	const int c[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 20 };
+	char buf[64], small[6];
+
+	CHECK(!strcmp(cpulist_format(a, 7, buf, sizeof(buf)), "0-3,8,10-11"),
+	      "cpulist_format folds runs into ranges");
+	CHECK(!strcmp(cpulist_format(b, 1, buf, sizeof(buf)), "5") &&
+	      !strcmp(cpulist_format(a, 0, buf, sizeof(buf)), ""),
+	      "cpulist_format writes a single CPU and an empty list");
+	CHECK(!strcmp(cpulist_format(c, 15, small, sizeof(small)), "0-13"),
+	      "cpulist_format drops what does not fit, never a partial range");
+}
+
+static void test_interrupts(void)
+{
+	char name[16];
+	int irq = -1;
+
+	CHECK(!parse_interrupts_line(" 133:          0         57  PCI-MSIX-0000:41:00.0    1-edge      nvme0q1\n",
+				     &irq, name, sizeof(name)) &&
+	      irq == 133 && !strcmp(name, "nvme0q1"),
+	      "parse_interrupts_line reads the IRQ and its action name");
+	CHECK(parse_interrupts_line("           CPU0       CPU1\n", &irq, name, sizeof(name)) &&
+	      parse_interrupts_line("NMI:  0  0   Non-maskable interrupts\n", &irq, name, sizeof(name)) &&
+	      parse_interrupts_line(" 12:\n", &irq, name, sizeof(name)),
+	      "parse_interrupts_line skips the header, named rows and empty lines");
+}
+
+static void test_pcie(void)
+{
+	struct pcie_link g3x4 = { 3, 4 }, g3x2 = { 3, 2 }, g4x4 = { 4, 4 };
+	struct pcie_link g2x8 = { 2, 8 }, bad = { 9, 4 }, c;
+
+	CHECK(pcie_link_mbps(&g3x4) == 3940 && pcie_link_mbps(&g4x4) == 7876,
+	      "pcie_link_mbps: Gen3 x4 is 3940 MB/s, Gen4 x4 7876 MB/s (128b/130b)");
+	CHECK(pcie_link_mbps(&g2x8) == 4000,
+	      "pcie_link_mbps: Gen2 x8 is 4 GB/s whatever the slot (8b/10b)");
+	CHECK(pcie_link_mbps(&bad) == 0 && !strcmp(pcie_speed_str(9), "unknown") &&
+	      !strcmp(pcie_speed_str(1), "2.5GT/s"),
+	      "pcie speeds: unknown codes give 0 MB/s and 'unknown'");
+	c = pcie_link_ceiling(&g4x4, &g3x4);
+	CHECK(c.speed == 3 && c.width == 4 && pcie_link_degraded(&c, &g4x4),
+	      "pcie_link_ceiling: a Gen3 port caps a Gen4 device");
+	c = pcie_link_ceiling(&g3x4, NULL);
+	CHECK(pcie_link_degraded(&g3x2, &c) && !pcie_link_degraded(&g3x4, &c),
+	      "pcie_link_degraded: x2 of an x4 link is degraded, x4 is not");
+}
+
+int main(void)
+{
+	test_bdf();
+	test_devnum();
+	test_mountinfo();
+	test_swaps();
+	test_names();
+	test_paths();
+	test_escape();
+	test_cpulist();
+	test_interrupts();
+	test_pcie();
+	return tap_done();
+}

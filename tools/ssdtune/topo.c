@@ -1,0 +1,642 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Gather the host's topology: libnuma for nodes, CPUs and distances,
+ * libpci for storage functions and their PCIe links, sysfs and procfs for
+ * CPU cores, interrupt vectors, cpuidle and cpufreq.  Read-only.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <numa.h>
+#include <pci/pci.h>
+
+#include "output.h"
+#include "parse.h"
+#include "pcidev.h"
+#include "sysfs.h"
+#include "topo.h"
+
+#define SYS_CPU		"/sys/devices/system/cpu"
+#define SYS_CPUIDLE	SYS_CPU "/cpuidle"
+#define SYS_CPUFREQ	SYS_CPU "/cpufreq"
+#define PROC_IRQ	"/proc/irq"
+#define PROC_INTERRUPTS	"/proc/interrupts"
+
+/* libnuma reports through these weak hooks; keep its words off stderr,
+ * the tool says what went wrong in its own one line. */
+void numa_error(char *where)
+{
+	(void)where;
+}
+
+void numa_warn(int num, char *fmt, ...)
+{
+	(void)num;
+	(void)fmt;
+}
+
+static char *pathf(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static char *pathf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return buf;
+}
+
+/* A decimal integer file.  0: read; -1: missing (not an error here);
+ * > 0: an exit code, after the one error line naming @path. */
+static int read_int(const char *path, int *v)
+{
+	char buf[64], *end;
+	long x;
+	int r = sys_read(path, buf, sizeof(buf));
+
+	if (r == -ENOENT)
+		return -1;
+	if (r)
+		return out_fail(EXIT_REFUSED, "cannot read %s: %s", path,
+				strerror(-r));
+	errno = 0;
+	x = strtol(buf, &end, 10);
+	if (!buf[0] || *end || errno || x < -1 || x > 0x7fffffff)
+		return out_fail(EXIT_REFUSED, "%s: malformed (expected an integer, got '%s')",
+				path, buf);
+	*v = (int)x;
+	return 0;
+}
+
+/* An optional one-line string file: "" if missing. */
+static void read_opt(const char *path, char *buf, size_t len)
+{
+	if (sys_read(path, buf, len))
+		buf[0] = '\0';
+}
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The numeric suffixes of the entries of @dir named @prefix<N>, sorted.
+ * Returns the count (0 if @dir is missing), -1 on allocation failure. */
+static int list_numbered(const char *dir, const char *prefix, int **out)
+{
+	size_t pl = strlen(prefix), n = 0, cap = 0;
+	struct dirent *e;
+	int *v = NULL, *nv;
+	DIR *d = opendir(dir);
+
+	*out = NULL;
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, prefix, pl) || !all_digits(e->d_name + pl))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv) {
+				free(v);
+				closedir(d);
+				return -1;
+			}
+			v = nv;
+		}
+		v[n++] = atoi(e->d_name + pl);
+	}
+	closedir(d);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_int);
+	*out = v;
+	return (int)n;
+}
+
+static int gather_numa(struct topo *t)
+{
+	struct bitmask *cpus;
+	int max, n, i, j, k, ncpus;
+
+	if (numa_available() < 0)
+		return out_fail(EXIT_REFUSED, "libnuma: NUMA is not available (no /sys/devices/system/node?)");
+	max = numa_max_node();
+	ncpus = numa_num_possible_cpus();
+	t->nodes = calloc((size_t)max + 1, sizeof(*t->nodes));
+	cpus = numa_allocate_cpumask();
+	if (!t->nodes || !cpus)
+		return out_fail(EXIT_REFUSED, "out of memory");
+	for (n = 0; n <= max; n++) {
+		struct topo_node *node;
+
+		if (!numa_bitmask_isbitset(numa_nodes_ptr, (unsigned int)n))
+			continue;
+		node = &t->nodes[t->nnodes++];
+		node->id = n;
+		numa_bitmask_clearall(cpus);
+		if (numa_node_to_cpus(n, cpus)) {
+			char p[128];
+
+			numa_free_cpumask(cpus);
+			return out_fail(EXIT_REFUSED, "%s: libnuma cannot read it",
+					pathf(p, sizeof(p), "/sys/devices/system/node/node%d/cpumap", n));
+		}
+		node->cpus = calloc((size_t)ncpus + 1, sizeof(int));
+		if (!node->cpus) {
+			numa_free_cpumask(cpus);
+			return out_fail(EXIT_REFUSED, "out of memory");
+		}
+		for (i = 0; i < ncpus; i++)
+			if (numa_bitmask_isbitset(cpus, (unsigned int)i))
+				node->cpus[node->ncpus++] = i;
+		node->mem_total = numa_node_size64(n, &node->mem_free);
+		if (node->mem_total < 0)
+			node->mem_free = -1;
+	}
+	numa_free_cpumask(cpus);
+	for (i = 0; i < t->nnodes; i++) {
+		t->nodes[i].distance = calloc((size_t)t->nnodes, sizeof(int));
+		if (!t->nodes[i].distance)
+			return out_fail(EXIT_REFUSED, "out of memory");
+		for (j = 0; j < t->nnodes; j++) {
+			k = numa_distance(t->nodes[i].id, t->nodes[j].id);
+			t->nodes[i].distance[j] = k;
+		}
+	}
+	return 0;
+}
+
+static int gather_cpus(struct topo *t)
+{
+	char p[PATH_MAX];
+	int *ids, n, i, r, v = 0;
+
+	n = list_numbered(SYS_CPU, "cpu", &ids);
+	if (n < 0)
+		return out_fail(EXIT_REFUSED, "out of memory");
+	if (n == 0)
+		return out_fail(EXIT_REFUSED, "%s: no cpuN directories", SYS_CPU);
+	t->cpus = calloc((size_t)n, sizeof(*t->cpus));
+	if (!t->cpus) {
+		free(ids);
+		return out_fail(EXIT_REFUSED, "out of memory");
+	}
+	t->ncpus = n;
+	for (i = 0; i < n; i++) {
+		struct topo_cpu *c = &t->cpus[i];
+
+		c->id = ids[i];
+		c->online = true;	/* cpu0 often has no "online" file */
+		c->package = c->core = -1;
+		r = read_int(pathf(p, sizeof(p), SYS_CPU "/cpu%d/online", c->id), &v);
+		if (r > 0)
+			goto fail;
+		if (!r)
+			c->online = v != 0;
+		r = read_int(pathf(p, sizeof(p), SYS_CPU "/cpu%d/topology/physical_package_id", c->id),
+			     &c->package);
+		if (r > 0)
+			goto fail;
+		r = read_int(pathf(p, sizeof(p), SYS_CPU "/cpu%d/topology/core_id", c->id),
+			     &c->core);
+		if (r > 0)
+			goto fail;
+		read_opt(pathf(p, sizeof(p), SYS_CPU "/cpu%d/topology/thread_siblings_list", c->id),
+			 c->siblings, sizeof(c->siblings));
+		c->node = numa_node_of_cpu(c->id);
+	}
+	free(ids);
+	return 0;
+fail:
+	free(ids);
+	return r;
+}
+
+/* IRQ number -> action name, from /proc/interrupts. */
+struct irqnames {
+	int *irq;
+	char (*name)[64];
+	int n;
+};
+
+static void read_irqnames(struct irqnames *in)
+{
+	char *line = NULL, name[64];
+	size_t cap = 0;
+	int irq, alloc = 0;
+	FILE *f = fopen(PROC_INTERRUPTS, "re");
+
+	memset(in, 0, sizeof(*in));
+	if (!f)
+		return;
+	while (getline(&line, &cap, f) > 0) {
+		if (parse_interrupts_line(line, &irq, name, sizeof(name)))
+			continue;
+		if (in->n == alloc) {
+			int *ni;
+			char (*nn)[64];
+
+			alloc = alloc ? alloc * 2 : 64;
+			ni = realloc(in->irq, (size_t)alloc * sizeof(*ni));
+			if (!ni)
+				break;
+			in->irq = ni;
+			nn = realloc(in->name, (size_t)alloc * sizeof(*nn));
+			if (!nn)
+				break;
+			in->name = nn;
+		}
+		in->irq[in->n] = irq;
+		snprintf(in->name[in->n], sizeof(in->name[0]), "%s", name);
+		in->n++;
+	}
+	free(line);
+	fclose(f);
+}
+
+static const char *irqname(const struct irqnames *in, int irq)
+{
+	int i;
+
+	for (i = 0; i < in->n; i++)
+		if (in->irq[i] == irq)
+			return in->name[i];
+	return "";
+}
+
+/*
+ * Can userspace steer this vector?  6.12+ makes a managed vector's
+ * smp_affinity read-only (0444): that is proof.  Before, only a write
+ * tells (EIO), and topology writes nothing: infer from the driver.
+ */
+static void classify_irq(struct topo_irq *q, const char *driver, int index)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	if (!stat(pathf(p, sizeof(p), PROC_IRQ "/%d/smp_affinity", q->irq), &st) &&
+	    !(st.st_mode & 0222)) {
+		q->managed = MANAGED_YES;
+		q->managed_why = "smp_affinity is read-only (kernel-managed)";
+	} else if (!strcmp(driver, SSDTUNE_DRV_NAME)) {
+		q->managed = MANAGED_NO;
+		q->managed_why = "ssdtune allocates unmanaged vectors";
+	} else if (!strcmp(driver, "nvme")) {
+		q->managed = index == 0 ? MANAGED_NO : MANAGED_YES;
+		q->managed_why = index == 0 ?
+			"nvme: admin queue vector (not managed)" :
+			"nvme: I/O queue vectors are kernel-managed";
+	} else {
+		q->managed = MANAGED_UNKNOWN;
+		q->managed_why = "unknown for this driver";
+	}
+}
+
+static int gather_irqs(struct topo *t, struct topo_pci *pc,
+		       const struct irqnames *names)
+{
+	char p[PATH_MAX];
+	int *irqs, n, i, r, intx = 0;
+
+	n = list_numbered(pathf(p, sizeof(p), SYS_PCI_DEVICES "/%s/msi_irqs", pc->bdf),
+			  "", &irqs);
+	if (n < 0)
+		return out_fail(EXIT_REFUSED, "out of memory");
+	if (n == 0) {
+		r = read_int(pathf(p, sizeof(p), SYS_PCI_DEVICES "/%s/irq", pc->bdf), &intx);
+		if (r > 0)
+			return r;
+		if (!r && intx > 0) {
+			irqs = malloc(sizeof(int));
+			if (!irqs)
+				return out_fail(EXIT_REFUSED, "out of memory");
+			irqs[0] = intx;
+			n = 1;
+		}
+	}
+	pc->irqs = calloc((size_t)n + 1, sizeof(*pc->irqs));
+	if (!pc->irqs) {
+		free(irqs);
+		return out_fail(EXIT_REFUSED, "out of memory");
+	}
+	for (i = 0; i < n; i++) {
+		struct topo_irq *q = &pc->irqs[i];
+
+		q->irq = irqs[i];
+		snprintf(q->name, sizeof(q->name), "%s", irqname(names, q->irq));
+		read_opt(pathf(p, sizeof(p), PROC_IRQ "/%d/smp_affinity_list", q->irq),
+			 q->affinity, sizeof(q->affinity));
+		read_opt(pathf(p, sizeof(p), PROC_IRQ "/%d/effective_affinity_list", q->irq),
+			 q->effective, sizeof(q->effective));
+		if (q->affinity[0])
+			t->proc_irq = true;
+		classify_irq(q, pc->driver, i);
+	}
+	pc->nirqs = n;
+	free(irqs);
+	return 0;
+}
+
+static void read_link(struct pci_dev *d, bool *pcie, struct pcie_link *cap,
+		      struct pcie_link *cur)
+{
+	struct pci_cap *c = pci_find_cap(d, PCI_CAP_ID_EXP, PCI_CAP_NORMAL);
+	u32 lnkcap;
+	u16 lnksta;
+
+	*pcie = c != NULL;
+	if (!c)
+		return;
+	lnkcap = pci_read_long(d, c->addr + PCI_EXP_LNKCAP);
+	cap->speed = (int)(lnkcap & PCI_EXP_LNKCAP_SPEED);
+	cap->width = (int)((lnkcap & PCI_EXP_LNKCAP_WIDTH) >> 4);
+	if (cur) {
+		lnksta = pci_read_word(d, c->addr + PCI_EXP_LNKSTA);
+		cur->speed = lnksta & PCI_EXP_LNKSTA_SPEED;
+		cur->width = (lnksta & PCI_EXP_LNKSTA_WIDTH) >> 4;
+	}
+}
+
+static int by_bdf(const void *a, const void *b)
+{
+	return strcmp(((const struct topo_pci *)a)->bdf,
+		      ((const struct topo_pci *)b)->bdf);
+}
+
+static int gather_pci(struct topo *t)
+{
+	struct pci_access *a;
+	struct irqnames names;
+	struct pci_dev *d;
+	int n = 0, r = 0;
+
+	if (!sys_is_dir(SYS_PCI_DEVICES))
+		return 0;	/* no PCI bus (some VMs): nothing to list */
+	a = pcidev_open();
+	pci_scan_bus(a);
+	for (d = a->devices; d; d = d->next)
+		n++;
+	t->pcis = calloc((size_t)n + 1, sizeof(*t->pcis));
+	if (!t->pcis) {
+		pci_cleanup(a);
+		return out_fail(EXIT_REFUSED, "out of memory");
+	}
+	read_irqnames(&names);
+	for (d = a->devices; d && !r; d = d->next) {
+		struct topo_pci *pc;
+		const char *drv;
+		char rp[PATH_MAX], p[PATH_MAX];
+		struct bdf b;
+
+		pci_fill_info(d, PCI_FILL_IDENT | PCI_FILL_CLASS |
+			      PCI_FILL_CLASS_EXT | PCI_FILL_NUMA_NODE |
+			      PCI_FILL_DRIVER | PCI_FILL_CAPS | PCI_FILL_PARENT);
+		if (d->device_class >> 8 != PCI_BASE_CLASS_STORAGE)
+			continue;
+		pc = &t->pcis[t->npcis++];
+		b = (struct bdf){ (unsigned int)d->domain, d->bus, d->dev, d->func };
+		bdf_format(&b, pc->bdf, sizeof(pc->bdf));
+		pc->vendor = d->vendor_id;
+		pc->device = d->device_id;
+		pc->class24 = (unsigned int)d->device_class << 8 | d->prog_if;
+		pc->node = d->numa_node;
+		drv = pci_get_string_property(d, PCI_FILL_DRIVER);
+		snprintf(pc->driver, sizeof(pc->driver), "%s", drv ? drv : "");
+		pci_lookup_name(a, pc->name, sizeof(pc->name),
+				PCI_LOOKUP_VENDOR | PCI_LOOKUP_DEVICE,
+				d->vendor_id, d->device_id);
+		read_link(d, &pc->pcie, &pc->cap, &pc->cur);
+		if (d->parent) {
+			bool port_pcie;
+
+			pci_fill_info(d->parent, PCI_FILL_CAPS);
+			read_link(d->parent, &port_pcie, &pc->port_cap, NULL);
+			pc->port_known = port_pcie;
+			b = (struct bdf){ (unsigned int)d->parent->domain,
+					  d->parent->bus, d->parent->dev,
+					  d->parent->func };
+			bdf_format(&b, pc->port, sizeof(pc->port));
+		}
+		if (!sys_realpath(pathf(p, sizeof(p), SYS_PCI_DEVICES "/%s", pc->bdf), rp))
+			pcidev_ssdt_ctrl(rp, pc->ssdt, sizeof(pc->ssdt));
+		r = gather_irqs(t, pc, &names);
+	}
+	free(names.irq);
+	free(names.name);
+	pci_cleanup(a);
+	if (t->npcis)
+		qsort(t->pcis, (size_t)t->npcis, sizeof(*t->pcis), by_bdf);
+	return r;
+}
+
+static int gather_idle(struct topo *t)
+{
+	char p[PATH_MAX], val[32];
+	int *states = NULL, n, i, j, v, r, ids[4096];
+	int first = -1;
+
+	if (!sys_is_dir(SYS_CPUIDLE))
+		return 0;
+	read_opt(SYS_CPUIDLE "/current_driver", t->idle_driver, sizeof(t->idle_driver));
+	read_opt(SYS_CPUIDLE "/current_governor_ro", t->idle_governor,
+		 sizeof(t->idle_governor));
+	if (!t->idle_governor[0])
+		read_opt(SYS_CPUIDLE "/current_governor", t->idle_governor,
+			 sizeof(t->idle_governor));
+	for (i = 0; i < t->ncpus && first < 0; i++)
+		if (t->cpus[i].online)
+			first = t->cpus[i].id;
+	if (first < 0)
+		return 0;
+	n = list_numbered(pathf(p, sizeof(p), SYS_CPU "/cpu%d/cpuidle", first),
+			  "state", &states);
+	if (n < 0)
+		return out_fail(EXIT_REFUSED, "out of memory");
+	t->idle_available = true;
+	t->idle_states = calloc((size_t)n + 1, sizeof(*t->idle_states));
+	if (!t->idle_states) {
+		free(states);
+		return out_fail(EXIT_REFUSED, "out of memory");
+	}
+	for (i = 0; i < n; i++) {
+		struct topo_idle_state *s = &t->idle_states[i];
+		int nd = 0;
+
+		read_opt(pathf(p, sizeof(p), SYS_CPU "/cpu%d/cpuidle/state%d/name", first, states[i]),
+			 s->name, sizeof(s->name));
+		read_opt(pathf(p, sizeof(p), SYS_CPU "/cpu%d/cpuidle/state%d/desc", first, states[i]),
+			 s->desc, sizeof(s->desc));
+		r = read_int(pathf(p, sizeof(p), SYS_CPU "/cpu%d/cpuidle/state%d/latency", first, states[i]),
+			     &v);
+		if (r > 0) {
+			free(states);
+			return r;
+		}
+		s->latency_us = r ? 0 : (unsigned int)v;
+		for (j = 0; j < t->ncpus && nd < (int)(sizeof(ids) / sizeof(ids[0])); j++) {
+			if (!t->cpus[j].online)
+				continue;
+			read_opt(pathf(p, sizeof(p), SYS_CPU "/cpu%d/cpuidle/state%d/disable",
+				       t->cpus[j].id, states[i]), val, sizeof(val));
+			if (!strcmp(val, "1"))
+				ids[nd++] = t->cpus[j].id;
+		}
+		cpulist_format(ids, (size_t)nd, s->disabled_on, sizeof(s->disabled_on));
+	}
+	t->nidle_states = n;
+	free(states);
+	return 0;
+}
+
+/* "0 1 2 5" (affected_cpus) -> "0-2,5". */
+static void spaced_to_cpulist(const char *in, char *out, size_t len)
+{
+	int ids[4096], n = 0;
+	const char *s = in;
+	char *end;
+	long v;
+
+	while (*s && n < (int)(sizeof(ids) / sizeof(ids[0]))) {
+		while (*s == ' ')
+			s++;
+		if (!*s)
+			break;
+		v = strtol(s, &end, 10);
+		if (end == s)
+			break;
+		ids[n++] = (int)v;
+		s = end;
+	}
+	qsort(ids, (size_t)n, sizeof(ids[0]), cmp_int);
+	cpulist_format(ids, (size_t)n, out, len);
+}
+
+static int gather_freq(struct topo *t)
+{
+	char p[PATH_MAX], buf[TOPO_LIST];
+	int *ids, n, i, v, r;
+
+	n = list_numbered(SYS_CPUFREQ, "policy", &ids);
+	if (n < 0)
+		return out_fail(EXIT_REFUSED, "out of memory");
+	t->turbo = -1;
+	r = read_int(SYS_CPU "/intel_pstate/no_turbo", &v);
+	if (r < 0)
+		r = read_int(SYS_CPUFREQ "/boost", &v);
+	else if (!r)
+		v = !v;		/* no_turbo */
+	if (r > 0) {
+		free(ids);
+		return r;
+	}
+	if (!r) {
+		t->turbo = !!v;
+		t->turbo_file = sys_exists(SYS_CPU "/intel_pstate/no_turbo") ?
+			SYS_CPU "/intel_pstate/no_turbo" : SYS_CPUFREQ "/boost";
+	}
+	if (n == 0)
+		return 0;
+	t->freq_available = true;
+	t->policies = calloc((size_t)n, sizeof(*t->policies));
+	if (!t->policies) {
+		free(ids);
+		return out_fail(EXIT_REFUSED, "out of memory");
+	}
+	for (i = 0; i < n; i++) {
+		struct topo_policy *pol = &t->policies[i];
+
+		pol->id = ids[i];
+		read_opt(pathf(p, sizeof(p), SYS_CPUFREQ "/policy%d/affected_cpus", ids[i]),
+			 buf, sizeof(buf));
+		spaced_to_cpulist(buf, pol->cpus, sizeof(pol->cpus));
+		read_opt(pathf(p, sizeof(p), SYS_CPUFREQ "/policy%d/scaling_governor", ids[i]),
+			 pol->governor, sizeof(pol->governor));
+		read_opt(pathf(p, sizeof(p), SYS_CPUFREQ "/policy%d/energy_performance_preference", ids[i]),
+			 pol->epp, sizeof(pol->epp));
+		if (i == 0)
+			read_opt(pathf(p, sizeof(p), SYS_CPUFREQ "/policy%d/scaling_driver", ids[i]),
+				 t->freq_driver, sizeof(t->freq_driver));
+	}
+	t->npolicies = n;
+	free(ids);
+	return 0;
+}
+
+static void find_irqbalance(struct topo *t)
+{
+	char p[64 + NAME_MAX], comm[64];
+	struct dirent *e;
+	DIR *d = opendir("/proc");
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (!all_digits(e->d_name))
+			continue;
+		snprintf(p, sizeof(p), "/proc/%s/comm", e->d_name);
+		if (!sys_read(p, comm, sizeof(comm)) && !strcmp(comm, "irqbalance")) {
+			t->irqbalance_pid = atoi(e->d_name);
+			break;
+		}
+	}
+	closedir(d);
+}
+
+int topo_gather(struct topo *t)
+{
+	int r;
+
+	memset(t, 0, sizeof(*t));
+	t->turbo = -1;
+	r = gather_numa(t);
+	if (!r)
+		r = gather_cpus(t);
+	if (!r)
+		r = gather_pci(t);
+	if (!r)
+		r = gather_idle(t);
+	if (!r)
+		r = gather_freq(t);
+	if (!r)
+		find_irqbalance(t);
+	return r;
+}
+
+void topo_free(struct topo *t)
+{
+	int i;
+
+	for (i = 0; i < t->nnodes; i++) {
+		free(t->nodes[i].cpus);
+		free(t->nodes[i].distance);
+	}
+	free(t->nodes);
+	free(t->cpus);
+	for (i = 0; i < t->npcis; i++)
+		free(t->pcis[i].irqs);
+	free(t->pcis);
+	free(t->idle_states);
+	free(t->policies);
+	memset(t, 0, sizeof(*t));
+}

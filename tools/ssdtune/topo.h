@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The host as the tuner sees it: NUMA nodes (libnuma), CPUs with their
+ * cores and packages, storage PCI functions (libpci) with link and
+ * interrupt vectors, cpuidle, cpufreq, irqbalance.  topo_gather() only
+ * reads; the plan is a pure function of this structure.
+ */
+#ifndef SSDTUNE_TOPO_H
+#define SSDTUNE_TOPO_H
+
+#include <stdbool.h>
+
+#include "bdf.h"
+#include "pcie.h"
+
+#define TOPO_LIST 1024		/* a cpulist string */
+
+struct topo_node {
+	int id;
+	int *cpus;			/* ascending */
+	int ncpus;
+	long long mem_total, mem_free;	/* bytes; -1 unknown */
+	int *distance;			/* [nnodes], by index */
+};
+
+struct topo_cpu {
+	int id;
+	bool online;
+	int package, core, node;	/* -1 unknown */
+	char siblings[64];		/* thread_siblings_list */
+};
+
+enum topo_managed { MANAGED_UNKNOWN = -1, MANAGED_NO = 0, MANAGED_YES = 1 };
+
+struct topo_irq {
+	int irq;
+	char name[64];			/* from /proc/interrupts */
+	char affinity[TOPO_LIST];	/* smp_affinity_list */
+	char effective[TOPO_LIST];	/* effective_affinity_list */
+	enum topo_managed managed;
+	const char *managed_why;
+};
+
+struct topo_pci {
+	char bdf[BDF_BUFSZ];
+	unsigned int class24, vendor, device;
+	char name[160];			/* vendor and device names (pci.ids) */
+	int node;			/* -1 unknown */
+	char driver[64];
+	char ssdt[32];			/* ssdtune controller, "" if none */
+	bool pcie;			/* has a PCI Express capability */
+	struct pcie_link cap, cur;	/* this end's capability, trained */
+	bool port_known;
+	char port[BDF_BUFSZ];		/* upstream port */
+	struct pcie_link port_cap;
+	struct topo_irq *irqs;
+	int nirqs;
+};
+
+struct topo_idle_state {
+	char name[32];
+	char desc[64];
+	unsigned int latency_us;
+	char disabled_on[TOPO_LIST];	/* CPUs where it is disabled */
+};
+
+struct topo_policy {
+	int id;
+	char cpus[TOPO_LIST];		/* affected_cpus as a cpulist */
+	char governor[32];
+	char epp[48];			/* "" if the driver has no EPP */
+};
+
+struct topo {
+	struct topo_node *nodes;
+	int nnodes;
+	struct topo_cpu *cpus;
+	int ncpus;
+	struct topo_pci *pcis;		/* storage functions only */
+	int npcis;
+
+	bool idle_available;
+	char idle_driver[32], idle_governor[32];
+	struct topo_idle_state *idle_states;
+	int nidle_states;
+
+	bool freq_available;
+	char freq_driver[32];
+	struct topo_policy *policies;
+	int npolicies;
+	int turbo;			/* 1 on, 0 off, -1 unknown */
+	const char *turbo_file;
+
+	int irqbalance_pid;		/* 0: not running */
+	bool proc_irq;			/* /proc/irq readable */
+};
+
+/* Read everything.  Returns 0, or an exit code after one error line
+ * naming the file that was missing or malformed. */
+int topo_gather(struct topo *t);
+void topo_free(struct topo *t);
+
+#endif
