@@ -4,7 +4,8 @@
 # One line per suite ("suite: P passed, F failed" or "suite: DID NOT RUN",
 # failing cases listed under it), then as the last line "N passed, M failed".
 # A suite without a .tap file, or whose .tap holds no test, counts as one
-# failure; so do tests a plan line promises but the file lacks.  Exits
+# failure; so do tests a plan line promises but the file lacks, and
+# skipped tests (a skip proves nothing).  Exits
 # non-zero iff M > 0.
 set -eu
 
@@ -31,8 +32,10 @@ for s in $suites; do
 		total_fail=$((total_fail + 1))
 		continue
 	fi
-	pass=$(grep -c '^ok\b' "$tap" || true)
-	fail=$(grep -c '^not ok\b' "$tap" || true)
+	# A skipped test proved nothing: it counts as failed, never as passed.
+	skip=$(grep -ci '^ok\b.*# *skip' "$tap" || true)
+	pass=$(($(grep -c '^ok\b' "$tap" || true) - skip))
+	fail=$(($(grep -c '^not ok\b' "$tap" || true) + skip))
 	plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\).*/\1/p' "$tap" | head -n 1)
 	note=""
 	if [ -n "$plan" ] && [ "$plan" -gt $((pass + fail)) ]; then
@@ -44,7 +47,7 @@ for s in $suites; do
 		fail=1
 	fi
 	echo "$s: $pass passed, $fail failed$note"
-	grep '^not ok\b' "$tap" | sed 's/^/    /' || true
+	grep -i '^not ok\b\|^ok\b.*# *skip' "$tap" | sed 's/^/    /' || true
 	total_pass=$((total_pass + pass))
 	total_fail=$((total_fail + fail))
 done
