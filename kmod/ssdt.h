@@ -9,6 +9,7 @@
 #include <linux/blk-mq.h>
 #include <linux/completion.h>
 #include <linux/device.h>
+#include <linux/hrtimer.h>
 #include <linux/dmapool.h>
 #include <linux/kobject.h>
 #include <linux/mutex.h>
@@ -18,6 +19,7 @@
 #include <linux/semaphore.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
+#include "ssdt_coalesce.h"
 #include "ssdt_prp.h"
 
 #define SSDT_NAME		"ssdtune"
@@ -75,6 +77,13 @@ struct ssdt_queue {
 	u32 __iomem *sq_db;
 	u32 __iomem *cq_db;
 	bool live;
+
+	/* Host moderation (ssdt_irqmod.c); knobs written live, READ_ONCE. */
+	u32 mod_threshold;
+	u32 mod_time_us;		/* 0: no moderation */
+	bool mod_masked;		/* cq_lock: vector held masked */
+	u64 mod_end_ns;			/* cq_lock: end of the hold */
+	struct hrtimer mod_timer;
 
 	/* Counters for sysfs queues/qK/; written under the queue's locks. */
 	u64 submitted;
@@ -158,6 +167,10 @@ struct ssdt_ctrl {
 	enum ssdt_feat_cap coalesce_cap;	/* features 0x08 and 0x09 */
 	enum ssdt_feat_cap power_cap;		/* feature 0x02 */
 
+	struct mutex knob_mutex;	/* coalescing knobs */
+	struct ssdt_coalesce coalesce;	/* as set (hw: as the device kept it) */
+	enum ssdt_coalesce_mode coalesce_active;	/* off, hw or host */
+
 	struct mutex health_mutex;	/* temperature cache */
 	unsigned long temp_stamp;	/* jiffies of temp_mc, 0: never */
 	int temp_mc;
@@ -193,6 +206,8 @@ void ssdt_queue_reset(struct ssdt_queue *q);
 void ssdt_sq_write(struct ssdt_queue *q, const struct nvme_command *cmd,
 		   bool ring);
 void ssdt_sq_ring(struct ssdt_queue *q);
+int ssdt_cq_reap(struct ssdt_queue *q);
+u32 ssdt_cq_pending(struct ssdt_queue *q, u32 max);
 int ssdt_cq_poll(struct ssdt_queue *q);
 int ssdt_irqs_request(struct ssdt_ctrl *ctrl);
 void ssdt_irqs_free(struct ssdt_ctrl *ctrl);
@@ -209,8 +224,17 @@ void ssdt_io_unquiesce(struct ssdt_ctrl *ctrl);
 void ssdt_io_cancel_all(struct ssdt_ctrl *ctrl, bool requeue);
 
 /* ssdt_features.c: feature capabilities, power states, temperature */
+int ssdt_get_feature(struct ssdt_ctrl *ctrl, u8 fid, u8 sel, u32 dw11,
+		     u32 *result);
 void ssdt_features_probe(struct ssdt_ctrl *ctrl);
 extern const struct attribute_group ssdt_feature_group;
+
+/* ssdt_irqmod.c: coalescing knobs and host moderation */
+void ssdt_mod_init(struct ssdt_queue *q);
+void ssdt_mod_hold(struct ssdt_queue *q, u32 time_us);
+void ssdt_mod_stop(struct ssdt_queue *q);
+void ssdt_coalesce_restore(struct ssdt_ctrl *ctrl);
+extern const struct attribute_group ssdt_coalesce_group;
 
 /* ssdt_sysfs.c: /sys/class/ssdtune */
 int ssdt_class_register(void);

@@ -479,8 +479,10 @@ static void ssdt_ctrl_stop(struct ssdt_ctrl *ctrl, bool shutdown)
 {
 	unsigned int i;
 
-	for (i = 0; i < ctrl->nr_io; i++)
+	for (i = 0; i < ctrl->nr_io; i++) {
 		WRITE_ONCE(ctrl->ioq[i]->live, false);
+		ssdt_mod_stop(ctrl->ioq[i]);
+	}
 	if (!ssdt_ctrl_gone(ctrl)) {
 		if (shutdown)
 			ssdt_ctrl_shutdown(ctrl);
@@ -580,6 +582,7 @@ void ssdt_reset_work(struct work_struct *work)
 	spin_lock_irq(&ctrl->state_lock);
 	ctrl->state = SSDT_LIVE;
 	spin_unlock_irq(&ctrl->state_lock);
+	ssdt_coalesce_restore(ctrl);
 	ssdt_io_unquiesce(ctrl);
 	dev_info(ssdt_dev(ctrl), "reset done\n");
 	goto out;

@@ -14,8 +14,8 @@
 #define SSDT_FEAT_SEL_CAPS	3
 #define SSDT_FEAT_CAP_CHANGEABLE	BIT(2)
 
-static int ssdt_get_feature(struct ssdt_ctrl *ctrl, u8 fid, u8 sel, u32 dw11,
-			    u32 *result)
+int ssdt_get_feature(struct ssdt_ctrl *ctrl, u8 fid, u8 sel, u32 dw11,
+		     u32 *result)
 {
 	struct nvme_command cmd = { };
 	int ret;

@@ -98,6 +98,7 @@ static int ssdt_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	sema_init(&ctrl->slot_sem, ARRAY_SIZE(ctrl->slots));
 	mutex_init(&ctrl->dev_mutex);
 	mutex_init(&ctrl->health_mutex);
+	mutex_init(&ctrl->knob_mutex);
 	INIT_WORK(&ctrl->reset_work, ssdt_reset_work);
 	atomic_set(&ctrl->drop_completions, 0);
 	ret = ida_alloc(&ssdt_ida, GFP_KERNEL);

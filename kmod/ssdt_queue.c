@@ -9,6 +9,7 @@
  */
 #include <linux/interrupt.h>
 #include <linux/io.h>
+#include <linux/irq.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
 #include "ssdt.h"
@@ -27,6 +28,7 @@ struct ssdt_queue *ssdt_queue_alloc(struct ssdt_ctrl *ctrl, u16 qid,
 	q->depth = depth;
 	q->vector = vector;
 	q->irq = -1;
+	ssdt_mod_init(q);
 	spin_lock_init(&q->sq_lock);
 	spin_lock_init(&q->cq_lock);
 	q->cqes = dma_alloc_coherent(dev, depth * sizeof(struct nvme_completion),
@@ -105,8 +107,26 @@ static inline bool ssdt_cqe_pending(struct ssdt_queue *q)
 		q->cq_phase;
 }
 
+/* Completions posted and not yet reaped, counted up to @max. */
+u32 ssdt_cq_pending(struct ssdt_queue *q, u32 max)
+{
+	u16 head = q->cq_head;
+	u8 phase = q->cq_phase;
+	u32 n = 0;
+
+	while (n < max &&
+	       (le16_to_cpu(READ_ONCE(q->cqes[head].status)) & 1) == phase) {
+		n++;
+		if (++head == q->depth) {
+			head = 0;
+			phase ^= 1;
+		}
+	}
+	return n;
+}
+
 /* Reap every posted completion.  Caller holds cq_lock. */
-static int ssdt_cq_reap(struct ssdt_queue *q)
+int ssdt_cq_reap(struct ssdt_queue *q)
 {
 	int found = 0;
 
@@ -148,11 +168,15 @@ int ssdt_cq_poll(struct ssdt_queue *q)
 static irqreturn_t ssdt_irq(int irq, void *data)
 {
 	struct ssdt_queue *q = data;
+	u32 mod_us;
 	int found;
 
 	spin_lock(&q->cq_lock);
 	q->interrupts++;
 	found = ssdt_cq_reap(q);
+	mod_us = READ_ONCE(q->mod_time_us);
+	if (found && mod_us && !q->mod_masked)
+		ssdt_mod_hold(q, mod_us);
 	spin_unlock(&q->cq_lock);
 	return found ? IRQ_HANDLED : IRQ_NONE;
 }
@@ -230,6 +254,8 @@ int ssdt_irqs_request(struct ssdt_ctrl *ctrl)
 			goto unwind;
 		q->irq = pci_irq_vector(pdev, q->vector);
 		irq_set_affinity_and_hint(q->irq, cpumask_of(cpu));
+		/* Moderation masks the vector at the device, not lazily. */
+		irq_set_status_flags(q->irq, IRQ_DISABLE_UNLAZY);
 	}
 	return 0;
 
@@ -260,6 +286,7 @@ void ssdt_irqs_free(struct ssdt_ctrl *ctrl)
 
 			if (q->irq < 0)
 				continue;
+			irq_clear_status_flags(q->irq, IRQ_DISABLE_UNLAZY);
 			irq_update_affinity_hint(q->irq, NULL);
 			pci_free_irq(pdev, q->vector, q);
 		}

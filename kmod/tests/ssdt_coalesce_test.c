@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for ssdtune's interrupt coalescing logic
+ * (kmod/ssdt_coalesce.c): the dword 11 encodings of NVMe features 0x08
+ * (Interrupt Coalescing: 0's based aggregation threshold in bits 7:0,
+ * aggregation time in 100 us units in bits 15:8) and 0x09 (Interrupt
+ * Vector Configuration: vector in bits 15:0, Coalescing Disable in bit 16),
+ * the mode really in force, the profile table and host-side moderation.
+ */
+#include <kunit/test.h>
+#include <linux/kernel.h>
+#include <linux/limits.h>
+#include <linux/string.h>
+
+#include "../ssdt_coalesce.h"
+
+#define THR(dw)		((dw) & 0xff)
+#define TIME(dw)	(((dw) >> 8) & 0xff)
+
+static void coalesce_encode_threshold(struct kunit *test)
+{
+	/* 0's based; 0 ("no threshold") and 1 both come out as 0. */
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(0, 0), 0U);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(1, 0), 0U);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(2, 0), 1U);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(4, 0), 3U);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(255, 0), 254U);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(256, 0), 255U);
+	/* Above the maximum: clamped, never spilling into the time field. */
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(257, 0), 255U);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(1000, 0), 255U);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(U32_MAX, 0), 255U);
+}
+
+static void coalesce_encode_time(struct kunit *test)
+{
+	/* Rounded to the nearest 100 us, placed in bits 15:8. */
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(0, 0), 0U);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(0, 49), 0U);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(0, 50), 1U << 8);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(0, 100), 1U << 8);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(0, 149), 1U << 8);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(0, 150), 2U << 8);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(0, 500), 5U << 8);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(0, 25449), 254U << 8);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(0, 25450), 255U << 8);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(0, 25500), 255U << 8);
+	/* Above the maximum: clamped to 255, nothing above bit 15. */
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(0, 25549), 255U << 8);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(0, 25550), 255U << 8);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(0, 25600), 255U << 8);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(0, 1000000), 255U << 8);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(0, U32_MAX - 50), 255U << 8);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(0, U32_MAX), 255U << 8);
+}
+
+static void coalesce_encode_fields(struct kunit *test)
+{
+	u32 dw;
+
+	/* Both fields at once, each in its own byte. */
+	dw = ssdt_coalesce_encode(16, 500);
+	KUNIT_EXPECT_EQ(test, dw, 0x050fU);
+	KUNIT_EXPECT_EQ(test, THR(dw), 15U);
+	KUNIT_EXPECT_EQ(test, TIME(dw), 5U);
+
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(4, 100), 0x0103U);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(64, 2000), 0x143fU);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(256, 25500), 0xffffU);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(U32_MAX - 50, U32_MAX - 50),
+			0xffffU);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(1, 25500), 0xff00U);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_encode(256, 0), 0x00ffU);
+}
+
+static void coalesce_decode_fields(struct kunit *test)
+{
+	u32 thr = 0xdead, time = 0xbeef;
+
+	ssdt_coalesce_decode(0, &thr, &time);
+	KUNIT_EXPECT_EQ(test, thr, 1U);
+	KUNIT_EXPECT_EQ(test, time, 0U);
+
+	ssdt_coalesce_decode(0x050f, &thr, &time);
+	KUNIT_EXPECT_EQ(test, thr, 16U);
+	KUNIT_EXPECT_EQ(test, time, 500U);
+
+	ssdt_coalesce_decode(0xffff, &thr, &time);
+	KUNIT_EXPECT_EQ(test, thr, 256U);
+	KUNIT_EXPECT_EQ(test, time, 25500U);
+
+	/* Bits 31:16 are reserved: ignored. */
+	ssdt_coalesce_decode(0xabcd0103, &thr, &time);
+	KUNIT_EXPECT_EQ(test, thr, 4U);
+	KUNIT_EXPECT_EQ(test, time, 100U);
+}
+
+static void coalesce_round_trip(struct kunit *test)
+{
+	u32 dw, thr, time;
+
+	/* Every dword 11 value decodes to a pair that encodes back to it. */
+	for (dw = 0; dw <= 0xffff; dw++) {
+		ssdt_coalesce_decode(dw, &thr, &time);
+		if (thr < 1 || thr > SSDT_COALESCE_MAX_THRESHOLD ||
+		    time > SSDT_COALESCE_MAX_TIME_US || time % 100 ||
+		    ssdt_coalesce_encode(thr, time) != dw) {
+			KUNIT_FAIL(test, "dw11 %#x -> threshold %u time %u us -> %#x",
+				   dw, thr, time, ssdt_coalesce_encode(thr, time));
+			return;
+		}
+	}
+
+	/* Every encodable pair comes back unchanged. */
+	for (thr = 1; thr <= SSDT_COALESCE_MAX_THRESHOLD; thr++) {
+		for (time = 0; time <= SSDT_COALESCE_MAX_TIME_US; time += 100) {
+			u32 t2, us2;
+
+			ssdt_coalesce_decode(ssdt_coalesce_encode(thr, time),
+					     &t2, &us2);
+			if (t2 != thr || us2 != time) {
+				KUNIT_FAIL(test, "threshold %u time %u us -> %u %u us",
+					   thr, time, t2, us2);
+				return;
+			}
+		}
+	}
+}
+
+static void irq_config_encode(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, ssdt_irq_config_encode(0, false), 0U);
+	KUNIT_EXPECT_EQ(test, ssdt_irq_config_encode(0, true), 0x10000U);
+	KUNIT_EXPECT_EQ(test, ssdt_irq_config_encode(5, false), 5U);
+	KUNIT_EXPECT_EQ(test, ssdt_irq_config_encode(5, true), 0x10005U);
+	KUNIT_EXPECT_EQ(test, ssdt_irq_config_encode(0x8001, false), 0x8001U);
+	KUNIT_EXPECT_EQ(test, ssdt_irq_config_encode(0xffff, false), 0xffffU);
+	KUNIT_EXPECT_EQ(test, ssdt_irq_config_encode(0xffff, true), 0x1ffffU);
+}
+
+static void coalesce_effective_mode(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_effective(SSDT_COALESCE_OFF, true),
+			SSDT_COALESCE_OFF);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_effective(SSDT_COALESCE_OFF, false),
+			SSDT_COALESCE_OFF);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_effective(SSDT_COALESCE_HW, true),
+			SSDT_COALESCE_HW);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_effective(SSDT_COALESCE_HW, false),
+			SSDT_COALESCE_HW);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_effective(SSDT_COALESCE_HOST, true),
+			SSDT_COALESCE_HOST);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_effective(SSDT_COALESCE_HOST, false),
+			SSDT_COALESCE_HOST);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_effective(SSDT_COALESCE_AUTO, true),
+			SSDT_COALESCE_HW);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_effective(SSDT_COALESCE_AUTO, false),
+			SSDT_COALESCE_HOST);
+}
+
+static void coalesce_mode_names(struct kunit *test)
+{
+	KUNIT_EXPECT_STREQ(test, ssdt_coalesce_mode_names[SSDT_COALESCE_OFF], "off");
+	KUNIT_EXPECT_STREQ(test, ssdt_coalesce_mode_names[SSDT_COALESCE_HW], "hw");
+	KUNIT_EXPECT_STREQ(test, ssdt_coalesce_mode_names[SSDT_COALESCE_HOST], "host");
+	KUNIT_EXPECT_STREQ(test, ssdt_coalesce_mode_names[SSDT_COALESCE_AUTO], "auto");
+}
+
+static void profile_find_each(struct kunit *test)
+{
+	static const char *const names[] = { "off", "latency", "balanced", "iops" };
+	char buf[32];
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, ssdt_coalesce_nr_profiles, (unsigned int)ARRAY_SIZE(names));
+	for (i = 0; i < ssdt_coalesce_nr_profiles; i++) {
+		const struct ssdt_coalesce_profile *p = &ssdt_coalesce_profiles[i];
+
+		KUNIT_EXPECT_STREQ(test, p->name, names[i]);
+		KUNIT_EXPECT_PTR_EQ(test, ssdt_coalesce_profile_find(p->name), p);
+		/* As a sysfs write gives it. */
+		snprintf(buf, sizeof(buf), "%s\n", p->name);
+		KUNIT_EXPECT_PTR_EQ(test, ssdt_coalesce_profile_find(buf), p);
+	}
+}
+
+static void profile_find_unknown(struct kunit *test)
+{
+	KUNIT_EXPECT_NULL(test, ssdt_coalesce_profile_find(""));
+	KUNIT_EXPECT_NULL(test, ssdt_coalesce_profile_find("\n"));
+	KUNIT_EXPECT_NULL(test, ssdt_coalesce_profile_find("custom"));
+	KUNIT_EXPECT_NULL(test, ssdt_coalesce_profile_find("fast"));
+	KUNIT_EXPECT_NULL(test, ssdt_coalesce_profile_find("Latency"));
+	KUNIT_EXPECT_NULL(test, ssdt_coalesce_profile_find("latenc"));
+	KUNIT_EXPECT_NULL(test, ssdt_coalesce_profile_find("latencyy"));
+	KUNIT_EXPECT_NULL(test, ssdt_coalesce_profile_find(" iops"));
+	KUNIT_EXPECT_NULL(test, ssdt_coalesce_profile_find("iops "));
+	KUNIT_EXPECT_NULL(test, ssdt_coalesce_profile_find("iops\n\n"));
+	/* Mode names are not profile names (but for "off"). */
+	KUNIT_EXPECT_NULL(test, ssdt_coalesce_profile_find("auto"));
+	KUNIT_EXPECT_NULL(test, ssdt_coalesce_profile_find("hw"));
+}
+
+static void profile_name_round_trip(struct kunit *test)
+{
+	unsigned int i;
+
+	for (i = 0; i < ssdt_coalesce_nr_profiles; i++) {
+		const struct ssdt_coalesce_profile *p = &ssdt_coalesce_profiles[i];
+		struct ssdt_coalesce c = p->c;
+
+		KUNIT_EXPECT_STREQ(test, ssdt_coalesce_profile_name(&c), p->name);
+
+		/* One field off: no longer that profile, nor any other. */
+		c = p->c;
+		c.threshold++;
+		KUNIT_EXPECT_STREQ_MSG(test, ssdt_coalesce_profile_name(&c), "custom",
+				       "%s threshold + 1", p->name);
+		c = p->c;
+		c.time_us++;
+		KUNIT_EXPECT_STREQ_MSG(test, ssdt_coalesce_profile_name(&c), "custom",
+				       "%s time + 1", p->name);
+		if (p->c.threshold) {
+			c = p->c;
+			c.threshold--;
+			KUNIT_EXPECT_STREQ_MSG(test, ssdt_coalesce_profile_name(&c),
+					       "custom", "%s threshold - 1", p->name);
+		}
+		if (p->c.time_us) {
+			c = p->c;
+			c.time_us--;
+			KUNIT_EXPECT_STREQ_MSG(test, ssdt_coalesce_profile_name(&c),
+					       "custom", "%s time - 1", p->name);
+		}
+		c = p->c;
+		c.mode = p->c.mode == SSDT_COALESCE_HOST ? SSDT_COALESCE_HW :
+							   SSDT_COALESCE_HOST;
+		KUNIT_EXPECT_STREQ_MSG(test, ssdt_coalesce_profile_name(&c), "custom",
+				       "%s other mode", p->name);
+	}
+}
+
+static void profile_values_in_range(struct kunit *test)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < ssdt_coalesce_nr_profiles; i++) {
+		const struct ssdt_coalesce_profile *p = &ssdt_coalesce_profiles[i];
+
+		KUNIT_EXPECT_LE_MSG(test, p->c.threshold,
+				    (u32)SSDT_COALESCE_MAX_THRESHOLD, "%s", p->name);
+		KUNIT_EXPECT_LE_MSG(test, p->c.time_us,
+				    (u32)SSDT_COALESCE_MAX_TIME_US, "%s", p->name);
+		KUNIT_EXPECT_LT_MSG(test, (int)p->c.mode, (int)SSDT_COALESCE_NR_MODES,
+				    "%s", p->name);
+		/* Names are unique and none is the "custom" fallback. */
+		KUNIT_EXPECT_STRNEQ(test, p->name, "custom");
+		for (j = 0; j < i; j++)
+			KUNIT_EXPECT_STRNEQ(test, p->name, ssdt_coalesce_profiles[j].name);
+	}
+}
+
+static void profile_survives_hw_readback(struct kunit *test)
+{
+	unsigned int i;
+
+	/*
+	 * In hw mode the driver keeps what the device reports back (feature
+	 * 0x08 decoded), so every profile that coalesces must be exactly
+	 * encodable, or it would read back as "custom".
+	 */
+	for (i = 0; i < ssdt_coalesce_nr_profiles; i++) {
+		const struct ssdt_coalesce_profile *p = &ssdt_coalesce_profiles[i];
+		struct ssdt_coalesce c = p->c;
+
+		if (p->c.mode == SSDT_COALESCE_OFF)
+			continue;
+		ssdt_coalesce_decode(ssdt_coalesce_encode(p->c.threshold, p->c.time_us),
+				     &c.threshold, &c.time_us);
+		KUNIT_EXPECT_EQ_MSG(test, c.threshold, p->c.threshold, "%s", p->name);
+		KUNIT_EXPECT_EQ_MSG(test, c.time_us, p->c.time_us, "%s", p->name);
+		KUNIT_EXPECT_STREQ(test, ssdt_coalesce_profile_name(&c), p->name);
+	}
+}
+
+static void profile_off_is_off(struct kunit *test)
+{
+	const struct ssdt_coalesce_profile *p = ssdt_coalesce_profile_find("off");
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_EQ(test, p->c.mode, SSDT_COALESCE_OFF);
+	KUNIT_EXPECT_EQ(test, ssdt_coalesce_effective(p->c.mode, true),
+			SSDT_COALESCE_OFF);
+}
+
+static void mod_release_time_zero(struct kunit *test)
+{
+	/* Moderation switched off: release at once, whatever else holds. */
+	KUNIT_EXPECT_TRUE(test, ssdt_mod_should_release(0, 0, 0, 0, 1000000));
+	KUNIT_EXPECT_TRUE(test, ssdt_mod_should_release(0, 16, 0, 0, 1000000));
+	KUNIT_EXPECT_TRUE(test, ssdt_mod_should_release(1, 16, 0, 0, U64_MAX));
+}
+
+static void mod_release_threshold(struct kunit *test)
+{
+	u64 now = 1000, end = 500000;
+
+	/* Before the deadline only the count decides. */
+	KUNIT_EXPECT_FALSE(test, ssdt_mod_should_release(0, 16, 500, now, end));
+	KUNIT_EXPECT_FALSE(test, ssdt_mod_should_release(15, 16, 500, now, end));
+	KUNIT_EXPECT_TRUE(test, ssdt_mod_should_release(16, 16, 500, now, end));
+	KUNIT_EXPECT_TRUE(test, ssdt_mod_should_release(17, 16, 500, now, end));
+	KUNIT_EXPECT_FALSE(test, ssdt_mod_should_release(0, 1, 500, now, end));
+	KUNIT_EXPECT_TRUE(test, ssdt_mod_should_release(1, 1, 500, now, end));
+	KUNIT_EXPECT_FALSE(test, ssdt_mod_should_release(255, 256, 500, now, end));
+	KUNIT_EXPECT_TRUE(test, ssdt_mod_should_release(256, 256, 500, now, end));
+}
+
+static void mod_release_no_threshold(struct kunit *test)
+{
+	u64 now = 1000, end = 500000;
+
+	/* Threshold 0: no count ever releases before the deadline... */
+	KUNIT_EXPECT_FALSE(test, ssdt_mod_should_release(0, 0, 500, now, end));
+	KUNIT_EXPECT_FALSE(test, ssdt_mod_should_release(1, 0, 500, now, end));
+	KUNIT_EXPECT_FALSE(test, ssdt_mod_should_release(256, 0, 500, now, end));
+	KUNIT_EXPECT_FALSE(test, ssdt_mod_should_release(U32_MAX, 0, 500, now, end));
+	/* ...and the deadline still does. */
+	KUNIT_EXPECT_TRUE(test, ssdt_mod_should_release(1, 0, 500, end, end));
+}
+
+static void mod_release_deadline(struct kunit *test)
+{
+	u64 end = 123456789;
+
+	KUNIT_EXPECT_FALSE(test, ssdt_mod_should_release(3, 16, 500, 0, end));
+	KUNIT_EXPECT_FALSE(test, ssdt_mod_should_release(3, 16, 500, end - 1, end));
+	KUNIT_EXPECT_TRUE(test, ssdt_mod_should_release(3, 16, 500, end, end));
+	KUNIT_EXPECT_TRUE(test, ssdt_mod_should_release(3, 16, 500, end + 1, end));
+	KUNIT_EXPECT_TRUE(test, ssdt_mod_should_release(0, 16, 500, U64_MAX, end));
+	/* Nothing pending: the deadline alone ends the hold. */
+	KUNIT_EXPECT_FALSE(test, ssdt_mod_should_release(0, 0, 25500, end - 1, end));
+	KUNIT_EXPECT_TRUE(test, ssdt_mod_should_release(0, 0, 25500, end, end));
+}
+
+static void mod_tick(struct kunit *test)
+{
+	/* A quarter of the hold time, in ns. */
+	KUNIT_EXPECT_EQ(test, ssdt_mod_tick_ns(100), 25000ULL);
+	KUNIT_EXPECT_EQ(test, ssdt_mod_tick_ns(500), 125000ULL);
+	KUNIT_EXPECT_EQ(test, ssdt_mod_tick_ns(2000), 500000ULL);
+	KUNIT_EXPECT_EQ(test, ssdt_mod_tick_ns(25500), 6375000ULL);
+	KUNIT_EXPECT_EQ(test, ssdt_mod_tick_ns(41), 10250ULL);
+	/* 10 us at least. */
+	KUNIT_EXPECT_EQ(test, ssdt_mod_tick_ns(40), 10000ULL);
+	KUNIT_EXPECT_EQ(test, ssdt_mod_tick_ns(39), 10000ULL);
+	KUNIT_EXPECT_EQ(test, ssdt_mod_tick_ns(1), 10000ULL);
+	KUNIT_EXPECT_EQ(test, ssdt_mod_tick_ns(0), 10000ULL);
+	/* No overflow in the u64 arithmetic. */
+	KUNIT_EXPECT_EQ(test, ssdt_mod_tick_ns(U32_MAX), (u64)U32_MAX * 250);
+}
+
+static struct kunit_case ssdt_coalesce_cases[] = {
+	KUNIT_CASE(coalesce_encode_threshold),
+	KUNIT_CASE(coalesce_encode_time),
+	KUNIT_CASE(coalesce_encode_fields),
+	KUNIT_CASE(coalesce_decode_fields),
+	KUNIT_CASE(coalesce_round_trip),
+	KUNIT_CASE(irq_config_encode),
+	KUNIT_CASE(coalesce_effective_mode),
+	KUNIT_CASE(coalesce_mode_names),
+	KUNIT_CASE(profile_find_each),
+	KUNIT_CASE(profile_find_unknown),
+	KUNIT_CASE(profile_name_round_trip),
+	KUNIT_CASE(profile_values_in_range),
+	KUNIT_CASE(profile_survives_hw_readback),
+	KUNIT_CASE(profile_off_is_off),
+	KUNIT_CASE(mod_release_time_zero),
+	KUNIT_CASE(mod_release_threshold),
+	KUNIT_CASE(mod_release_no_threshold),
+	KUNIT_CASE(mod_release_deadline),
+	KUNIT_CASE(mod_tick),
+	{}
+};
+
+static struct kunit_suite ssdt_coalesce_suite = {
+	.name = "ssdtune_coalesce",
+	.test_cases = ssdt_coalesce_cases,
+};
+
+kunit_test_suite(ssdt_coalesce_suite);
