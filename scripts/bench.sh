@@ -1,0 +1,26 @@
+#!/bin/bash
+# make bench (issue 2's benchmark; a report, not a test): one VM run on the
+# newest kernel from scripts/kvers.sh (BENCH_KVER to choose) alternating the
+# stock nvme driver and ssdtune on the same emulated controller,
+# BENCH_ROUNDS (default 3) rounds each, 4K random read at QD1 and QD32 with
+# numjobs 1 and 4, BENCH_SECS (default 5) seconds per run.  Prints the table
+# and keeps it in $BUILD/results/bench-KVER.txt (raw runs in .raw).
+# Guest side: tests/vm/lib/bench-guest.sh.
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-$(pwd)/build}
+export BUILD
+kver=${BENCH_KVER:-$(scripts/kvers.sh | tail -n 1)}
+[ -n "$kver" ] || { echo "bench: no kernel (run: make setup)" >&2; exit 1; }
+[ -f "$BUILD/kmod-$kver/ssdtune.ko" ] ||
+	{ echo "bench: $BUILD/kmod-$kver/ssdtune.ko is missing (run: make modules)" >&2; exit 1; }
+[ -x tools/ssdtune/ssdtune ] ||
+	{ echo "bench: tools/ssdtune/ssdtune is missing (run: make tools)" >&2; exit 1; }
+rm -f "$BUILD/results/bench-$kver.txt"
+scripts/vm.sh --timeout "${VM_TIMEOUT:-2400}" "$kver" -- \
+	env BENCH_ROUNDS="${BENCH_ROUNDS:-3}" BENCH_SECS="${BENCH_SECS:-5}" \
+	tests/vm/lib/bench-guest.sh >&2
+rc=$?
+[ -f "$BUILD/results/bench-$kver.txt" ] || { echo "bench: no result (vm.sh exit $rc)" >&2; exit 1; }
+cat "$BUILD/results/bench-$kver.txt"
+exit $rc

@@ -1,0 +1,158 @@
+#!/bin/bash
+# Boot a Debian kernel in QEMU with virtme-ng and run one command in it.
+#
+#   scripts/vm.sh [options] KVER [--] CMD [ARG...]
+#
+# The guest is a 2-node NUMA machine (2 sockets: CPUs 0-1 on node 0, 2-3 on
+# node 1, 1 GiB each) with an emulated NVMe controller (serial ssdt01, QEMU id nvme0)
+# behind a PCIe expander bridge on node 1, backed by a fresh sparse raw image.
+# The guest sees the host's root filesystem read-only (virtme-ng, 9p) with a
+# tmpfs/overlay /tmp, /var, /etc; $BUILD is shared read-write, so the guest
+# writes results to $BUILD/results.  CMD runs as root in the repository's top
+# directory with these variables set (see Documentation/vm-harness.md):
+#
+#   SSDT_REPO SSDT_BUILD SSDT_RESULTS   repository, build and results dirs
+#   SSDT_VM_KVER                         the kernel booted
+#   SSDT_VM_NVME_SERIAL SSDT_VM_NVME_ID  the NVMe's serial and QEMU device id
+#   SSDT_VM_CTL                          host-request dir (unplug, ping)
+#
+# vm.sh exits with CMD's exit status; 124 when the timeout killed the guest;
+# 125 when the VM could not be started.
+#
+# Options (or the environment variable in brackets):
+#   --timeout SECS   kill the guest after SECS seconds [VM_TIMEOUT, 900]
+#   --img-size SIZE  NVMe backing image size [VM_IMG_SIZE, 1G]
+#   --log FILE       also copy the VM's output to FILE
+#   --verbose        show the guest kernel console (vng --verbose)
+# [VM_KVM=1] use KVM instead of TCG (KVM is not usable on the project's
+# machines: default off).
+set -u
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$REPO/build}
+timeout_s=${VM_TIMEOUT:-900}
+img_size=${VM_IMG_SIZE:-1G}
+log=""
+verbose=""
+
+usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 125; }
+die() { echo "vm.sh: $*" >&2; exit 125; }
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--timeout) timeout_s=$2; shift 2 ;;
+	--img-size) img_size=$2; shift 2 ;;
+	--log) log=$2; shift 2 ;;
+	--verbose) verbose=--verbose; shift ;;
+	-h|--help) usage ;;
+	--) shift; break ;;
+	-*) die "unknown option $1" ;;
+	*) break ;;
+	esac
+done
+[ $# -ge 1 ] || usage
+KVER=$1; shift
+[ "${1:-}" = "--" ] && shift
+[ $# -ge 1 ] || usage
+
+kernel=/boot/vmlinuz-$KVER
+[ -r "$kernel" ] || die "no kernel $kernel (run: make setup)"
+VNG=$BUILD/venv/bin/vng
+[ -x "$VNG" ] || die "no virtme-ng at $VNG (run: make setup)"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not installed (run: make setup)"
+command -v python3 >/dev/null || die "python3 not installed (run: make setup)"
+# vng execs virtme-run from its venv.
+export PATH=$BUILD/venv/bin:$PATH
+
+mkdir -p "$BUILD/vm" "$BUILD/results" || die "cannot create $BUILD/vm"
+BUILD=$(cd "$BUILD" && pwd)
+# One directory per run so that runs never share an image or a socket.
+run=$(mktemp -d "$BUILD/vm/run.$KVER.XXXXXX") || die "mktemp failed"
+# QMP socket outside $BUILD: unix socket paths are limited to 108 bytes.
+sockdir=$(mktemp -d /tmp/ssdtune-vm.XXXXXX) || die "mktemp failed"
+qmp=$sockdir/qmp.sock
+ctl=$run/ctl
+mkdir -p "$ctl"
+img=$run/nvme.img
+truncate -s "$img_size" "$img" || die "cannot create $img"
+
+watcher=""
+vng_pid=""
+cleanup() {
+	if [ -n "$vng_pid" ]; then
+		# timeout(1) forwards the signal to QEMU's process group.
+		kill -TERM "$vng_pid" 2>/dev/null
+		wait "$vng_pid" 2>/dev/null
+	fi
+	if [ -n "$watcher" ]; then
+		kill "$watcher" 2>/dev/null
+		wait "$watcher" 2>/dev/null
+	fi
+	rm -rf "$run" "$sockdir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+NVME_ID=nvme0
+NVME_SERIAL=ssdt01
+
+# What the guest runs: the environment, then CMD with its words kept intact.
+guest_cmd=$run/guest-cmd.sh
+{
+	echo "#!/bin/bash"
+	printf 'export SSDT_REPO=%q SSDT_BUILD=%q SSDT_RESULTS=%q\n' \
+		"$REPO" "$BUILD" "$BUILD/results"
+	printf 'export SSDT_VM_KVER=%q SSDT_VM_NVME_SERIAL=%q SSDT_VM_NVME_ID=%q SSDT_VM_CTL=%q\n' \
+		"$KVER" "$NVME_SERIAL" "$NVME_ID" "$ctl"
+	echo 'export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
+	echo 'export HOME=/root LC_ALL=C.UTF-8'
+	printf 'cd %q || exit 125\n' "$REPO"
+	printf 'exec'
+	printf ' %q' "$@"
+	echo
+} >"$guest_cmd"
+
+accel=--disable-kvm
+[ "${VM_KVM:-0}" = 1 ] && accel=""
+
+# One socket per NUMA node (vng's plain "-smp 4" makes one socket span both
+# nodes, and the guest kernel WARNs in topology_sane() at boot).
+qemu_opts="-smp 4,sockets=2,cores=2,threads=1"
+qemu_opts="$qemu_opts -qmp unix:$qmp,server=on,wait=off"
+qemu_opts="$qemu_opts -drive file=$img,if=none,id=nvm,format=raw"
+qemu_opts="$qemu_opts -device pxb-pcie,id=pxb1,bus_nr=64,numa_node=1,bus=pcie.0"
+qemu_opts="$qemu_opts -device pcie-root-port,id=rp1,bus=pxb1,chassis=1"
+qemu_opts="$qemu_opts -device nvme,id=$NVME_ID,serial=$NVME_SERIAL,drive=nvm,bus=rp1"
+# extra QEMU options for experiments
+qemu_opts="$qemu_opts ${VM_QEMU_OPTS:-}"
+
+# Host side of guest requests (QMP device_del etc.): see tests/vm/lib/qmp-watch.py.
+python3 "$REPO/tests/vm/lib/qmp-watch.py" "$qmp" "$ctl" "$NVME_ID" &
+watcher=$!
+
+start=$(date +%s.%N)
+# timeout(1) signals its whole process group, so QEMU dies with vng;
+# -k: SIGKILL if QEMU ignores SIGTERM.
+vng_args=(--run "$kernel" $accel $verbose
+	--cpus 4 --memory 2G --numa 1G,cpus=0-1 --numa 1G,cpus=2-3
+	--rwdir "$BUILD" --qemu-opts="$qemu_opts" --exec "bash $guest_cmd")
+# QEMU opens /proc/self/fd/1 and /proc/self/fd/2 itself: if both were the
+# same regular file, the guest's stdout and stderr would overwrite each
+# other, so they are always pipes.
+if [ -n "$log" ]; then
+	timeout -k 15 "$timeout_s" "$VNG" "${vng_args[@]}" </dev/null > >(tee "$log") 2>&1 &
+else
+	timeout -k 15 "$timeout_s" "$VNG" "${vng_args[@]}" </dev/null > >(cat) 2> >(cat >&2) &
+fi
+vng_pid=$!
+wait "$vng_pid"
+rc=$?
+vng_pid=""
+end=$(date +%s.%N)
+secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	echo "vm.sh: $KVER: guest killed after the ${timeout_s}s timeout" >&2
+	rc=124
+fi
+echo "vm.sh: $KVER: exit $rc after ${secs}s" >&2
+exit "$rc"

@@ -1,0 +1,43 @@
+#!/usr/bin/env bats
+# Surprise removal: QMP device_del of the NVMe while fio runs on ssdtune.
+# LAST in the suite: the controller is gone afterwards.
+
+load lib/common
+
+@test "hot-unplug (QMP device_del) during fio: fio ends with errors, no task hangs, the module unloads" {
+	setup_attached
+	bdf=$(nvme_bdf)
+	disk=$(ssdt_disk)
+	# report hung tasks after 10 s instead of 120 s
+	echo 10 >/proc/sys/kernel/hung_task_timeout_secs
+	dmesg_mark
+	fio --name=t --filename="$disk" --direct=1 --ioengine=libaio --rw=randrw \
+		--bs=4k --iodepth=32 --size=256M --time_based --runtime=120 \
+		--output="$SSDT_TMP/unplug.fio" >/dev/null 2>&1 3>&- &
+	fpid=$!
+	sleep 3
+	kill -0 "$fpid"
+	vm_request unplug 90
+	# fio must stop by itself long before its 120 s
+	for ((i = 0; i < 600; i++)); do kill -0 "$fpid" 2>/dev/null || break; sleep 0.1; done
+	if kill -0 "$fpid" 2>/dev/null; then
+		echo "fio still running 60 s after the unplug"
+		grep -E "^ *[DR]" <(ps -eo stat,pid,wchan:32,comm) || true
+		false
+	fi
+	wait "$fpid" && frc=0 || frc=$?
+	tail -n 30 "$SSDT_TMP/unplug.fio"
+	echo "fio exit status $frc"
+	[ "$frc" -ne 0 ] || grep -Eq 'err= *[1-9]' "$SSDT_TMP/unplug.fio"
+	# the device and its disk are gone
+	[ ! -e "/sys/bus/pci/devices/$bdf" ]
+	wait_for 10 no_ssdt_nodes
+	# give the hung-task detector one period, then look
+	sleep 12
+	dstate=$(ps -eo stat=,pid=,comm= | awk '$1 ~ /^D/')
+	[ -z "$dstate" ] || { echo "tasks in D state: $dstate"; false; }
+	dmesg_new
+	refute grep -Eq 'blocked for more than|hung_task|Oops|BUG' <(dmesg_new)
+	module_unload
+	refute module_loaded
+}

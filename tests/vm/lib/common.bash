@@ -1,0 +1,357 @@
+# Helpers for the VM bats suite (tests/vm/*.bats).  Runs inside the guest
+# that scripts/vm.sh boots; see Documentation/vm-harness.md.
+#
+# Every helper that can fail prints one line saying why on stderr and
+# returns non-zero, so a test that uses it fails with a reason.
+
+: "${SSDT_REPO:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)}"
+: "${SSDT_BUILD:=$SSDT_REPO/build}"
+: "${SSDT_RESULTS:=$SSDT_BUILD/results}"
+: "${SSDT_VM_NVME_SERIAL:=ssdt01}"
+: "${SSDT_VM_NVME_ID:=nvme0}"
+: "${SSDT_VM_CTL:=}"
+
+SSDT_KO=$SSDT_BUILD/kmod-$(uname -r)/ssdtune.ko
+SSDT_TOOL=$SSDT_REPO/tools/ssdtune/ssdtune
+NVME_CLASS=0x010802
+# Scratch space inside the guest (tmpfs/overlay, gone after the VM).
+SSDT_TMP=/tmp/ssdt-vm
+mkdir -p "$SSDT_TMP"
+
+err() { echo "$*" >&2; return 1; }
+
+# wait_for SECS CMD...: poll CMD every 0.1 s until it succeeds.
+wait_for() {
+	local secs=$1 i
+	shift
+	for ((i = 0; i < secs * 10; i++)); do
+		"$@" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	"$@"
+}
+
+# trim FILE: the file's first line without whitespace (builtins only: every
+# fork costs ~50-100 ms under TCG).
+trim() {
+	local s=""
+	[ -r "$1" ] || return 1
+	read -r s <"$1" || [ -n "$s" ] || return 1
+	echo "${s//[[:space:]]/}"
+}
+
+# Serial number of the controller at PCI device dir $1, read through whichever
+# driver has it (nothing can read it while no driver is bound).
+pci_serial() {
+	local d=$1 f c bdf
+	bdf=${d##*/}
+	for f in "$d"/nvme/nvme*/serial; do
+		[ -r "$f" ] && { trim "$f"; return 0; }
+	done
+	for c in /sys/class/ssdtune/ssdt*; do
+		[ -r "$c/pci_address" ] || continue
+		[ "$(trim "$c/pci_address")" = "$bdf" ] && { trim "$c/serial"; return 0; }
+	done
+	return 1
+}
+
+# nvme_bdf: the PCI address of the test controller: class 0x010802 and serial
+# $SSDT_VM_NVME_SERIAL.  Remembered after the first lookup, since an unbound
+# controller has no readable serial.
+nvme_bdf() {
+	local d cache=$SSDT_TMP/bdf b="" cls
+	[ -s "$cache" ] && read -r b <"$cache"
+	if [ -n "$b" ] && [ -e "/sys/bus/pci/devices/$b" ]; then
+		echo "$b"
+		return 0
+	fi
+	for d in /sys/bus/pci/devices/*; do
+		read -r cls <"$d/class"
+		[ "$cls" = "$NVME_CLASS" ] || continue
+		if [ "$(pci_serial "$d")" = "$SSDT_VM_NVME_SERIAL" ]; then
+			echo "${d##*/}" >"$cache"
+			echo "${d##*/}"
+			return 0
+		fi
+	done
+	err "no PCI device with class $NVME_CLASS and serial $SSDT_VM_NVME_SERIAL"
+}
+
+# pci_driver BDF: the bound driver's name, or "none".
+pci_driver() {
+	local d=/sys/bus/pci/devices/$1/driver l
+	[ -e "$d" ] || { echo none; return 0; }
+	l=$(cd -P "$d" && pwd)
+	echo "${l##*/}"
+}
+
+# nvme_disk: /dev/nvmeXnY of the test controller under the stock driver.
+nvme_disk() {
+	local b n
+	for b in /sys/block/nvme*n*; do
+		n=${b##*/}
+		[[ $n == *c* ]] && continue # hidden multipath path devices
+		[ "$(trim "$b/device/serial")" = "$SSDT_VM_NVME_SERIAL" ] || continue
+		[ -b "/dev/$n" ] && { echo "/dev/$n"; return 0; }
+	done
+	err "no nvme disk with serial $SSDT_VM_NVME_SERIAL"
+}
+
+# ssdt_ctrl: /sys/class/ssdtune/ssdtN of the test controller.
+ssdt_ctrl() {
+	local c bdf
+	bdf=$(nvme_bdf) || return 1
+	for c in /sys/class/ssdtune/ssdt*; do
+		[ -r "$c/pci_address" ] || continue
+		[ "$(trim "$c/pci_address")" = "$bdf" ] && { echo "$c"; return 0; }
+	done
+	err "no /sys/class/ssdtune/ssdt* with pci_address $bdf"
+}
+
+# ssdt_disk: /dev/ssdtNn1 of the test controller.
+ssdt_disk() {
+	local c
+	c=$(ssdt_ctrl) || return 1
+	c=${c##*/}
+	[ -b "/dev/${c}n1" ] || { err "/dev/${c}n1 is not a block device"; return 1; }
+	echo "/dev/${c}n1"
+}
+
+# --- module and tool ---------------------------------------------------------
+
+require_module() {
+	[ -f "$SSDT_KO" ] || err "ssdtune.ko is not built for $(uname -r): $SSDT_KO is missing (run: make modules)"
+}
+
+require_tool() {
+	[ -x "$SSDT_TOOL" ] || err "the ssdtune tool is not built: $SSDT_TOOL is missing (run: make tools)"
+}
+
+module_loaded() { [ -d /sys/module/ssdtune ]; }
+
+module_load() {
+	require_module || return 1
+	module_loaded && return 0
+	insmod "$SSDT_KO" || err "insmod $SSDT_KO failed"
+}
+
+module_unload() {
+	module_loaded || return 0
+	timeout 60 rmmod ssdtune || err "rmmod ssdtune failed"
+}
+
+# ssdt TOOL-ARGS...: run the tool.
+ssdt() {
+	require_tool || return 1
+	"$SSDT_TOOL" "$@"
+}
+
+# attach: hand the test controller to ssdtune; waits for its disk.
+attach() {
+	local bdf
+	bdf=$(nvme_bdf) || return 1
+	ssdt attach "$bdf" || { err "ssdtune attach $bdf failed"; return 1; }
+	[ "$(pci_driver "$bdf")" = ssdtune ] || { err "$bdf is bound to $(pci_driver "$bdf") after attach"; return 1; }
+	wait_for 30 ssdt_disk >/dev/null || { err "no /dev/ssdt*n1 30 s after attach"; return 1; }
+	udevadm settle -t 30
+}
+
+# detach: give the test controller back to nvme; waits for its disk.
+detach() {
+	local bdf
+	bdf=$(nvme_bdf) || return 1
+	ssdt detach "$bdf" || { err "ssdtune detach $bdf failed"; return 1; }
+	[ "$(pci_driver "$bdf")" = nvme ] || { err "$bdf is bound to $(pci_driver "$bdf") after detach"; return 1; }
+	wait_for 30 nvme_disk >/dev/null || { err "no nvme disk 30 s after detach"; return 1; }
+	# udev's blkid opens a new disk: let it finish, or the next attach
+	# sees an open device
+	udevadm settle -t 30
+}
+
+# setup_attached: module loaded, controller on ssdtune (for setup_file).
+setup_attached() {
+	module_load || return 1
+	local bdf
+	bdf=$(nvme_bdf) || return 1
+	if [ "$(pci_driver "$bdf")" != ssdtune ]; then
+		attach || return 1
+	fi
+	ssdt_disk >/dev/null
+}
+
+# teardown_stock: controller back on nvme, module unloaded (for teardown_file).
+# Falls back to sysfs if the tool cannot do it, so one broken file does not
+# break the files after it.
+teardown_stock() {
+	local bdf rc=0
+	bdf=$(nvme_bdf) || return 1
+	if [ "$(pci_driver "$bdf")" != nvme ]; then
+		detach || {
+			rc=1
+			sysfs_bind nvme "$bdf"
+		}
+	fi
+	module_unload || rc=1
+	return $rc
+}
+
+# sysfs_bind DRIVER BDF: bind by hand (no tool), for recovery and the
+# stock-driver tests.
+sysfs_bind() {
+	local drv=$1 bdf=$2 cur d=/sys/bus/pci/devices/$2
+	cur=$(pci_driver "$bdf")
+	[ "$cur" = "$drv" ] && return 0
+	[ "$cur" = none ] || echo "$bdf" >"$d/driver/unbind" || return 1
+	echo "$drv" >"$d/driver_override" || return 1
+	echo "$bdf" >"/sys/bus/pci/drivers/$drv/bind" || true
+	echo "" >"$d/driver_override"
+	[ "$(pci_driver "$bdf")" = "$drv" ] || { err "could not bind $bdf to $drv"; return 1; }
+	if [ "$drv" = nvme ]; then
+		wait_for 30 nvme_disk >/dev/null || return 1
+	fi
+	udevadm settle -t 30
+}
+
+# --- I/O ----------------------------------------------------------------------
+
+# run_fio DEV ARGS...: fio with the harness defaults; prints fio's output
+# (visible when the test fails), fails on any fio error or verify mismatch.
+# Keep jobs small: the guest runs under TCG.
+run_fio() {
+	local dev=$1 out rc
+	shift
+	out=$SSDT_TMP/fio.$$.out
+	timeout 300 fio --name=t --filename="$dev" --direct=1 --ioengine=libaio \
+		--output="$out" "$@"
+	rc=$?
+	cat "$out"
+	if [ $rc -ne 0 ]; then
+		err "fio exited $rc"
+		return 1
+	fi
+	if grep -Eq 'err= *[1-9]|verify: bad|crc32c: verify failed|bad magic' "$out"; then
+		err "fio reported errors"
+		return 1
+	fi
+}
+
+# fio_verify DEV ARGS...: write, then read back and check crc32c.
+fio_verify() {
+	local dev=$1
+	shift
+	run_fio "$dev" --verify=crc32c --do_verify=1 --verify_fatal=1 \
+		--verify_dump=0 "$@"
+}
+
+# --- IRQs -----------------------------------------------------------------------
+
+# expand_cpulist LIST: "0-1,3" -> "0 1 3"
+expand_cpulist() {
+	local part a b out=()
+	IFS=, read -ra parts <<<"$1"
+	for part in "${parts[@]}"; do
+		if [[ $part == *-* ]]; then
+			a=${part%-*} b=${part#*-}
+			for ((; a <= b; a++)); do out+=("$a"); done
+		elif [ -n "$part" ]; then
+			out+=("$part")
+		fi
+	done
+	echo "${out[*]}"
+}
+# node_cpus N: the CPUs of NUMA node N, expanded ("2 3")
+node_cpus() { expand_cpulist "$(cat "/sys/devices/system/node/node$1/cpulist")"; }
+
+# ssdt_queue_irqs: "qK IRQ" per queue of the attached controller.
+ssdt_queue_irqs() {
+	local c q n=0
+	c=$(ssdt_ctrl) || return 1
+	for q in "$c"/queues/q*; do
+		[ -r "$q/irq" ] || continue
+		echo "${q##*/} $(trim "$q/irq")"
+		n=$((n + 1))
+	done
+	[ $n -gt 0 ] || err "no $c/queues/q*/irq"
+}
+
+# nvme_io_irqs: IRQ numbers of the stock driver's I/O queues (nvmeXqN, N>0).
+nvme_io_irqs() {
+	local ctrl
+	ctrl=$(nvme_disk) || return 1
+	ctrl=${ctrl##*/}
+	ctrl=${ctrl%n*}
+	awk -v c="$ctrl" '$NF ~ "^" c "q[1-9][0-9]*$" { sub(":", "", $1); print $1 }' /proc/interrupts
+}
+
+# irq_count IRQ: total interrupts of IRQ over all CPUs.
+irq_count() {
+	awk -v i="$1:" '$1 == i { s = 0; for (k = 2; k <= NF; k++) if ($k ~ /^[0-9]+$/) s += $k; else break; print s }' /proc/interrupts
+}
+
+# --- dmesg ------------------------------------------------------------------------
+
+DMESG_BAD='WARNING|BUG|Oops|[Ee]rror|Call Trace|blocked for more than|hung_task|refcount_t|use-after-free|KASAN'
+
+dmesg_mark() { dmesg | wc -l >"$SSDT_TMP/dmesg.mark"; }
+# dmesg_new: kernel lines since dmesg_mark.
+dmesg_new() { dmesg | tail -n +$(($(cat "$SSDT_TMP/dmesg.mark" 2>/dev/null || echo 0) + 1)); }
+# dmesg_clean_since_mark: fails (printing them) if new lines look like trouble.
+dmesg_clean_since_mark() {
+	local bad
+	bad=$(dmesg_new | grep -E "$DMESG_BAD" || true)
+	[ -z "$bad" ] && return 0
+	echo "$bad" >&2
+	err "new kernel messages above match $DMESG_BAD"
+}
+
+# --- host requests (QMP) ----------------------------------------------------------
+
+# vm_request NAME [SECS]: ask the host side of scripts/vm.sh to do NAME
+# (ping, unplug) and print its answer; fails unless the answer starts "ok".
+vm_request() {
+	local name=$1 secs=${2:-90} done
+	[ -n "$SSDT_VM_CTL" ] && [ -d "$SSDT_VM_CTL" ] ||
+		{ err "SSDT_VM_CTL is not set: not running under scripts/vm.sh"; return 1; }
+	done=$SSDT_VM_CTL/$name.done
+	rm -f "$done"
+	echo "$name" >"$SSDT_VM_CTL/.$name.tmp"
+	mv "$SSDT_VM_CTL/.$name.tmp" "$SSDT_VM_CTL/$name.req"
+	wait_for "$secs" test -s "$done" || { err "no answer to '$name' from the host within ${secs}s"; return 1; }
+	cat "$done"
+	head -n 1 "$done" | grep -q '^ok'
+}
+
+# --- the data-integrity jobs (each a few seconds under TCG) -----------------------
+# Each writes its own region, so a stale pattern from an earlier job or run
+# cannot satisfy a later verify.
+
+job_4k_randwrite() { fio_verify "$1" --rw=randwrite --bs=4k --iodepth=32 --offset=0 --size=32M; }
+job_128k_seqwrite() { fio_verify "$1" --rw=write --bs=128k --iodepth=8 --offset=64M --size=64M; }
+job_randrw_qd1() { fio_verify "$1" --rw=randrw --rwmixread=70 --bs=4k --iodepth=1 --offset=192M --size=8M; }
+job_randrw_qd32() { fio_verify "$1" --rw=randrw --rwmixread=70 --bs=4k --iodepth=32 --offset=256M --size=32M; }
+job_bssplit() {
+	fio_verify "$1" --rw=randwrite --iodepth=16 --offset=320M --size=48M \
+		--bssplit=512/10:4k/25:8k/10:16k/15:64k/15:256k/15:1m/10
+}
+
+# refute CMD...: succeed only if CMD fails.  (A bare "! CMD" never fails a
+# bats test: bash's errexit ignores negated commands.)
+refute() {
+	if "$@"; then
+		err "expected failure: $*"
+		return 1
+	fi
+	return 0
+}
+
+# no_ssdt_nodes: no /dev/ssdt* and no ssdtune class devices.
+no_ssdt_nodes() {
+	local l
+	l=$(
+		ls /dev/ | grep '^ssdt'
+		[ -d /sys/class/ssdtune ] && ls /sys/class/ssdtune/
+		true
+	)
+	[ -z "$l" ] && return 0
+	err "left behind: $(echo $l)"
+}

@@ -1,0 +1,36 @@
+# fio measurement for scripts/demo.sh and scripts/bench.sh (guest side).
+# Needs common.bash.
+
+# dev_irqs BDF: the IRQ numbers of the controller's MSI/MSI-X vectors
+dev_irqs() {
+	local f
+	for f in /sys/bus/pci/devices/"$1"/msi_irqs/*; do
+		[ -e "$f" ] && echo "${f##*/}"
+	done
+}
+
+# irq_total IRQS...: sum of their counts over all CPUs
+irq_total() {
+	awk -v list=" $* " '
+		{ n = $1; sub(":", "", n) }
+		index(list, " " n " ") {
+			for (k = 2; k <= NF && $k ~ /^[0-9]+$/; k++) s += $k
+		}
+		END { print s + 0 }' /proc/interrupts
+}
+
+# measure LABEL DEV BDF QD JOBS SECS: 4K random read; prints one line
+#   LABEL qd=QD jobs=JOBS iops=N mean_us=N p99_us=N irq_per_io=N
+# and keeps fio's JSON in $SSDT_TMP/LABEL-qdQD-jJOBS.json.
+measure() {
+	local label=$1 dev=$2 bdf=$3 qd=$4 jobs=$5 secs=$6 irqs i0 i1 json
+	irqs=$(dev_irqs "$bdf")
+	json=$SSDT_TMP/$label-qd$qd-j$jobs.json
+	i0=$(irq_total $irqs)
+	fio --name=m --filename="$dev" --direct=1 --ioengine=libaio --rw=randread \
+		--bs=4k --iodepth="$qd" --numjobs="$jobs" --group_reporting \
+		--size=512M --time_based --runtime="$secs" --ramp_time=1 \
+		--randrepeat=0 --output-format=json --output="$json" || return 1
+	i1=$(irq_total $irqs)
+	python3 "$SSDT_REPO/tests/vm/lib/fiojson.py" "$json" "$label" "$qd" "$jobs" $((i1 - i0))
+}
