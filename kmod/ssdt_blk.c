@@ -191,7 +191,6 @@ static blk_status_t ssdt_queue_rq(struct blk_mq_hw_ctx *hctx,
 		return READ_ONCE(q->ctrl->state) == SSDT_DEAD ?
 			BLK_STS_IOERR : BLK_STS_RESOURCE;
 
-	iod->q = q;
 	iod->nvme_status = 0;
 	iod->aborted = false;
 	iod->requeue = false;

@@ -8,11 +8,13 @@
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/log2.h>
 #include "ssdt_prp.h"
 
 u32 ssdt_prp_entries(const struct ssdt_seg *segs, int nsegs, u32 page_size)
 {
 	u64 mask = page_size - 1;
+	unsigned int shift = ilog2(page_size);	/* a power of two: no division */
 	u32 n = 0;
 	int i;
 
@@ -22,7 +24,7 @@ u32 ssdt_prp_entries(const struct ssdt_seg *segs, int nsegs, u32 page_size)
 
 		if (!segs[i].len)
 			continue;
-		n += (u32)((end - start + mask) / page_size);
+		n += (u32)((end - start + mask) >> shift);
 	}
 	return n;
 }
