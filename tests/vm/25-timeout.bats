@@ -67,6 +67,7 @@ resets() { dmesg_new | grep -c 'reset done' || true; }
 	[ "$(trim "$ctrl/state")" = live ]
 	# no request was failed: the block layer logged no I/O error
 	refute grep -q 'I/O error' <(dmesg_new)
+	dmesg_clean_since_mark
 }
 
 @test "after the resets every queue still takes I/O and the per-queue counters balance" {
