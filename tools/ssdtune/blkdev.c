@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "blkdev.h"
@@ -376,16 +377,36 @@ static int check_exclusive(struct blklist *l, char *why, size_t len,
 	return 0;
 }
 
+/*
+ * udev probes a disk that just appeared (blkid opens it for a moment): an
+ * opener named like udev is not a user, so such a result is retried for a
+ * few seconds before it counts.
+ */
+static bool udev_opener(const char *why)
+{
+	return strstr(why, "(udev-worker)") || strstr(why, "(systemd-udevd)") ||
+	       strstr(why, "(udevd)");
+}
+
+#define UDEV_RETRIES	50	/* x 100 ms */
+
 int blk_busy(struct blklist *l, char *why, size_t len, bool hold)
 {
 	int (*const checks[])(const struct blklist *, char *, size_t) = {
 		check_holders, check_mounts, check_swaps, check_open,
 	};
+	const struct timespec pause = { .tv_nsec = 100 * 1000 * 1000 };
+	unsigned int tries = 0;
 	size_t i;
 	int r;
 
+again:
 	for (i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
 		r = checks[i](l, why, len);
+		if (r == 1 && udev_opener(why) && tries++ < UDEV_RETRIES) {
+			nanosleep(&pause, NULL);
+			goto again;
+		}
 		if (r)
 			return r;
 	}
