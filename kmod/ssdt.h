@@ -20,6 +20,7 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include "ssdt_coalesce.h"
+#include <linux/ssdtune.h>
 #include "ssdt_prp.h"
 
 #define SSDT_NAME		"ssdtune"
@@ -175,6 +176,7 @@ struct ssdt_ctrl {
 	unsigned long temp_stamp;	/* jiffies of temp_mc, 0: never */
 	int temp_mc;
 
+	struct list_head nl_node;	/* ssdt_netlink.c's controller list */
 	struct device *cdev;		/* /sys/class/ssdtune/ssdtN */
 	struct kobject *queues_kobj;
 	struct dentry *debugfs;
@@ -185,6 +187,17 @@ extern unsigned int ssdt_io_timeout;
 extern unsigned int ssdt_admin_timeout;
 extern unsigned int ssdt_max_io_queues;
 extern unsigned int ssdt_io_queue_depth;
+
+/* ssdt_netlink.c: generic netlink family, events */
+int ssdt_nl_register(void);
+void ssdt_nl_unregister(void);
+void ssdt_nl_add_ctrl(struct ssdt_ctrl *ctrl);
+void ssdt_nl_del_ctrl(struct ssdt_ctrl *ctrl);
+void ssdt_nl_notify(struct ssdt_ctrl *ctrl, enum ssdtune_event event);
+void ssdt_nl_notify_knob(struct ssdt_ctrl *ctrl, const char *name,
+			 const char *value);
+void ssdt_nl_notify_timeout(struct ssdt_ctrl *ctrl, u32 qid, u32 tag);
+const char *ssdt_state_name(enum ssdt_state state);
 
 /* ssdt_ctrl.c: controller bring-up, admin commands, reset */
 int ssdt_ctrl_init(struct ssdt_ctrl *ctrl);

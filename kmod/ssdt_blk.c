@@ -292,6 +292,7 @@ static enum blk_eh_timer_return ssdt_timeout(struct request *rq)
 		abort.abort.cid = rq->tag;
 		dev_warn(ssdt_dev(ctrl), "tag %u on queue %u timed out, aborting\n",
 			 rq->tag, q->qid);
+		ssdt_nl_notify_timeout(ctrl, q->qid, rq->tag);
 		if (!ssdt_admin_submit_nowait(ctrl, &abort))
 			return BLK_EH_RESET_TIMER;
 	}

@@ -530,6 +530,7 @@ void ssdt_mark_dead(struct ssdt_ctrl *ctrl)
 		ssdt_ctrl_stop(ctrl, false);
 	ssdt_io_cancel_all(ctrl, false);
 	ssdt_io_unquiesce(ctrl);
+	ssdt_nl_notify(ctrl, SSDTUNE_EVENT_DEAD);
 }
 
 void ssdt_schedule_reset(struct ssdt_ctrl *ctrl)
@@ -563,6 +564,7 @@ void ssdt_reset_work(struct work_struct *work)
 	spin_unlock_irq(&ctrl->state_lock);
 
 	dev_warn(ssdt_dev(ctrl), "resetting controller\n");
+	ssdt_nl_notify(ctrl, SSDTUNE_EVENT_RESET);
 	ssdt_io_quiesce(ctrl);
 	ssdt_ctrl_stop(ctrl, false);
 	ssdt_io_cancel_all(ctrl, true);
@@ -585,6 +587,7 @@ void ssdt_reset_work(struct work_struct *work)
 	ssdt_coalesce_restore(ctrl);
 	ssdt_io_unquiesce(ctrl);
 	dev_info(ssdt_dev(ctrl), "reset done\n");
+	ssdt_nl_notify(ctrl, SSDTUNE_EVENT_RESET_DONE);
 	goto out;
 dead:
 	dev_err(ssdt_dev(ctrl), "reset failed (%d): failing all I/O\n", ret);

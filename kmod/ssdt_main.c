@@ -129,6 +129,7 @@ static int ssdt_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		goto remove_ns;
 	dev_info(&pdev->dev, "attached as %s with %u namespace(s)\n",
 		 dev_name(ctrl->cdev), ctrl->nr_ns);
+	ssdt_nl_add_ctrl(ctrl);
 	return 0;
 
 remove_ns:
@@ -154,6 +155,7 @@ static void ssdt_remove(struct pci_dev *pdev)
 	struct ssdt_ctrl *ctrl = pci_get_drvdata(pdev);
 	bool live;
 
+	ssdt_nl_del_ctrl(ctrl);
 	spin_lock_irq(&ctrl->state_lock);
 	ctrl->removing = true;		/* no new resets */
 	spin_unlock_irq(&ctrl->state_lock);
@@ -174,6 +176,7 @@ static void ssdt_remove(struct pci_dev *pdev)
 	ssdt_ctrl_teardown(ctrl, live);
 	ssdt_blk_exit(ctrl);
 	ssdt_pci_release(ctrl);
+	ssdt_nl_notify(ctrl, SSDTUNE_EVENT_DETACHED);
 	ida_free(&ssdt_ida, ctrl->instance);
 	kfree(ctrl);
 }
@@ -207,12 +210,20 @@ static int __init ssdt_init(void)
 	ret = ssdt_class_register();
 	if (ret)
 		return ret;
+	ret = ssdt_nl_register();
+	if (ret)
+		goto class;
 	ssdt_debugfs_root = debugfs_create_dir(SSDT_NAME, NULL);
 	ret = pci_register_driver(&ssdt_driver);
-	if (ret) {
-		debugfs_remove_recursive(ssdt_debugfs_root);
-		ssdt_class_unregister();
-	}
+	if (ret)
+		goto netlink;
+	return 0;
+
+netlink:
+	debugfs_remove_recursive(ssdt_debugfs_root);
+	ssdt_nl_unregister();
+class:
+	ssdt_class_unregister();
 	return ret;
 }
 
@@ -220,6 +231,7 @@ static void __exit ssdt_exit(void)
 {
 	pci_unregister_driver(&ssdt_driver);
 	debugfs_remove_recursive(ssdt_debugfs_root);
+	ssdt_nl_unregister();
 	ssdt_class_unregister();
 	ida_destroy(&ssdt_ida);
 }

@@ -59,15 +59,9 @@ static DEVICE_ATTR_RO(pci_address);
 static ssize_t state_show(struct device *dev, struct device_attribute *attr,
 			  char *buf)
 {
-	static const char * const names[] = {
-		[SSDT_NEW] = "new",
-		[SSDT_LIVE] = "live",
-		[SSDT_RESETTING] = "resetting",
-		[SSDT_DEAD] = "dead",
-	};
 	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
 
-	return sysfs_emit(buf, "%s\n", names[READ_ONCE(ctrl->state)]);
+	return sysfs_emit(buf, "%s\n", ssdt_state_name(READ_ONCE(ctrl->state)));
 }
 static DEVICE_ATTR_RO(state);
 

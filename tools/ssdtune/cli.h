@@ -3,9 +3,9 @@
 #ifndef SSDTUNE_CLI_H
 #define SSDTUNE_CLI_H
 
+#include <getopt.h>
 #include <stdbool.h>
 
-struct option;
 
 struct cli {
 	bool json;
@@ -37,6 +37,10 @@ int cmd_attach(const struct command *cmd, struct cli *cli);
 int cmd_detach(const struct command *cmd, struct cli *cli);
 /* topology.c */
 int cmd_topology(const struct command *cmd, struct cli *cli);
+/* monitor.c */
+int cmd_monitor(const struct command *cmd, struct cli *cli);
+int monitor_option(struct cli *cli, int val, const char *arg);
+extern const struct option monitor_options[];
 
 /* A usage error: one line, exit status 2. */
 int usage_error(const struct command *cmd, const char *fmt, ...)

@@ -56,6 +56,29 @@ static const struct command commands[] = {
 		.min_args = 0, .max_args = 0,
 		.run = cmd_topology,
 	},
+	{
+		.name = "monitor",
+		.args = "",
+		.summary = "watch the driver: events, or per-queue counters (--stats)",
+		.help =
+"Listen to the ssdtune driver's generic netlink family (ssdtune.ko must be\n"
+"loaded) and print its events as they come, one line each: attached,\n"
+"detached, timeout (queue, tag), reset, reset_done, dead, knob (a sysfs\n"
+"knob was written: name and value).  With --stats, print every attached\n"
+"controller's per-queue counters once; with --stats --interval S, print\n"
+"per-queue completions/s, interrupts/s and interrupts per I/O every S\n"
+"seconds.  Changes nothing.\n\n"
+"  --stats        counters instead of events\n"
+"  --interval S   with --stats: rates every S seconds (fractions allowed)\n"
+"  --count N      stop after N events (N samples with --interval)\n"
+"  --timeout S    stop after S seconds\n"
+"With --json, stdout is one object when monitor stops (--count, --timeout,\n"
+"SIGINT or SIGTERM): \"events\", \"controllers\" or \"samples\".\n",
+		.min_args = 0, .max_args = 0,
+		.run = cmd_monitor,
+		.options = monitor_options,
+		.option = monitor_option,
+	},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -14,4 +14,73 @@
 /* Controller ssdtN, disks ssdtNnM (/dev/ssdtNnM) */
 #define SSDTUNE_CTRL_PREFIX	"ssdt"
 
+/*
+ * Generic netlink family SSDTUNE_GENL_NAME.  SSDTUNE_CMD_GET_CTRL is a dump
+ * (one message per controller, any user may ask); the driver multicasts
+ * SSDTUNE_CMD_EVENT messages to the group SSDTUNE_GENL_MCGRP_EVENTS.
+ * Attributes only ever get added at the end of each enum.
+ */
+#define SSDTUNE_GENL_NAME		"ssdtune"
+#define SSDTUNE_GENL_VERSION		1
+#define SSDTUNE_GENL_MCGRP_EVENTS	"events"
+
+enum ssdtune_cmd {
+	SSDTUNE_CMD_UNSPEC,
+	SSDTUNE_CMD_GET_CTRL,	/* dump: identity, state, per-queue counters */
+	SSDTUNE_CMD_EVENT,	/* notification on the events group */
+	__SSDTUNE_CMD_MAX,
+};
+
+#define SSDTUNE_CMD_MAX (__SSDTUNE_CMD_MAX - 1)
+
+/* SSDTUNE_A_EVENT values */
+enum ssdtune_event {
+	SSDTUNE_EVENT_UNSPEC,
+	SSDTUNE_EVENT_ATTACHED,		/* probe done, disks added */
+	SSDTUNE_EVENT_DETACHED,		/* remove done */
+	SSDTUNE_EVENT_TIMEOUT,		/* an I/O timed out: QUEUE, TAG */
+	SSDTUNE_EVENT_RESET,		/* controller reset started */
+	SSDTUNE_EVENT_RESET_DONE,	/* ... and finished: STATE says how */
+	SSDTUNE_EVENT_DEAD,		/* gone or failed: I/O fails */
+	SSDTUNE_EVENT_KNOB,		/* a sysfs knob was written: KNOB, VALUE */
+	__SSDTUNE_EVENT_MAX,
+};
+
+#define SSDTUNE_EVENT_MAX (__SSDTUNE_EVENT_MAX - 1)
+
+enum ssdtune_attr {
+	SSDTUNE_A_UNSPEC,
+	SSDTUNE_A_PAD,
+	SSDTUNE_A_CTRL,		/* u32: N of ssdtN */
+	SSDTUNE_A_PCI_ADDR,	/* string: 0000:41:00.0 */
+	SSDTUNE_A_STATE,	/* string: new, live, resetting, dead */
+	SSDTUNE_A_EVENT,	/* u32: enum ssdtune_event */
+	SSDTUNE_A_TIME_NS,	/* u64: CLOCK_BOOTTIME of the event */
+	SSDTUNE_A_KNOB,		/* string: sysfs file name */
+	SSDTUNE_A_VALUE,	/* string: the value as its file reads */
+	SSDTUNE_A_QUEUE,	/* u32: queue id of a TIMEOUT */
+	SSDTUNE_A_TAG,		/* u32: tag of a TIMEOUT */
+	SSDTUNE_A_MODEL,	/* string */
+	SSDTUNE_A_SERIAL,	/* string */
+	SSDTUNE_A_QUEUES,	/* nested: one SSDTUNE_A_QSTATS per I/O queue */
+	SSDTUNE_A_QSTATS,	/* nested: SSDTUNE_Q_* */
+	__SSDTUNE_A_MAX,
+};
+
+#define SSDTUNE_A_MAX (__SSDTUNE_A_MAX - 1)
+
+enum ssdtune_queue_attr {
+	SSDTUNE_Q_UNSPEC,
+	SSDTUNE_Q_PAD,
+	SSDTUNE_Q_ID,		/* u32: queue id (1..) */
+	SSDTUNE_Q_IRQ,		/* u32: Linux IRQ number of its vector */
+	SSDTUNE_Q_SUBMITTED,	/* u64 */
+	SSDTUNE_Q_COMPLETED,	/* u64: reaped in the interrupt handler */
+	SSDTUNE_Q_INTERRUPTS,	/* u64 */
+	SSDTUNE_Q_POLLED,	/* u64: reaped outside it */
+	__SSDTUNE_Q_MAX,
+};
+
+#define SSDTUNE_Q_MAX (__SSDTUNE_Q_MAX - 1)
+
 #endif /* _UAPI_LINUX_SSDTUNE_H */

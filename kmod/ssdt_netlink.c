@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ssdtune: generic netlink family "ssdtune" (include/uapi/linux/ssdtune.h).
+ *
+ * GET_CTRL dumps every controller: identity, state and the per-queue
+ * counters that sysfs shows one file at a time, in one consistent-enough
+ * read (each counter is read once; they are not snapshotted together).
+ * Events (attach, detach, timeout, reset, dead, knob writes) go to the
+ * multicast group "events"; with no listener they cost one allocation.
+ */
+#include <linux/ktime.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <net/genetlink.h>
+#include "ssdt.h"
+
+/* Controllers for the dump: added when probe is done, gone before free. */
+static LIST_HEAD(ssdt_ctrls);
+static DEFINE_MUTEX(ssdt_ctrls_lock);
+
+static const char *const ssdt_state_names[] = {
+	[SSDT_NEW]		= "new",
+	[SSDT_LIVE]		= "live",
+	[SSDT_RESETTING]	= "resetting",
+	[SSDT_DEAD]		= "dead",
+};
+
+const char *ssdt_state_name(enum ssdt_state state)
+{
+	if (state >= ARRAY_SIZE(ssdt_state_names))
+		return "unknown";
+	return ssdt_state_names[state];
+}
+
+static const struct nla_policy ssdt_nl_policy[SSDTUNE_A_MAX + 1] = {
+	[SSDTUNE_A_CTRL] = { .type = NLA_U32 },
+};
+
+enum { SSDT_NL_EVENTS };
+
+static const struct genl_multicast_group ssdt_nl_mcgrps[] = {
+	[SSDT_NL_EVENTS] = { .name = SSDTUNE_GENL_MCGRP_EVENTS },
+};
+
+static struct genl_family ssdt_nl_family;
+
+static int ssdt_nl_put_ident(struct sk_buff *skb, struct ssdt_ctrl *ctrl)
+{
+	if (nla_put_u32(skb, SSDTUNE_A_CTRL, ctrl->instance) ||
+	    nla_put_string(skb, SSDTUNE_A_PCI_ADDR, pci_name(ctrl->pdev)) ||
+	    nla_put_string(skb, SSDTUNE_A_STATE,
+			   ssdt_state_name(READ_ONCE(ctrl->state))))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int ssdt_nl_put_queue(struct sk_buff *skb, struct ssdt_queue *q)
+{
+	struct nlattr *nest = nla_nest_start(skb, SSDTUNE_A_QSTATS);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, SSDTUNE_Q_ID, q->qid) ||
+	    nla_put_u32(skb, SSDTUNE_Q_IRQ, q->irq < 0 ? 0 : q->irq) ||
+	    nla_put_u64_64bit(skb, SSDTUNE_Q_SUBMITTED, READ_ONCE(q->submitted),
+			      SSDTUNE_Q_PAD) ||
+	    nla_put_u64_64bit(skb, SSDTUNE_Q_COMPLETED, READ_ONCE(q->completed),
+			      SSDTUNE_Q_PAD) ||
+	    nla_put_u64_64bit(skb, SSDTUNE_Q_INTERRUPTS,
+			      READ_ONCE(q->interrupts), SSDTUNE_Q_PAD) ||
+	    nla_put_u64_64bit(skb, SSDTUNE_Q_POLLED, READ_ONCE(q->polled),
+			      SSDTUNE_Q_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int ssdt_nl_fill_ctrl(struct sk_buff *skb, struct ssdt_ctrl *ctrl,
+			     u32 portid, u32 seq)
+{
+	struct nlattr *queues;
+	unsigned int i;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &ssdt_nl_family, NLM_F_MULTI,
+			  SSDTUNE_CMD_GET_CTRL);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (ssdt_nl_put_ident(skb, ctrl) ||
+	    nla_put_string(skb, SSDTUNE_A_MODEL, ctrl->model) ||
+	    nla_put_string(skb, SSDTUNE_A_SERIAL, ctrl->serial))
+		goto cancel;
+	queues = nla_nest_start(skb, SSDTUNE_A_QUEUES);
+	if (!queues)
+		goto cancel;
+	for (i = 0; i < ctrl->nr_io; i++)
+		if (ssdt_nl_put_queue(skb, ctrl->ioq[i]))
+			goto cancel;
+	nla_nest_end(skb, queues);
+	genlmsg_end(skb, hdr);
+	return 0;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/* cb->args[0]: controllers already sent. */
+static int ssdt_nl_dump_ctrl(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct ssdt_ctrl *ctrl;
+	long idx = 0;
+
+	mutex_lock(&ssdt_ctrls_lock);
+	list_for_each_entry(ctrl, &ssdt_ctrls, nl_node) {
+		if (idx++ < cb->args[0])
+			continue;
+		if (ssdt_nl_fill_ctrl(skb, ctrl, NETLINK_CB(cb->skb).portid,
+				      cb->nlh->nlmsg_seq)) {
+			idx--;
+			break;
+		}
+	}
+	mutex_unlock(&ssdt_ctrls_lock);
+	cb->args[0] = idx;
+	return skb->len;
+}
+
+static const struct genl_small_ops ssdt_nl_ops[] = {
+	{
+		.cmd	= SSDTUNE_CMD_GET_CTRL,
+		.dumpit	= ssdt_nl_dump_ctrl,
+	},
+};
+
+static struct genl_family ssdt_nl_family __ro_after_init = {
+	.name		= SSDTUNE_GENL_NAME,
+	.version	= SSDTUNE_GENL_VERSION,
+	.maxattr	= SSDTUNE_A_MAX,
+	.policy		= ssdt_nl_policy,
+	.module		= THIS_MODULE,
+	.small_ops	= ssdt_nl_ops,
+	.n_small_ops	= ARRAY_SIZE(ssdt_nl_ops),
+	.resv_start_op	= SSDTUNE_CMD_MAX + 1,
+	.mcgrps		= ssdt_nl_mcgrps,
+	.n_mcgrps	= ARRAY_SIZE(ssdt_nl_mcgrps),
+};
+
+/* An event about @ctrl; @fill adds the attributes particular to it. */
+static void ssdt_nl_event(struct ssdt_ctrl *ctrl, enum ssdtune_event event,
+			  int (*fill)(struct sk_buff *skb, const void *arg),
+			  const void *arg, gfp_t gfp)
+{
+	struct sk_buff *skb;
+	void *hdr;
+
+	if (!genl_has_listeners(&ssdt_nl_family, &init_net, SSDT_NL_EVENTS))
+		return;
+	skb = genlmsg_new(NLMSG_GOODSIZE, gfp);
+	if (!skb)
+		return;
+	hdr = genlmsg_put(skb, 0, 0, &ssdt_nl_family, 0, SSDTUNE_CMD_EVENT);
+	if (!hdr)
+		goto free;
+	if (nla_put_u32(skb, SSDTUNE_A_EVENT, event) ||
+	    nla_put_u64_64bit(skb, SSDTUNE_A_TIME_NS, ktime_get_boottime_ns(),
+			      SSDTUNE_A_PAD) ||
+	    ssdt_nl_put_ident(skb, ctrl) || (fill && fill(skb, arg)))
+		goto free;
+	genlmsg_end(skb, hdr);
+	genlmsg_multicast(&ssdt_nl_family, skb, 0, SSDT_NL_EVENTS, gfp);
+	return;
+free:
+	nlmsg_free(skb);
+}
+
+void ssdt_nl_notify(struct ssdt_ctrl *ctrl, enum ssdtune_event event)
+{
+	ssdt_nl_event(ctrl, event, NULL, NULL, GFP_KERNEL);
+}
+
+struct ssdt_nl_knob {
+	const char *name;
+	const char *value;
+};
+
+static int ssdt_nl_fill_knob(struct sk_buff *skb, const void *arg)
+{
+	const struct ssdt_nl_knob *k = arg;
+
+	if (nla_put_string(skb, SSDTUNE_A_KNOB, k->name) ||
+	    nla_put_string(skb, SSDTUNE_A_VALUE, k->value))
+		return -EMSGSIZE;
+	return 0;
+}
+
+void ssdt_nl_notify_knob(struct ssdt_ctrl *ctrl, const char *name,
+			 const char *value)
+{
+	struct ssdt_nl_knob k = { .name = name, .value = value };
+
+	ssdt_nl_event(ctrl, SSDTUNE_EVENT_KNOB, ssdt_nl_fill_knob, &k,
+		      GFP_KERNEL);
+}
+
+struct ssdt_nl_timeout {
+	u32 qid, tag;
+};
+
+static int ssdt_nl_fill_timeout(struct sk_buff *skb, const void *arg)
+{
+	const struct ssdt_nl_timeout *t = arg;
+
+	if (nla_put_u32(skb, SSDTUNE_A_QUEUE, t->qid) ||
+	    nla_put_u32(skb, SSDTUNE_A_TAG, t->tag))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* From the timeout handler: may not sleep. */
+void ssdt_nl_notify_timeout(struct ssdt_ctrl *ctrl, u32 qid, u32 tag)
+{
+	struct ssdt_nl_timeout t = { .qid = qid, .tag = tag };
+
+	ssdt_nl_event(ctrl, SSDTUNE_EVENT_TIMEOUT, ssdt_nl_fill_timeout, &t,
+		      GFP_ATOMIC);
+}
+
+void ssdt_nl_add_ctrl(struct ssdt_ctrl *ctrl)
+{
+	mutex_lock(&ssdt_ctrls_lock);
+	list_add_tail(&ctrl->nl_node, &ssdt_ctrls);
+	mutex_unlock(&ssdt_ctrls_lock);
+	ssdt_nl_notify(ctrl, SSDTUNE_EVENT_ATTACHED);
+}
+
+void ssdt_nl_del_ctrl(struct ssdt_ctrl *ctrl)
+{
+	mutex_lock(&ssdt_ctrls_lock);
+	list_del(&ctrl->nl_node);
+	mutex_unlock(&ssdt_ctrls_lock);
+}
+
+int ssdt_nl_register(void)
+{
+	return genl_register_family(&ssdt_nl_family);
+}
+
+void ssdt_nl_unregister(void)
+{
+	genl_unregister_family(&ssdt_nl_family);
+}

@@ -1,0 +1,145 @@
+#!/usr/bin/env bats
+# ssdtune monitor: the driver's generic netlink family "ssdtune" seen through
+# the tool (libnl-genl): the counter dump matches sysfs, rates follow the
+# load, and events arrive for detach/attach and for the timeout ladder.
+
+load lib/common
+
+setup_file() {
+	setup_attached
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+}
+
+teardown_file() {
+	teardown_stock
+}
+
+# mon_start ARGS...: run "ssdtune monitor ARGS" in the background into
+# $SSDT_TMP/mon.out and wait until it has joined the events group.
+mon_start() {
+	: >"$SSDT_TMP/mon.out"
+	"$SSDT_TOOL" monitor "$@" >"$SSDT_TMP/mon.out" 2>"$SSDT_TMP/mon.err" &
+	mon_pid=$!
+	wait_for 20 grep -q '^watching' "$SSDT_TMP/mon.out" ||
+		err "monitor did not start: $(cat "$SSDT_TMP/mon.err")"
+}
+
+# mon_wait: wait for the background monitor to stop by itself; its status.
+mon_wait() {
+	local rc=0
+	wait "$mon_pid" || rc=$?
+	cat "$SSDT_TMP/mon.out" "$SSDT_TMP/mon.err"
+	return $rc
+}
+
+# reaped CTRL: completions reaped on all its I/O queues so far
+reaped() {
+	local q n=0
+	for q in "$1"/queues/q*; do
+		[ "${q##*/}" = q0 ] && continue
+		n=$((n + $(trim "$q/completed") + $(trim "$q/polled")))
+	done
+	echo $n
+}
+
+# io_since CTRL N: more than N completions reaped by now
+io_since() { [ "$(reaped "$1")" -gt "$2" ]; }
+
+@test "monitor --stats --json: the controller, its state and per-queue counters equal to sysfs" {
+	ctrl=$(ssdt_ctrl)
+	run_fio "$(ssdt_disk)" --rw=randread --bs=4k --iodepth=8 --size=8M --io_size=4M
+	run "$SSDT_TOOL" --json monitor --stats
+	echo "$output"
+	[ "$status" -eq 0 ]
+	echo "$output" | python3 -c '
+import json, sys, os
+ctrl = sys.argv[1]
+r = json.load(sys.stdin)
+c = [c for c in r["controllers"] if c["controller"] == os.path.basename(ctrl)]
+assert len(c) == 1, "controller missing from the dump"
+c = c[0]
+assert c["state"] == "live", c["state"]
+assert c["serial"] == "ssdt01", c["serial"]
+qdirs = sorted(d for d in os.listdir(ctrl + "/queues") if d != "q0")
+assert len(c["queues"]) == len(qdirs), (len(c["queues"]), qdirs)
+for q in c["queues"]:
+    d = "%s/queues/q%d/" % (ctrl, q["queue"])
+    for k in ("submitted", "completed", "interrupts", "polled"):
+        v = int(open(d + k).read())
+        # the device is idle: the dump and sysfs read the same counters
+        assert q[k] == v, (q["queue"], k, q[k], v)
+    assert q["irq"] == int(open(d + "irq").read())
+assert sum(q["completed"] + q["polled"] for q in c["queues"]) >= 1024
+' "$ctrl"
+}
+
+@test "monitor --stats --interval: completions per second follow a running fio" {
+	ctrl=$(ssdt_ctrl)
+	before=$(reaped "$ctrl")
+	run_fio "$(ssdt_disk)" --rw=randread --bs=4k --iodepth=16 --size=64M \
+		--time_based --runtime=10 >/dev/null &
+	fio_pid=$!
+	# fio's start-up takes a while under TCG: sample once it is doing I/O
+	wait_for 30 io_since "$ctrl" "$before"
+	run "$SSDT_TOOL" --json monitor --stats --interval 1 --count 2
+	wait "$fio_pid"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	echo "$output" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+assert len(r["samples"]) == 2, len(r["samples"])
+for s in r["samples"]:
+    rate = sum(q["completed_per_s"] for c in s["controllers"] for q in c["queues"])
+    assert rate > 100, "only %.0f completions/s under fio" % rate
+'
+	# and idle: no completions at all
+	run "$SSDT_TOOL" --json monitor --stats --interval 0.5 --count 1
+	echo "$output" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+rate = sum(q["completed_per_s"] for c in r["samples"][0]["controllers"] for q in c["queues"])
+assert rate == 0, rate
+'
+}
+
+@test "monitor: detach and attach each send an event with the PCI address" {
+	bdf=$(nvme_bdf)
+	mon_start --count 2 --timeout 120
+	detach
+	attach
+	mon_wait
+	grep -q "^ssdt[0-9]* detached .*pci_address=$bdf" "$SSDT_TMP/mon.out"
+	grep -q "^ssdt[0-9]* attached .*pci_address=$bdf .*state=live" "$SSDT_TMP/mon.out"
+}
+
+@test "monitor: a lost completion shows as timeout, reset and reset_done events" {
+	ctrl=$(ssdt_ctrl)
+	disk=$(ssdt_disk)
+	tmo=/sys/block/${disk##*/}/queue/io_timeout
+	old=$(cat "$tmo")
+	echo 2000 >"$tmo"
+	mon_start --count 3 --timeout 120
+	echo 1 >"/sys/kernel/debug/ssdtune/${ctrl##*/}/drop_completions"
+	dd if="$disk" of=/dev/null bs=4k count=1 skip=77 iflag=direct status=none
+	echo "$old" >"$tmo"
+	mon_wait
+	grep -Eq '^ssdt[0-9]+ timeout .*queue=[0-9]+ .*tag=[0-9]+' "$SSDT_TMP/mon.out"
+	grep -q ' reset .*state=resetting' "$SSDT_TMP/mon.out"
+	grep -q ' reset_done .*state=live' "$SSDT_TMP/mon.out"
+}
+
+@test "monitor: bad options and a missing module give one line and a non-zero exit" {
+	run "$SSDT_TOOL" monitor --count 0
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	run "$SSDT_TOOL" monitor --interval 1
+	[ "$status" -eq 2 ]
+	detach
+	module_unload
+	run "$SSDT_TOOL" monitor --stats
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"is ssdtune.ko loaded"* ]]
+}
