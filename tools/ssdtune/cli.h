@@ -3,9 +3,8 @@
 #ifndef SSDTUNE_CLI_H
 #define SSDTUNE_CLI_H
 
+#include <getopt.h>
 #include <stdbool.h>
-
-struct option;
 
 struct cli {
 	bool json;
@@ -37,6 +36,13 @@ int cmd_attach(const struct command *cmd, struct cli *cli);
 int cmd_detach(const struct command *cmd, struct cli *cli);
 /* topology.c */
 int cmd_topology(const struct command *cmd, struct cli *cli);
+/* tune.c */
+int cmd_plan(const struct command *cmd, struct cli *cli);
+int cmd_apply(const struct command *cmd, struct cli *cli);
+int cmd_verify(const struct command *cmd, struct cli *cli);
+int cmd_revert(const struct command *cmd, struct cli *cli);
+int tune_option(struct cli *cli, int val, const char *arg);
+extern const struct option plan_options[], apply_options[], state_options[];
 
 /* A usage error: one line, exit status 2. */
 int usage_error(const struct command *cmd, const char *fmt, ...)
