@@ -41,6 +41,13 @@ int cmd_topology(const struct command *cmd, struct cli *cli);
 int cmd_monitor(const struct command *cmd, struct cli *cli);
 int monitor_option(struct cli *cli, int val, const char *arg);
 extern const struct option monitor_options[];
+/* tune.c */
+int cmd_plan(const struct command *cmd, struct cli *cli);
+int cmd_apply(const struct command *cmd, struct cli *cli);
+int cmd_verify(const struct command *cmd, struct cli *cli);
+int cmd_revert(const struct command *cmd, struct cli *cli);
+int tune_option(struct cli *cli, int val, const char *arg);
+extern const struct option plan_options[], apply_options[], state_options[];
 
 /* A usage error: one line, exit status 2. */
 int usage_error(const struct command *cmd, const char *fmt, ...)

@@ -79,6 +79,67 @@ static const struct command commands[] = {
 		.options = monitor_options,
 		.option = monitor_option,
 	},
+	{
+		.name = "plan",
+		.args = "[DEVICE...]",
+		.summary = "show the tuning plan for this host (changes nothing)",
+		.help =
+"Plan interrupt affinity, I/O cores, C-state limits, governor/EPP/turbo and\n"
+"(for ssdtune controllers) coalescing for the NVMe functions given as PCI\n"
+"addresses or ssdtN names (default: every NVMe function), as a pure\n"
+"function of the topology and the profile: latency, iops, throughput or\n"
+"balanced (default).  Prints every change as 'path: old -> new  (reason)',\n"
+"what is already set, what is skipped (not present, kernel-managed) and\n"
+"advice that is printed only (boot isolation, cpuset, irqbalance).\n"
+"  --profile P   latency, iops, throughput or balanced\n",
+		.min_args = 0, .max_args = 64,
+		.run = cmd_plan,
+		.options = plan_options, .option = tune_option,
+	},
+	{
+		.name = "apply",
+		.args = "[DEVICE...]",
+		.summary = "apply the plan, saving every value it touches first",
+		.help =
+"Compute the plan as 'ssdtune plan' does and write it.  Before the first\n"
+"write, every value it touches is saved (atomically) in DIR/state.json,\n"
+"interrupt vectors by PCI address and vector index; values saved by an\n"
+"earlier apply are kept, so apply is idempotent and revert restores the\n"
+"originals.  DIR/lock keeps two runs from interleaving.\n"
+"  --profile P      latency, iops, throughput or balanced\n"
+"  --state-dir DIR  where to save (default " "/var/lib/ssdtune" ")\n",
+		.flags = CMD_DRY_RUN,
+		.min_args = 0, .max_args = 64,
+		.run = cmd_apply,
+		.options = apply_options, .option = tune_option,
+	},
+	{
+		.name = "verify",
+		.args = "",
+		.summary = "check that the applied plan still holds",
+		.help =
+"Compare every applied value with the live system; for interrupt vectors\n"
+"also check that the effective affinity lies inside the applied mask.\n"
+"Prints 'ok' or 'drift' per value; exit status 0 only if all hold.\n"
+"  --state-dir DIR  where apply saved (default /var/lib/ssdtune)\n",
+		.min_args = 0, .max_args = 0,
+		.run = cmd_verify,
+		.options = state_options, .option = tune_option,
+	},
+	{
+		.name = "revert",
+		.args = "",
+		.summary = "restore every value apply saved, then remove the state",
+		.help =
+"Write back, byte for byte, every value saved by apply that differs from\n"
+"the live one (interrupt vectors found again by PCI address and vector\n"
+"index), then remove the state.  Works after an apply that was killed.\n"
+"  --state-dir DIR  where apply saved (default /var/lib/ssdtune)\n",
+		.flags = CMD_DRY_RUN,
+		.min_args = 0, .max_args = 0,
+		.run = cmd_revert,
+		.options = state_options, .option = tune_option,
+	},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -440,6 +440,12 @@ static int gather_pci(struct topo *t)
 		}
 		if (!sys_realpath(pathf(p, sizeof(p), SYS_PCI_DEVICES "/%s", pc->bdf), rp))
 			pcidev_ssdt_ctrl(rp, pc->ssdt, sizeof(pc->ssdt));
+		if (pc->ssdt[0]) {
+			read_opt(pathf(p, sizeof(p), SYS_SSDT_CLASS "/%s/coalesce_profile", pc->ssdt),
+				 pc->coalesce_profile, sizeof(pc->coalesce_profile));
+			read_opt(pathf(p, sizeof(p), SYS_SSDT_CLASS "/%s/power_limit_mw", pc->ssdt),
+				 pc->power_limit_mw, sizeof(pc->power_limit_mw));
+		}
 		r = gather_irqs(t, pc, &names);
 	}
 	free(names.irq);
@@ -483,6 +489,7 @@ static int gather_idle(struct topo *t)
 		struct topo_idle_state *s = &t->idle_states[i];
 		int nd = 0;
 
+		s->index = states[i];
 		read_opt(pathf(p, sizeof(p), SYS_CPU "/cpu%d/cpuidle/state%d/name", first, states[i]),
 			 s->name, sizeof(s->name));
 		read_opt(pathf(p, sizeof(p), SYS_CPU "/cpu%d/cpuidle/state%d/desc", first, states[i]),

@@ -48,6 +48,8 @@ struct topo_pci {
 	int node;			/* -1 unknown */
 	char driver[64];
 	char ssdt[32];			/* ssdtune controller, "" if none */
+	char coalesce_profile[32];	/* its knobs; "" if absent */
+	char power_limit_mw[32];
 	bool pcie;			/* has a PCI Express capability */
 	struct pcie_link cap, cur;	/* this end's capability, trained */
 	bool port_known;
@@ -58,6 +60,7 @@ struct topo_pci {
 };
 
 struct topo_idle_state {
+	int index;			/* N of stateN: for the path only */
 	char name[32];
 	char desc[64];
 	unsigned int latency_us;

@@ -6,6 +6,7 @@
 #include "bdf.h"
 #include "parse.h"
 #include "pcie.h"
+#include "plan_test.c"
 
 static int bdf_is(const char *s, unsigned int dom, unsigned int bus,
 		  unsigned int dev, unsigned int fn)
@@ -207,5 +208,9 @@ int main(void)
 	test_cpulist();
 	test_interrupts();
 	test_pcie();
+	test_cpuset();
+	test_plan_latency();
+	test_plan_profiles();
+	test_plan_rules();
 	return tap_done();
 }

@@ -1,0 +1,22 @@
+#!/bin/sh
+# Regenerate the golden plans: plan-FIXTURE-PROFILE.txt for every fixture
+# of ../fixtures/mktopo.py (but the 8n512c benchmark) and every profile.
+# Review the diff before committing: tune.bats compares against these.
+# The irqbalance note depends on the machine and is left out.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../../.." && pwd)
+bin=${SSDTUNE:-$repo/tools/ssdtune/ssdtune}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for fx in 1s8c 2s24c 4n128c vm; do
+	"$repo/tests/host/fixtures/mktopo.py" "$fx" "$tmp/$fx/sys" "$tmp/$fx/proc"
+	for prof in latency iops throughput balanced; do
+		unshare --mount --propagation private -- sh -c '
+			d=$1; shift
+			mount --bind "$d/sys" /sys && mount --bind "$d/proc/irq" /proc/irq &&
+			mount --bind "$d/proc/interrupts" /proc/interrupts && exec "$@"' \
+			sh "$tmp/$fx" "$bin" plan --profile "$prof" |
+			grep -v '^note: irqbalance' >"$here/plan-$fx-$prof.txt"
+	done
+done

@@ -1,0 +1,307 @@
+#!/usr/bin/env bats
+# ssdtune plan, apply, verify, revert against the host fixtures
+# (fixtures/mktopo.py) mounted over /sys, /proc/irq and /proc/interrupts.
+# Golden plans: golden/plan-FIXTURE-PROFILE.txt (golden/regen.sh).
+
+load helpers
+
+GOLDEN=$BATS_TEST_DIRNAME/golden
+STATE=
+
+setup() {
+	[ -x "$SSDTUNE" ] || skip "no $SSDTUNE (make -C tools/ssdtune)"
+	STATE=$BATS_TEST_TMPDIR/state
+}
+
+py() {
+	printf '%s' "$output" | python3 -c "import json,sys; v=json.load(sys.stdin); print($1)"
+}
+
+golden() {	# golden FIXTURE: every profile's plan equals its golden file
+	local prof
+	make_topo "$1"
+	for prof in latency iops throughput balanced; do
+		run --separate-stderr ssdt plan --profile "$prof"
+		[ "$status" -eq 0 ] || { echo "$prof: status $status: $stderr"; return 1; }
+		diff -u "$GOLDEN/plan-$1-$prof.txt" <(printf '%s\n' "$output" |
+			grep -v '^note: irqbalance') || { echo "$1 $prof differs"; return 1; }
+	done
+}
+
+# What the kernel does once a vector fires: its effective affinity becomes
+# one CPU of the requested mask.
+follow_effective() {
+	local d a
+	for d in "$PFX"/irq/[0-9]*; do
+		[ -e "$d/smp_affinity_list" ] || continue
+		a=$(cat "$d/smp_affinity_list")
+		printf '%s\n' "${a%%[,-]*}" >"$d/effective_affinity_list"
+	done
+}
+
+@test "golden plans: one socket, 8 cores, no SMT (4 profiles)" {
+	golden 1s8c
+}
+
+@test "golden plans: two sockets with SMT, NVMe on node 1 (4 profiles)" {
+	golden 2s24c
+}
+
+@test "golden plans: four nodes, NVMe on ssdtune (node 1) and nvme (node 3) (4 profiles)" {
+	golden 4n128c
+}
+
+@test "golden plans: VM without cpufreq and cpuidle (4 profiles)" {
+	golden vm
+}
+
+@test "plan puts interrupt cores on the device's node, apart from the I/O cores, siblings together" {
+	make_topo 2s24c
+	run --separate-stderr ssdt plan --profile latency --json
+	[ "$status" -eq 0 ]
+	[ "$(py 'v["devices"][0]["numa_node"]')" = 1 ]
+	[ "$(py 'v["devices"][0]["irq_cpus"]')" = "24,72" ]
+	[ "$(py 'v["devices"][0]["io_cpus"]')" = "25-47,73-95" ]
+	[ "$(py 'v["changes"][0]["path"]')" = /proc/irq/200/smp_affinity_list ]
+	[ "$(py 'v["changes"][0]["new"]')" = "24,72" ]
+}
+
+@test "plan --json lists the same changes as the text plan" {
+	make_topo 4n128c
+	run --separate-stderr ssdt plan --profile iops
+	[ "$status" -eq 0 ]
+	text=$(printf '%s\n' "$output" | grep -E '^/[^ ]*: .* -> ' | sed 's/  (.*//')
+	run --separate-stderr ssdt plan --profile iops --json
+	[ "$status" -eq 0 ]
+	json=$(py '"\n".join("%s: %s -> %s" % (c["path"], c["old"], c["new"]) for c in v["changes"] if c["action"] == "set")')
+	[ -n "$text" ]
+	[ "$text" = "$json" ]
+}
+
+@test "plan reports kernel-managed vectors as not steerable and apply leaves them alone" {
+	make_topo 2s24c
+	run --separate-stderr ssdt plan --profile latency --json
+	[ "$(py 'sum(1 for c in v["changes"] if c["action"] == "skip" and "not steerable" in c["reason"])')" = 16 ]
+	[ "$(py 'v["devices"][0]["managed_vectors"]')" = 16 ]
+	before=$(cat "$PFX"/irq/20[1-9]/smp_affinity_list "$PFX"/irq/21*/smp_affinity_list | md5sum)
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	[ "$(cat "$PFX"/irq/20[1-9]/smp_affinity_list "$PFX"/irq/21*/smp_affinity_list | md5sum)" = "$before" ]
+	[ "$(cat "$PFX/irq/200/smp_affinity_list")" = "24,72" ]
+	! grep -q '"/proc/irq/201/' "$STATE/state.json"
+}
+
+@test "plan on a VM reports cpufreq, cpuidle and turbo as skipped: not present" {
+	make_topo vm
+	run --separate-stderr ssdt plan --profile latency
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"/sys/devices/system/cpu/cpuidle: skipped: not present"* ]]
+	[[ "$output" == *"/sys/devices/system/cpu/cpufreq: skipped: not present"* ]]
+	[[ "$output" == *"skipped: not present: turbo skipped"* ]]
+}
+
+@test "plan tells how to keep a running irqbalance off the vectors without replacing its ban list" {
+	make_topo 4n128c
+	cp /bin/sleep "$BATS_TEST_TMPDIR/irqbalance"
+	"$BATS_TEST_TMPDIR/irqbalance" 30 3>&- &
+	FAKE_PID=$!
+	run --separate-stderr ssdt plan --profile latency
+	[ "$status" -eq 0 ]
+	line=$(printf '%s\n' "$output" | grep '^note: irqbalance')
+	[[ "$line" == *"--banirq=300 --banirq=301"* ]]
+	[[ "$line" == *"do not replace IRQBALANCE_BANNED_CPULIST"* ]]
+}
+
+@test "plan DEVICE plans only that device, by PCI address or ssdtN" {
+	make_topo 4n128c
+	run --separate-stderr ssdt plan --json ssdt0
+	[ "$status" -eq 0 ]
+	[ "$(py '[d["bdf"] for d in v["devices"]]')" = "['0000:41:00.0']" ]
+	run --separate-stderr ssdt plan --json c1:00.0
+	[ "$status" -eq 0 ]
+	[ "$(py '[d["bdf"] for d in v["devices"]]')" = "['0000:c1:00.0']" ]
+}
+
+@test "unknown profile, unknown device, bad flag: non-zero exit and one line" {
+	make_topo 4n128c
+	run --separate-stderr ssdt plan --profile fast
+	[ "$status" -eq 2 ]
+	assert_one_error_line
+	[[ "$stderr" == *"unknown profile 'fast'"* ]]
+	run --separate-stderr ssdt apply --profile fast --state-dir "$STATE"
+	[ "$status" -eq 2 ]
+	assert_one_error_line
+	run --separate-stderr ssdt plan 0000:99:00.0
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[[ "$stderr" == *"unknown device '0000:99:00.0'"* ]]
+	run --separate-stderr ssdt apply --state-dir "$STATE" nvme9
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	run --separate-stderr ssdt plan --bogus
+	[ "$status" -eq 2 ]
+	assert_one_error_line
+	run --separate-stderr ssdt plan --dry-run
+	[ "$status" -eq 2 ]
+	assert_one_error_line
+	run --separate-stderr ssdt verify --profile latency
+	[ "$status" -eq 2 ]
+	assert_one_error_line
+	[ ! -e "$STATE" ]
+}
+
+@test "apply --dry-run prints every write and writes nothing, not even state" {
+	make_topo 4n128c
+	before=$(fx_sum)
+	run --separate-stderr ssdt plan --profile latency
+	want=$(printf '%s\n' "$output" | grep -c ' -> ')
+	run --separate-stderr ssdt apply --dry-run --profile latency --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep -c ' <- ')" -eq "$want" ]
+	[[ "$output" == *"/proc/irq/301/smp_affinity_list <- 16,80"* ]]
+	[ "$(fx_sum)" = "$before" ]
+	[ ! -e "$STATE" ]
+}
+
+@test "apply then revert leaves the fixture tree byte-identical" {
+	local fx prof
+	for fx in 4n128c 2s24c 1s8c; do
+		for prof in latency balanced; do
+			make_topo "$fx"
+			before=$(fx_sum)
+			run --separate-stderr ssdt apply --profile "$prof" --state-dir "$STATE"
+			[ "$status" -eq 0 ] || { echo "$fx $prof apply: $stderr"; return 1; }
+			[ "$(fx_sum)" != "$before" ]
+			run --separate-stderr ssdt revert --state-dir "$STATE"
+			[ "$status" -eq 0 ] || { echo "$fx $prof revert: $stderr"; return 1; }
+			[ "$(fx_sum)" = "$before" ] || { echo "$fx $prof: tree differs"; return 1; }
+			[ ! -e "$STATE/state.json" ]
+		done
+	done
+}
+
+@test "apply writes what the plan says and saves the originals first" {
+	make_topo 4n128c
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	[ "$(cat "$PFX/irq/305/smp_affinity_list")" = "16,80" ]
+	[ "$(cat "$FX/devices/system/cpu/cpu17/cpuidle/state2/disable")" = 1 ]
+	[ "$(cat "$FX/devices/system/cpu/cpu15/cpuidle/state2/disable")" = 0 ]
+	[ "$(cat "$FX/devices/system/cpu/cpufreq/policy16/scaling_governor")" = performance ]
+	[ "$(cat "$FX/class/ssdtune/ssdt0/coalesce_profile")" = latency ]
+	[ "$(cat "$FX/class/ssdtune/ssdt0/power_limit_mw")" = 0 ]
+	output=$(cat "$STATE/state.json")
+	[ "$(py '[e["old"] for e in v["entries"] if e["key"] == "irq 0000:41:00.0 vector 5"]')" = "['80\\n']" ]
+	[ "$(py '[e["old"] for e in v["entries"] if e["path"].endswith("ssdt0/power_limit_mw")]')" = "['8000\\n']" ]
+}
+
+@test "apply is idempotent: a second run writes nothing and keeps the originals" {
+	make_topo 4n128c
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	saved=$(cat "$STATE/state.json")
+	after=$(fx_sum)
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	[[ "${lines[-1]}" == "changed 0, "* ]]
+	[ "$(cat "$STATE/state.json")" = "$saved" ]
+	[ "$(fx_sum)" = "$after" ]
+}
+
+@test "apply killed midway (after 5 writes), then revert, restores the tree" {
+	make_topo 4n128c
+	before=$(fx_sum)
+	SSDTUNE_TEST_ABORT_AFTER=5 run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
+	[ "$status" -eq 137 ]
+	[ "$(fx_sum)" != "$before" ]
+	[ "$(cat "$PFX/irq/304/smp_affinity_list")" = "16,80" ]
+	[ "$(cat "$PFX/irq/305/smp_affinity_list")" = 80 ]
+	run --separate-stderr ssdt revert --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	[[ "$output" == "restored 5 of "* ]]
+	[ "$(fx_sum)" = "$before" ]
+}
+
+@test "revert finds interrupt vectors by PCI address and index after their IRQ numbers changed" {
+	make_topo 4n128c
+	before=$(cat "$PFX"/irq/30[0-8]/smp_affinity_list | md5sum)
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	# a rebind: the same vectors come back as IRQs 500-508
+	dev=$FX/devices/pci0000:40/0000:40:01.1/0000:41:00.0
+	for k in $(seq 0 8); do
+		mv "$PFX/irq/$((300 + k))" "$PFX/irq/$((500 + k))"
+		mv "$dev/msi_irqs/$((300 + k))" "$dev/msi_irqs/$((500 + k))"
+	done
+	run --separate-stderr ssdt revert --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	[ "$(cat "$PFX"/irq/50[0-8]/smp_affinity_list | md5sum)" = "$before" ]
+}
+
+@test "verify holds after apply once vectors fire, and reports a manual change as drift" {
+	make_topo 4n128c
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	follow_effective
+	run --separate-stderr ssdt verify --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	[[ "${lines[-1]}" == "all "*" applied settings hold (profile latency)" ]]
+	echo powersave >"$FX/devices/system/cpu/cpufreq/policy20/scaling_governor"
+	echo 20 >"$PFX/irq/303/smp_affinity_list"
+	run --separate-stderr ssdt verify --state-dir "$STATE"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[ "$stderr" = "ssdtune: 2 of 141 applied settings drifted" ]
+	[[ "$output" == *"drift  /sys/devices/system/cpu/cpufreq/policy20/scaling_governor: applied performance, now powersave"* ]]
+	[[ "$output" == *"drift  /proc/irq/303/smp_affinity_list: applied 16,80, now 20"* ]]
+	run --separate-stderr ssdt verify --json --state-dir "$STATE"
+	[ "$status" -eq 1 ]
+	[ "$(py 'v["drifted"]')" = 2 ]
+}
+
+@test "verify checks effective affinity, not only the requested mask" {
+	make_topo 4n128c
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
+	follow_effective
+	echo 24 >"$PFX/irq/302/effective_affinity_list"
+	run --separate-stderr ssdt verify --state-dir "$STATE"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"drift  /proc/irq/302/smp_affinity_list: effective affinity 24 is outside the applied 16,80"* ]]
+}
+
+@test "verify and revert without an applied plan fail with one line" {
+	make_topo 1s8c
+	run --separate-stderr ssdt verify --state-dir "$STATE"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[[ "$stderr" == *"nothing applied"* ]]
+	run --separate-stderr ssdt revert --state-dir "$STATE"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+}
+
+@test "apply refuses while another run holds the state lock" {
+	make_topo 1s8c
+	mkdir -p "$STATE"
+	before=$(fx_sum)
+	flock "$STATE/lock" sleep 5 3>&- &
+	FAKE_PID=$!
+	sleep 0.3
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[[ "$stderr" == *"held by another ssdtune apply or revert"* ]]
+	[ "$(fx_sum)" = "$before" ]
+}
+
+@test "revert --dry-run prints the restores and keeps the state" {
+	make_topo 1s8c
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	after=$(fx_sum)
+	run --separate-stderr ssdt revert --dry-run --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"/proc/irq/120/smp_affinity_list <- 0-7\n"* ]]
+	[ "$(fx_sum)" = "$after" ]
+	[ -e "$STATE/state.json" ]
+}

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/* CPU sets: cpulist parse and format.  Pure. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpuset.h"
+
+int cpuset_init(struct cpuset *s, int n)
+{
+	s->n = n > 0 ? n : 1;
+	s->on = calloc((size_t)s->n, sizeof(*s->on));
+	return s->on ? 0 : -ENOMEM;
+}
+
+void cpuset_free(struct cpuset *s)
+{
+	free(s->on);
+	s->on = NULL;
+	s->n = 0;
+}
+
+void cpuset_clear(struct cpuset *s)
+{
+	memset(s->on, 0, (size_t)s->n * sizeof(*s->on));
+}
+
+static int number(const char **p)
+{
+	long v = 0;
+
+	if (**p < '0' || **p > '9')
+		return -1;
+	while (**p >= '0' && **p <= '9') {
+		v = v * 10 + (**p - '0');
+		if (v > 1 << 20)
+			return -1;
+		(*p)++;
+	}
+	return (int)v;
+}
+
+int cpuset_add_list(struct cpuset *s, const char *list)
+{
+	const char *p = list;
+	int a, b, i;
+
+	if (*p == '\n' || !*p)
+		return *p && p[1] ? -1 : 0;
+	for (;;) {
+		a = number(&p);
+		b = a;
+		if (a < 0)
+			return -1;
+		if (*p == '-') {
+			p++;
+			b = number(&p);
+			if (b < a)
+				return -1;
+		}
+		if (b >= s->n)
+			return -1;
+		for (i = a; i <= b; i++)
+			s->on[i] = true;
+		if (*p == ',') {
+			p++;
+			continue;
+		}
+		if (*p == '\n')
+			p++;
+		return *p ? -1 : 0;
+	}
+}
+
+void cpuset_set(struct cpuset *s, int cpu)
+{
+	if (cpu >= 0 && cpu < s->n)
+		s->on[cpu] = true;
+}
+
+bool cpuset_has(const struct cpuset *s, int cpu)
+{
+	return cpu >= 0 && cpu < s->n && s->on[cpu];
+}
+
+int cpuset_count(const struct cpuset *s)
+{
+	int i, c = 0;
+
+	for (i = 0; i < s->n; i++)
+		c += s->on[i];
+	return c;
+}
+
+void cpuset_or(struct cpuset *dst, const struct cpuset *src)
+{
+	int i;
+
+	for (i = 0; i < src->n && i < dst->n; i++)
+		dst->on[i] |= src->on[i];
+}
+
+bool cpuset_subset(const struct cpuset *a, const struct cpuset *b)
+{
+	int i;
+
+	for (i = 0; i < a->n; i++)
+		if (a->on[i] && !cpuset_has(b, i))
+			return false;
+	return true;
+}
+
+bool cpuset_equal(const struct cpuset *a, const struct cpuset *b)
+{
+	return cpuset_subset(a, b) && cpuset_subset(b, a);
+}
+
+char *cpuset_format(const struct cpuset *s, char *buf, size_t len)
+{
+	size_t used = 0;
+	int i = 0, j, w;
+
+	if (len)
+		buf[0] = '\0';
+	while (i < s->n) {
+		if (!s->on[i]) {
+			i++;
+			continue;
+		}
+		for (j = i; j + 1 < s->n && s->on[j + 1]; j++)
+			;
+		if (j == i)
+			w = snprintf(buf + used, len - used, "%s%d", used ? "," : "", i);
+		else
+			w = snprintf(buf + used, len - used, "%s%d-%d", used ? "," : "", i, j);
+		if (w < 0 || (size_t)w >= len - used) {
+			buf[used] = '\0';
+			break;
+		}
+		used += (size_t)w;
+		i = j + 1;
+	}
+	return buf;
+}
+
+bool cpulist_same(const char *a, const char *b, int ncpus)
+{
+	struct cpuset x, y;
+	bool same = false;
+
+	if (cpuset_init(&x, ncpus))
+		return false;
+	if (!cpuset_init(&y, ncpus)) {
+		same = !cpuset_add_list(&x, a) && !cpuset_add_list(&y, b) &&
+		       cpuset_equal(&x, &y);
+		cpuset_free(&y);
+	}
+	cpuset_free(&x);
+	return same;
+}

@@ -1,0 +1,574 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The planner.  Pure: everything comes from struct topo, everything goes
+ * into struct plan.  Rules (Documentation/tuning.md):
+ *  - interrupt cores on the device's local node, separate from the I/O
+ *    cores, whole cores (SMT siblings together), CPU 0's core last;
+ *  - C-states deeper than the profile's exit-latency bound disabled on the
+ *    chosen cores, chosen by exit latency (the index is only the path);
+ *  - governor and turbo per profile, EPP where the governor leaves it;
+ *  - coalescing profile and no power limit on ssdtune controllers;
+ *  - isolation and irqbalance: printed, not written.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpuset.h"
+#include "parse.h"
+#include "plan.h"
+#include "sysfs.h"
+
+#define SYS_CPU "/sys/devices/system/cpu"
+
+static const struct {
+	const char *name;
+	int latency_us;		/* C-state exit latency bound, -1 none */
+	int irq_cores_per8;	/* interrupt cores per 8 cores of a node */
+	const char *governor;	/* NULL: leave it */
+	const char *epp;	/* with a governor that keeps EPP */
+	int turbo;		/* 1 on, -1 leave it */
+	const char *coalesce;	/* ssdtune coalesce_profile */
+} profiles[PROFILE_COUNT] = {
+	[PROFILE_LATENCY] = { "latency", 2, 0, "performance", NULL, 1, "latency" },
+	[PROFILE_IOPS] = { "iops", 10, 1, "performance", NULL, 1, "iops" },
+	[PROFILE_THROUGHPUT] = { "throughput", 50, 0, "performance", NULL, 1, "iops" },
+	[PROFILE_BALANCED] = { "balanced", -1, 0, NULL, "balance_performance", -1, "balanced" },
+};
+
+int plan_profile_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; i < PROFILE_COUNT; i++)
+		if (!strcmp(name, profiles[i].name))
+			return i;
+	return -1;
+}
+
+const char *plan_profile_name(int profile)
+{
+	return profile >= 0 && profile < PROFILE_COUNT ? profiles[profile].name : "?";
+}
+
+int plan_latency_bound_us(int profile)
+{
+	return profiles[profile].latency_us;
+}
+
+void plan_irq_key(const char *bdf, int index, char *buf, size_t len)
+{
+	snprintf(buf, len, "irq %s vector %d", bdf, index);
+}
+
+static int add(struct plan *p, enum plan_kind kind, const char *key,
+	       const char *path, const char *old, const char *val,
+	       const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
+static int add(struct plan *p, enum plan_kind kind, const char *key,
+	       const char *path, const char *old, const char *val,
+	       const char *fmt, ...)
+{
+	struct plan_item *it;
+	char reason[1024];
+	va_list ap;
+
+	if (p->nitems == p->cap) {
+		int cap = p->cap ? p->cap * 2 : 64;
+		struct plan_item *n = realloc(p->items, (size_t)cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		p->items = n;
+		p->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+	it = &p->items[p->nitems];
+	memset(it, 0, sizeof(*it));
+	it->kind = kind;
+	it->vector = -1;
+	it->key = strdup(key ? key : path);
+	it->path = strdup(path);
+	it->old = strdup(old);
+	it->val = strdup(val);
+	it->reason = strdup(reason);
+	p->nitems++;
+	if (!it->key || !it->path || !it->old || !it->val || !it->reason)
+		return -ENOMEM;
+	return 0;
+}
+
+/* A setting: SET if @old differs from @val, else KEEP. */
+static int setting(struct plan *p, const char *path, const char *old,
+		   const char *val, const char *reason)
+{
+	return add(p, strcmp(old, val) ? PLAN_SET : PLAN_KEEP, NULL, path,
+		   old, val, "%s", reason);
+}
+
+static int max_cpu(const struct topo *t)
+{
+	int i, m = 0;
+
+	for (i = 0; i < t->ncpus; i++)
+		if (t->cpus[i].id > m)
+			m = t->cpus[i].id;
+	for (i = 0; i < t->nnodes; i++)
+		if (t->nodes[i].ncpus && t->nodes[i].cpus[t->nodes[i].ncpus - 1] > m)
+			m = t->nodes[i].cpus[t->nodes[i].ncpus - 1];
+	return m + 1;
+}
+
+static const struct topo_cpu *cpu_of(const struct topo *t, int id)
+{
+	int i;
+
+	for (i = 0; i < t->ncpus; i++)
+		if (t->cpus[i].id == id)
+			return &t->cpus[i];
+	return NULL;
+}
+
+/* The cores of one node, each a set of online SMT siblings; CPU 0's
+ * core last. */
+struct cores {
+	struct cpuset *core;
+	int n;
+};
+
+static void cores_free(struct cores *c)
+{
+	int i;
+
+	for (i = 0; i < c->n; i++)
+		cpuset_free(&c->core[i]);
+	free(c->core);
+	c->core = NULL;
+	c->n = 0;
+}
+
+static int node_cores(const struct topo *t, const struct topo_node *node,
+		      int ncpu, struct cores *out)
+{
+	struct cpuset seen, sib;
+	int i, j, zero = -1;
+
+	out->n = 0;
+	out->core = calloc((size_t)node->ncpus + 1, sizeof(*out->core));
+	if (!out->core || cpuset_init(&seen, ncpu))
+		return -ENOMEM;
+	for (i = 0; i < node->ncpus; i++) {
+		const struct topo_cpu *c = cpu_of(t, node->cpus[i]);
+		struct cpuset *core;
+
+		if (cpuset_has(&seen, node->cpus[i]) || (c && !c->online))
+			continue;
+		core = &out->core[out->n];
+		if (cpuset_init(core, ncpu))
+			goto nomem;
+		out->n++;
+		cpuset_set(core, node->cpus[i]);
+		if (c && c->siblings[0] && !cpuset_init(&sib, ncpu)) {
+			if (!cpuset_add_list(&sib, c->siblings))
+				for (j = 0; j < node->ncpus; j++) {
+					const struct topo_cpu *s = cpu_of(t, node->cpus[j]);
+
+					if (cpuset_has(&sib, node->cpus[j]) &&
+					    (!s || s->online))
+						cpuset_set(core, node->cpus[j]);
+				}
+			cpuset_free(&sib);
+		}
+		cpuset_or(&seen, core);
+		if (cpuset_has(core, 0))
+			zero = out->n - 1;
+	}
+	cpuset_free(&seen);
+	if (zero >= 0 && out->n > 1) {
+		struct cpuset z = out->core[zero];
+
+		memmove(&out->core[zero], &out->core[zero + 1],
+			(size_t)(out->n - zero - 1) * sizeof(*out->core));
+		out->core[out->n - 1] = z;
+	}
+	return 0;
+nomem:
+	cpuset_free(&seen);
+	return -ENOMEM;
+}
+
+static const struct topo_node *find_node(const struct topo *t, int id)
+{
+	int i;
+
+	for (i = 0; i < t->nnodes; i++)
+		if (t->nodes[i].id == id)
+			return &t->nodes[i];
+	return NULL;
+}
+
+/* Interrupt and I/O cores of @node: @irq gets whole cores, @io the rest,
+ * and CPU 0's core (last in @c) only if nothing else is left. */
+static int split_node(const struct cores *c, int profile, struct cpuset **irq,
+		      int *nirq, struct cpuset *io)
+{
+	int want = 1, usable = c->n, i;
+	bool zero_last = c->n > 1 && cpuset_has(&c->core[c->n - 1], 0);
+
+	if (profiles[profile].irq_cores_per8)
+		want = c->n / 8 * profiles[profile].irq_cores_per8;
+	if (want < 1)
+		want = 1;
+	/* Leave CPU 0's core out if at least one I/O core remains. */
+	if (zero_last && c->n - 1 >= want + 1)
+		usable = c->n - 1;
+	if (want > usable - 1)
+		want = usable > 1 ? usable - 1 : 1;
+	*irq = calloc((size_t)want, sizeof(**irq));
+	if (!*irq)
+		return -ENOMEM;
+	*nirq = want;
+	for (i = 0; i < want; i++)
+		(*irq)[i] = c->core[i];
+	cpuset_clear(io);
+	for (i = want; i < usable; i++)
+		cpuset_or(io, &c->core[i]);
+	if (usable == 1)	/* one core: interrupts and I/O share it */
+		cpuset_or(io, &c->core[0]);
+	return 0;
+}
+
+static int plan_irqs(struct plan *p, const struct topo_pci *pc,
+		     const struct cpuset *irq, int nirq, int node)
+{
+	char key[128], path[PATH_MAX], want[TOPO_LIST];
+	int i, k = 0, r = 0;
+
+	for (i = 0; i < pc->nirqs && !r; i++) {
+		const struct topo_irq *q = &pc->irqs[i];
+
+		plan_irq_key(pc->bdf, i, key, sizeof(key));
+		snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", q->irq);
+		if (q->managed == MANAGED_YES) {
+			r = add(p, PLAN_SKIP, key, path, q->effective, "",
+				"%s (%s vector %d): not steerable, not moved: %s; 'ssdtune attach %s' makes it steerable",
+				q->name[0] ? q->name : "?", pc->bdf, i,
+				q->managed_why, pc->bdf);
+			continue;
+		}
+		cpuset_format(&irq[k % nirq], want, sizeof(want));
+		k++;
+		r = add(p, strcmp(q->affinity, want) ? PLAN_SET : PLAN_KEEP, key,
+			path, q->affinity, want,
+			"%s (%s vector %d): interrupt core on node %d, the device's, apart from the I/O cores",
+			q->name[0] ? q->name : "?", pc->bdf, i, node);
+		if (!r) {
+			snprintf(p->items[p->nitems - 1].bdf, BDF_BUFSZ, "%s", pc->bdf);
+			p->items[p->nitems - 1].vector = i;
+		}
+	}
+	return r;
+}
+
+static int plan_ssdt(struct plan *p, const struct topo_pci *pc)
+{
+	char path[PATH_MAX], why[256];
+	int r;
+
+	if (!pc->ssdt[0])
+		return add(p, PLAN_NOTE, "note coalesce", "", "", "",
+			   "%s: coalescing and power limit are live knobs only on ssdtune controllers ('ssdtune attach %s')",
+			   pc->bdf, pc->bdf);
+	snprintf(path, sizeof(path), SYS_SSDT_CLASS "/%s/coalesce_profile", pc->ssdt);
+	snprintf(why, sizeof(why), "%s: interrupt coalescing for the %s profile",
+		 pc->ssdt, plan_profile_name(p->profile));
+	if (pc->coalesce_profile[0])
+		r = setting(p, path, pc->coalesce_profile,
+			    profiles[p->profile].coalesce, why);
+	else
+		r = add(p, PLAN_SKIP, NULL, path, "", "", "not present");
+	if (r)
+		return r;
+	snprintf(path, sizeof(path), SYS_SSDT_CLASS "/%s/power_limit_mw", pc->ssdt);
+	if (!pc->power_limit_mw[0])
+		return add(p, PLAN_SKIP, NULL, path, "", "", "not present");
+	snprintf(why, sizeof(why), "%s: no power limit (a limit costs up to ~40%% IOPS)",
+		 pc->ssdt);
+	return setting(p, path, pc->power_limit_mw, "0", why);
+}
+
+static int plan_idle(struct plan *p, const struct topo *t,
+		     const struct cpuset *chosen, int ncpu)
+{
+	int bound = profiles[p->profile].latency_us, i, c, r = 0;
+	char path[PATH_MAX], why[256];
+	struct cpuset off;
+
+	if (!t->idle_available)
+		return add(p, PLAN_SKIP, NULL, SYS_CPU "/cpuidle", "", "",
+			   "not present (no cpuidle): C-state limits skipped");
+	if (bound < 0)
+		return add(p, PLAN_NOTE, "note cpuidle", "", "", "",
+			   "C-states: left alone by the %s profile",
+			   plan_profile_name(p->profile));
+	if (cpuset_init(&off, ncpu))
+		return -ENOMEM;
+	for (i = 0; i < t->nidle_states && !r; i++) {
+		const struct topo_idle_state *s = &t->idle_states[i];
+
+		if ((int)s->latency_us <= bound)
+			continue;
+		cpuset_clear(&off);
+		if (cpuset_add_list(&off, s->disabled_on))
+			cpuset_clear(&off);
+		snprintf(why, sizeof(why), "%s: exit latency %u us > %d us (%s profile)",
+			 s->name, s->latency_us, bound, plan_profile_name(p->profile));
+		for (c = 0; c < ncpu && !r; c++) {
+			if (!cpuset_has(chosen, c))
+				continue;
+			snprintf(path, sizeof(path), SYS_CPU "/cpu%d/cpuidle/state%d/disable",
+				 c, s->index);
+			r = setting(p, path, cpuset_has(&off, c) ? "1" : "0", "1", why);
+		}
+	}
+	cpuset_free(&off);
+	return r;
+}
+
+static int plan_freq(struct plan *p, const struct topo *t,
+		     const struct cpuset *chosen, int ncpu)
+{
+	const char *gov = profiles[p->profile].governor;
+	const char *epp = profiles[p->profile].epp;
+	char path[PATH_MAX], why[TOPO_LIST + 128];
+	struct cpuset pc;
+	int i, c, r = 0;
+
+	if (!t->freq_available) {
+		r = add(p, PLAN_SKIP, NULL, SYS_CPU "/cpufreq", "", "",
+			"not present (no cpufreq): governor and EPP skipped");
+	} else if (!cpuset_init(&pc, ncpu)) {
+		for (i = 0; i < t->npolicies && !r; i++) {
+			const struct topo_policy *pol = &t->policies[i];
+			bool hit = false;
+
+			cpuset_clear(&pc);
+			cpuset_add_list(&pc, pol->cpus);
+			for (c = 0; c < ncpu; c++)
+				hit |= cpuset_has(&pc, c) && cpuset_has(chosen, c);
+			if (!hit)
+				continue;
+			if (gov) {
+				snprintf(path, sizeof(path), SYS_CPU "/cpufreq/policy%d/scaling_governor",
+					 pol->id);
+				snprintf(why, sizeof(why), "CPUs %s: no frequency scaling (%s profile)",
+					 pol->cpus, plan_profile_name(p->profile));
+				r = setting(p, path, pol->governor, gov, why);
+			} else if (epp && pol->epp[0] && strcmp(pol->governor, "performance")) {
+				/* intel_pstate refuses EPP writes under the
+				 * performance governor (EBUSY): it pins EPP */
+				snprintf(path, sizeof(path),
+					 SYS_CPU "/cpufreq/policy%d/energy_performance_preference",
+					 pol->id);
+				snprintf(why, sizeof(why), "CPUs %s: energy/performance bias (%s profile)",
+					 pol->cpus, plan_profile_name(p->profile));
+				r = setting(p, path, pol->epp, epp, why);
+			}
+		}
+		cpuset_free(&pc);
+	} else {
+		return -ENOMEM;
+	}
+	if (r)
+		return r;
+	if (t->turbo < 0)
+		return add(p, PLAN_SKIP, NULL, SYS_CPU "/cpufreq/boost", "", "",
+			   "not present: turbo skipped");
+	if (profiles[p->profile].turbo < 0)
+		return add(p, PLAN_NOTE, "note turbo", "", "", "",
+			   "turbo: left %s by the %s profile", t->turbo ? "on" : "off",
+			   plan_profile_name(p->profile));
+	snprintf(why, sizeof(why), "turbo on: a low CPU ratio costs ~10%% (%s profile)",
+		 plan_profile_name(p->profile));
+	if (strstr(t->turbo_file, "no_turbo"))
+		return setting(p, t->turbo_file, t->turbo ? "0" : "1", "0", why);
+	return setting(p, t->turbo_file, t->turbo ? "1" : "0", "1", why);
+}
+
+static int plan_advice(struct plan *p, const struct topo *t)
+{
+	char irqs[1024] = "";
+	size_t used = 0;
+	int i, j, r;
+
+	if (p->profile != PROFILE_BALANCED && p->io_cpus[0]) {
+		snprintf(p->cmdline, sizeof(p->cmdline),
+			 "isolcpus=managed_irq,domain,%s nohz_full=%s rcu_nocbs=%s%s%s",
+			 p->io_cpus, p->io_cpus, p->io_cpus,
+			 p->housekeeping[0] ? " irqaffinity=" : "", p->housekeeping);
+		r = add(p, PLAN_NOTE, "note boot", "", "", "",
+			"boot isolation (printed, not written): add to the kernel command line: %s",
+			p->cmdline);
+		if (!r)
+			r = add(p, PLAN_NOTE, "note cpuset", "", "", "",
+				"runtime isolation (printed, not written): a cgroup v2 cpuset partition: mkdir /sys/fs/cgroup/ssdtune-io; echo +cpuset > /sys/fs/cgroup/cgroup.subtree_control; echo %s > /sys/fs/cgroup/ssdtune-io/cpuset.cpus; echo isolated > /sys/fs/cgroup/ssdtune-io/cpuset.cpus.partition (cpusets move no interrupts)",
+				p->io_cpus);
+		if (r)
+			return r;
+	}
+	for (i = 0; i < p->ndevs; i++) {
+		r = add(p, PLAN_NOTE, "note io", "", "", "",
+			"%s: I/O cores %s: fio --cpus_allowed=%s, numactl --physcpubind=%s --membind=%d",
+			p->devs[i].bdf, p->devs[i].io_cpus, p->devs[i].io_cpus,
+			p->devs[i].io_cpus, p->devs[i].node);
+		if (r)
+			return r;
+	}
+	if (!t->irqbalance_pid)
+		return add(p, PLAN_NOTE, "note irqbalance", "", "", "",
+			   "irqbalance: not running");
+	for (i = 0; i < t->npcis; i++)
+		for (j = 0; j < t->pcis[i].nirqs && used < sizeof(irqs) - 32; j++) {
+			int w = snprintf(irqs + used, sizeof(irqs) - used, " --banirq=%d",
+					 t->pcis[i].irqs[j].irq);
+
+			if (w > 0)
+				used += (size_t)w;
+		}
+	return add(p, PLAN_NOTE, "note irqbalance", "", "", "",
+		   "irqbalance runs and may move the vectors back: add%s to IRQBALANCE_ARGS (keep what is there; do not replace IRQBALANCE_BANNED_CPULIST, it overrides irqbalance's own isolcpus/nohz_full ban), or ban them with a --policyscript, or stop irqbalance",
+		   irqs);
+}
+
+static bool selected(const int *sel, int nsel, int i, const struct topo_pci *pc)
+{
+	int k;
+
+	if (!nsel)
+		return pci_class_is_nvme(pc->class24);
+	for (k = 0; k < nsel; k++)
+		if (sel[k] == i)
+			return true;
+	return false;
+}
+
+int plan_build(const struct topo *t, int profile, const int *sel, int nsel,
+	       struct plan *p)
+{
+	int ncpu = max_cpu(t), i, r = 0, nirq = 0;
+	struct cpuset all_irq, all_io, chosen, io, *irq = NULL;
+	struct cores cores = { 0 };
+
+	memset(p, 0, sizeof(*p));
+	p->profile = profile;
+	p->devs = calloc((size_t)t->npcis + 1, sizeof(*p->devs));
+	if (!p->devs || cpuset_init(&all_irq, ncpu) || cpuset_init(&all_io, ncpu) ||
+	    cpuset_init(&chosen, ncpu) || cpuset_init(&io, ncpu))
+		return -ENOMEM;
+	for (i = 0; i < t->npcis && !r; i++) {
+		const struct topo_pci *pc = &t->pcis[i];
+		const struct topo_node *node;
+		struct plan_dev *d;
+		int k;
+
+		if (!selected(sel, nsel, i, pc))
+			continue;
+		d = &p->devs[p->ndevs++];
+		snprintf(d->bdf, sizeof(d->bdf), "%s", pc->bdf);
+		snprintf(d->driver, sizeof(d->driver), "%s", pc->driver);
+		snprintf(d->ssdt, sizeof(d->ssdt), "%s", pc->ssdt);
+		node = find_node(t, pc->node);
+		if (!node) {
+			node = &t->nodes[0];
+			if (t->nnodes > 1)
+				r = add(p, PLAN_NOTE, "note node", "", "", "",
+					"%s: NUMA node unknown: planning on node %d",
+					pc->bdf, node->id);
+		}
+		d->node = node->id;
+		cores_free(&cores);
+		free(irq);
+		irq = NULL;
+		if (r || (r = node_cores(t, node, ncpu, &cores)))
+			break;
+		if (!cores.n) {
+			r = -ENODEV;
+			break;
+		}
+		if ((r = split_node(&cores, profile, &irq, &nirq, &io)))
+			break;
+		cpuset_clear(&chosen);
+		for (k = 0; k < nirq; k++)
+			cpuset_or(&chosen, &irq[k]);
+		cpuset_format(&chosen, d->irq_cpus, sizeof(d->irq_cpus));
+		cpuset_format(&io, d->io_cpus, sizeof(d->io_cpus));
+		cpuset_or(&all_irq, &chosen);
+		cpuset_or(&all_io, &io);
+		d->nvectors = pc->nirqs;
+		for (k = 0; k < pc->nirqs; k++)
+			d->nmanaged += pc->irqs[k].managed == MANAGED_YES;
+		if (cores.n == 1)
+			r = add(p, PLAN_NOTE, "note shared", "", "", "",
+				"%s: node %d has one core: interrupts and I/O share it",
+				pc->bdf, node->id);
+		if (!r)
+			r = plan_irqs(p, pc, irq, nirq, node->id);
+		if (!r)
+			r = plan_ssdt(p, pc);
+	}
+	if (!r && !p->ndevs)
+		r = -ENODEV;
+	if (!r) {
+		/* I/O cores of one device may be another's interrupt cores
+		 * (same node, iops profile): interrupts win. */
+		for (i = 0; i < ncpu; i++)
+			if (cpuset_has(&all_irq, i))
+				all_io.on[i] = false;
+		cpuset_format(&all_irq, p->irq_cpus, sizeof(p->irq_cpus));
+		cpuset_format(&all_io, p->io_cpus, sizeof(p->io_cpus));
+		cpuset_clear(&chosen);
+		for (i = 0; i < t->ncpus; i++)
+			if (t->cpus[i].online)
+				cpuset_set(&chosen, t->cpus[i].id);
+		for (i = 0; i < ncpu; i++)
+			if (cpuset_has(&all_irq, i) || cpuset_has(&all_io, i))
+				chosen.on[i] = false;
+		cpuset_format(&chosen, p->housekeeping, sizeof(p->housekeeping));
+		cpuset_clear(&chosen);
+		cpuset_or(&chosen, &all_irq);
+		cpuset_or(&chosen, &all_io);
+		r = plan_idle(p, t, &chosen, ncpu);
+	}
+	if (!r)
+		r = plan_freq(p, t, &chosen, ncpu);
+	if (!r)
+		r = plan_advice(p, t);
+	cores_free(&cores);
+	free(irq);
+	cpuset_free(&all_irq);
+	cpuset_free(&all_io);
+	cpuset_free(&chosen);
+	cpuset_free(&io);
+	return r;
+}
+
+void plan_free(struct plan *p)
+{
+	int i;
+
+	for (i = 0; i < p->nitems; i++) {
+		free(p->items[i].key);
+		free(p->items[i].path);
+		free(p->items[i].old);
+		free(p->items[i].val);
+		free(p->items[i].reason);
+	}
+	free(p->items);
+	free(p->devs);
+	memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The planner: a pure function of a gathered topology (topo.h) and a
+ * profile.  It reads no file and writes none; it returns every setting it
+ * would touch as path, current value, wanted value and reason, plus the
+ * settings it skips and the advice it only prints.  See
+ * Documentation/tuning.md for the rules and why.
+ */
+#ifndef SSDTUNE_PLAN_H
+#define SSDTUNE_PLAN_H
+
+#include "topo.h"
+
+enum plan_profile {
+	PROFILE_LATENCY,
+	PROFILE_IOPS,
+	PROFILE_THROUGHPUT,
+	PROFILE_BALANCED,
+	PROFILE_COUNT
+};
+
+int plan_profile_parse(const char *name);	/* -1 if unknown */
+const char *plan_profile_name(int profile);
+/* The deepest C-state exit latency the profile allows, -1: no bound. */
+int plan_latency_bound_us(int profile);
+
+enum plan_kind {
+	PLAN_SET,	/* path: old -> new */
+	PLAN_KEEP,	/* already holds the value */
+	PLAN_SKIP,	/* setting not present or not steerable */
+	PLAN_NOTE,	/* advice: printed, never written */
+};
+
+struct plan_item {
+	enum plan_kind kind;
+	char *key;		/* stable identity the state is saved under */
+	char *path;		/* "" for notes */
+	char *old, *val;	/* current, wanted ("" if none) */
+	char *reason;
+	char bdf[BDF_BUFSZ];	/* an interrupt vector: its function ... */
+	int vector;		/* ... and index in msi_irqs; else -1 */
+};
+
+struct plan_dev {
+	char bdf[BDF_BUFSZ];
+	char driver[64], ssdt[32];
+	int node;		/* the node used (the device's, or 0) */
+	char irq_cpus[TOPO_LIST], io_cpus[TOPO_LIST];
+	int nvectors, nmanaged;
+};
+
+struct plan {
+	int profile;
+	struct plan_dev *devs;
+	int ndevs;
+	struct plan_item *items;
+	int nitems, cap;
+	char irq_cpus[TOPO_LIST], io_cpus[TOPO_LIST];	/* all devices */
+	char housekeeping[TOPO_LIST];	/* everything else */
+	char cmdline[4 * TOPO_LIST + 128];	/* boot isolation, printed */
+};
+
+/*
+ * Plan @profile for the storage functions t->pcis[sel[0..nsel-1]] (nsel
+ * 0: every NVMe function).  Returns 0, -ENODEV if there is no NVMe
+ * function to tune, -ENOMEM.  Free with plan_free() in every case.
+ */
+int plan_build(const struct topo *t, int profile, const int *sel, int nsel,
+	       struct plan *p);
+void plan_free(struct plan *p);
+
+/* The key of interrupt vector @index of @bdf. */
+void plan_irq_key(const char *bdf, int index, char *buf, size_t len);
+
+#endif

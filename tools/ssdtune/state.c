@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The saved state: load, atomic save, lock, remove. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "output.h"
+#include "state.h"
+
+int state_lock(const char *dir)
+{
+	char p[PATH_MAX];
+	int fd;
+
+	if (mkdir(dir, 0700) && errno != EEXIST)
+		return -out_fail(EXIT_REFUSED, "cannot create state directory %s: %s",
+				 dir, strerror(errno));
+	snprintf(p, sizeof(p), "%s/lock", dir);
+	fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -out_fail(EXIT_REFUSED, "cannot open %s: %s", p, strerror(errno));
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		int e = errno;
+
+		close(fd);
+		if (e == EWOULDBLOCK)
+			return -out_fail(EXIT_REFUSED, "%s is held by another ssdtune apply or revert",
+					 p);
+		return -out_fail(EXIT_REFUSED, "cannot lock %s: %s", p, strerror(e));
+	}
+	return fd;
+}
+
+void state_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+}
+
+int state_read_raw(const char *path, char *buf, size_t len)
+{
+	size_t used = 0;
+	ssize_t n = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	while (used + 1 < len && (n = read(fd, buf + used, len - 1 - used)) > 0)
+		used += (size_t)n;
+	n = n < 0 ? -errno : 0;
+	close(fd);
+	buf[used] = '\0';
+	return (int)n;
+}
+
+int state_set(char **field, const char *val)
+{
+	char *n = strdup(val);
+
+	if (!n)
+		return -ENOMEM;
+	free(*field);
+	*field = n;
+	return 0;
+}
+
+int state_add(struct state *s, const char *key, const char *path,
+	      const char *old, const char *val, const char *bdf, int vector)
+{
+	struct state_entry *e;
+
+	if (s->n == s->cap) {
+		int cap = s->cap ? s->cap * 2 : 64;
+
+		e = realloc(s->e, (size_t)cap * sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		s->e = e;
+		s->cap = cap;
+	}
+	e = &s->e[s->n];
+	memset(e, 0, sizeof(*e));
+	e->key = strdup(key);
+	e->path = strdup(path);
+	e->old = strdup(old);
+	e->val = strdup(val);
+	snprintf(e->bdf, sizeof(e->bdf), "%s", bdf ? bdf : "");
+	e->vector = vector;
+	s->n++;
+	return e->key && e->path && e->old && e->val ? 0 : -ENOMEM;
+}
+
+struct state_entry *state_find(struct state *s, const char *key)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->e[i].key, key))
+			return &s->e[i];
+	return NULL;
+}
+
+void state_free(struct state *s)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++) {
+		free(s->e[i].key);
+		free(s->e[i].path);
+		free(s->e[i].old);
+		free(s->e[i].val);
+	}
+	free(s->e);
+	memset(s, 0, sizeof(*s));
+}
+
+static const char *str(struct json_object *o, const char *k)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+int state_load(const char *dir, struct state *s)
+{
+	struct json_object *root, *arr = NULL;
+	char p[PATH_MAX];
+	size_t i, n;
+	int r = 0;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(p, sizeof(p), "%s/" STATE_FILE, dir);
+	if (access(p, F_OK))
+		return errno == ENOENT ? -ENOENT :
+			out_fail(EXIT_REFUSED, "cannot read %s: %s", p, strerror(errno));
+	root = json_object_from_file(p);
+	if (!root || !json_object_object_get_ex(root, "entries", &arr) ||
+	    !json_object_is_type(arr, json_type_array)) {
+		json_object_put(root);
+		return out_fail(EXIT_REFUSED, "%s: malformed (not an ssdtune state file)", p);
+	}
+	snprintf(s->profile, sizeof(s->profile), "%s",
+		 str(root, "profile") ? str(root, "profile") : "");
+	n = json_object_array_length(arr);
+	for (i = 0; i < n && !r; i++) {
+		struct json_object *e = json_object_array_get_idx(arr, i), *v;
+		const char *key = str(e, "key"), *path = str(e, "path");
+		const char *old = str(e, "old"), *val = str(e, "new");
+		int vec = -1;
+
+		if (!key || !path || !old || !val) {
+			r = out_fail(EXIT_REFUSED, "%s: malformed entry %zu", p, i);
+			break;
+		}
+		if (json_object_object_get_ex(e, "vector", &v))
+			vec = json_object_get_int(v);
+		if (state_add(s, key, path, old, val, str(e, "bdf"), vec))
+			r = out_fail(EXIT_REFUSED, "out of memory");
+	}
+	json_object_put(root);
+	if (r)
+		state_free(s);
+	return r;
+}
+
+int state_save(const char *dir, const struct state *s)
+{
+	struct json_object *root = json_object_new_object(), *arr = json_object_new_array();
+	char p[PATH_MAX], tmp[PATH_MAX];
+	const char *text;
+	size_t len;
+	int i, fd, dfd, r = 0;
+
+	json_object_object_add(root, "version", json_object_new_int(1));
+	json_object_object_add(root, "profile", json_object_new_string(s->profile));
+	for (i = 0; i < s->n; i++) {
+		struct json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "key", json_object_new_string(s->e[i].key));
+		json_object_object_add(e, "path", json_object_new_string(s->e[i].path));
+		json_object_object_add(e, "old", json_object_new_string(s->e[i].old));
+		json_object_object_add(e, "new", json_object_new_string(s->e[i].val));
+		if (s->e[i].vector >= 0) {
+			json_object_object_add(e, "bdf", json_object_new_string(s->e[i].bdf));
+			json_object_object_add(e, "vector", json_object_new_int(s->e[i].vector));
+		}
+		json_object_array_add(arr, e);
+	}
+	json_object_object_add(root, "entries", arr);
+	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+					      JSON_C_TO_STRING_NOSLASHESCAPE);
+	len = strlen(text);
+	snprintf(p, sizeof(p), "%s/" STATE_FILE, dir);
+	snprintf(tmp, sizeof(tmp), "%s/" STATE_FILE ".tmp", dir);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || write(fd, text, len) != (ssize_t)len || write(fd, "\n", 1) != 1 ||
+	    fsync(fd)) {
+		r = out_fail(EXIT_REFUSED, "cannot write %s: %s", tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		unlink(tmp);
+	} else if (close(fd) || rename(tmp, p)) {
+		r = out_fail(EXIT_REFUSED, "cannot save %s: %s", p, strerror(errno));
+		unlink(tmp);
+	} else {
+		dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dfd < 0 || fsync(dfd))
+			r = out_fail(EXIT_REFUSED, "cannot sync %s: %s", dir, strerror(errno));
+		if (dfd >= 0)
+			close(dfd);
+	}
+	json_object_put(root);
+	return r;
+}
+
+int state_remove(const char *dir)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/" STATE_FILE, dir);
+	if (unlink(p) && errno != ENOENT)
+		return out_fail(EXIT_REFUSED, "cannot remove %s: %s", p, strerror(errno));
+	snprintf(p, sizeof(p), "%s/lock", dir);
+	unlink(p);
+	rmdir(dir);
+	return 0;
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What apply saved: every value it touches, exactly as it was, keyed by a
+ * stable identity (a path, or PCI address + vector index for interrupt
+ * vectors, whose IRQ numbers change across rebinds and reboots).
+ * DIR/state.json is written atomically (tmp, fsync, rename, fsync DIR)
+ * before the first write; DIR/lock is flock()ed by apply and revert.
+ */
+#ifndef SSDTUNE_STATE_H
+#define SSDTUNE_STATE_H
+
+#include <stddef.h>
+
+#include "bdf.h"
+
+#define STATE_DIR_DEFAULT "/var/lib/ssdtune"
+#define STATE_FILE "state.json"
+
+struct state_entry {
+	char *key, *path;
+	char *old;		/* the file's bytes before the first apply */
+	char *val;		/* what the last apply wrote (or found) */
+	char bdf[BDF_BUFSZ];	/* interrupt vector: function and index */
+	int vector;		/* -1 otherwise */
+};
+
+struct state {
+	char profile[32];
+	struct state_entry *e;
+	int n, cap;
+};
+
+/* Create @dir if needed and take its lock (non-blocking).  Returns the
+ * lock fd, or -exit code after the one error line. */
+int state_lock(const char *dir);
+void state_unlock(int fd);
+
+/* 0; -ENOENT if nothing is saved; else an exit code after one line. */
+int state_load(const char *dir, struct state *s);
+/* Atomically.  0 or an exit code after one line. */
+int state_save(const char *dir, const struct state *s);
+/* Remove the saved state (and the lock file, and @dir if empty). */
+int state_remove(const char *dir);
+
+struct state_entry *state_find(struct state *s, const char *key);
+/* Append; the strings are copied.  0 or -ENOMEM. */
+int state_add(struct state *s, const char *key, const char *path,
+	      const char *old, const char *val, const char *bdf, int vector);
+int state_set(char **field, const char *val);	/* replace a string */
+void state_free(struct state *s);
+
+/* A whole small file, bytes as they are (newline kept).  0 or -errno. */
+int state_read_raw(const char *path, char *buf, size_t len);
+
+#endif
