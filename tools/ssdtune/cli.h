@@ -37,6 +37,10 @@ int cmd_attach(const struct command *cmd, struct cli *cli);
 int cmd_detach(const struct command *cmd, struct cli *cli);
 /* topology.c */
 int cmd_topology(const struct command *cmd, struct cli *cli);
+/* set.c */
+int cmd_set(const struct command *cmd, struct cli *cli);
+int set_option(struct cli *cli, int val, const char *arg);
+extern const struct option set_options[];
 /* monitor.c */
 int cmd_monitor(const struct command *cmd, struct cli *cli);
 int monitor_option(struct cli *cli, int val, const char *arg);

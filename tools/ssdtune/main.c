@@ -57,6 +57,30 @@ static const struct command commands[] = {
 		.run = cmd_topology,
 	},
 	{
+		.name = "set",
+		.args = "[CTRL] KNOB=VALUE...",
+		.summary = "change ssdtune driver knobs, validated, saved for revert",
+		.help =
+"Write the driver's knobs of controller CTRL (ssdtN or its PCI address;\n"
+"optional when one controller is attached):\n"
+"  coalesce_mode=off|hw|host|auto      coalesce_threshold=0..256\n"
+"  coalesce_time_us=0..25500           coalesce_profile=balanced|iops|\n"
+"                                        latency|adaptive|off\n"
+"  power_limit_mw=0..1000000 (0: none) power_limit_mode=hw|host|auto\n"
+"  energy_model=VALUE (format: Documentation/ABI/testing/sysfs-class-ssdtune)\n"
+"Every value is checked before any is written; a bad one writes nothing.\n"
+"The files a knob changes are saved first in the state directory, as\n"
+"apply does, so 'ssdtune revert' restores them and 'ssdtune verify'\n"
+"checks they hold.  If the driver refuses a write (for example hw mode on\n"
+"a device that cannot), this command's other writes are undone.\n\n"
+"  --state-dir DIR   saved state (default /var/lib/ssdtune)\n",
+		.flags = CMD_DRY_RUN,
+		.min_args = 1, .max_args = 17,	/* CTRL and 16 knobs */
+		.run = cmd_set,
+		.options = set_options,
+		.option = set_option,
+	},
+	{
 		.name = "monitor",
 		.args = "",
 		.summary = "watch the driver: events, or per-queue counters (--stats)",
