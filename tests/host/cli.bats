@@ -49,10 +49,10 @@ load helpers
 }
 
 @test "a command planned for later is still an unknown command today" {
-	run --separate-stderr ssdt bench
+	run --separate-stderr ssdt monitor
 	[ "$status" -eq 2 ]
 	assert_one_error_line
-	[[ "$stderr" == *"unknown command 'bench'"* ]]
+	[[ "$stderr" == *"unknown command 'monitor'"* ]]
 }
 
 @test "an unknown global option is a usage error with one line" {

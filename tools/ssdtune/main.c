@@ -18,8 +18,8 @@
 static const struct command commands[] = {
 	{
 		.name = "bench",
-		.args = "[DEVICE] | compare A.json B.json",
-		.summary = "measure with fio the SNIA PTS way; compare two runs",
+		.args = "[DEVICE]",
+		.summary = "measure with fio the SNIA PTS way ('bench compare A B': deltas)",
 		.help =
 "Run fio on DEVICE (default: the first ssdtune disk) over a matrix of block\n"
 "sizes, queue depths and read/write mixes, in rounds (until SNIA PTS steady\n"
@@ -29,7 +29,8 @@ static const struct command commands[] = {
 "p99.9/p99.99, whole-system CPU, interrupts per I/O, and for ssdtune\n"
 "controllers their knobs and temperature.  Writes, purge and precondition\n"
 "destroy data: they need --destroy-data and a device nothing uses.\n"
-"'bench compare A.json B.json' prints the delta table of two reports.\n"
+"'ssdtune bench compare A.json B.json' prints the delta table of two\n"
+"reports (median, min and max of their rounds).\n"
 "\n"
 "  --bs LIST          block sizes, 512..1m (default 4k,128k)\n"
 "  --qd LIST          queue depths 1..256, or THREADSxDEPTH (default 1,32)\n"
