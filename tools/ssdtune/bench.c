@@ -163,16 +163,11 @@ int bench_option(struct cli *cli, int val, const char *arg)
 	case OPT_TEMP_WARN:
 		return int_arg("--temp-warn", arg, 1, 200, &o.temp_warn_c);
 	case OPT_STEADY:
-		o.steady = true;
-		return 0;
 	case OPT_PURGE:
-		o.purge = true;
-		return 0;
 	case OPT_PRECOND:
-		o.precondition = true;
-		return 0;
 	case OPT_DESTROY:
-		o.destroy = true;
+		*(val == OPT_STEADY ? &o.steady : val == OPT_PURGE ? &o.purge :
+		  val == OPT_PRECOND ? &o.precondition : &o.destroy) = true;
 		return 0;
 	case OPT_SUITE:
 		if (strcmp(arg, "quick") && strcmp(arg, "pts-iops") &&

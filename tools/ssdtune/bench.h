@@ -89,6 +89,7 @@ int bench_compare_files(const char *a, const char *b,
 			struct json_object *out, bool print);
 
 /* json helpers */
+struct json_object *bench_jget(struct json_object *o, const char *key);
 double bench_jnum(struct json_object *o, const char *key);	/* NaN */
 const char *bench_jstr(struct json_object *o, const char *key);	/* NULL */
 struct json_object *bench_jdouble(double v);	/* NaN -> NULL (null) */

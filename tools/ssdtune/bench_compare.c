@@ -25,13 +25,6 @@ static const char *const host_keys[] = {
 	"turbo", "cpuidle_driver",
 };
 
-static struct json_object *get(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
-
 static const struct bench_metric *metric(const char *key)
 {
 	int i;
@@ -47,7 +40,7 @@ static int load(const char *path, struct json_object **rep)
 	*rep = json_object_from_file(path);
 	if (!*rep)
 		return out_fail(EXIT_REFUSED, "cannot read %s as JSON", path);
-	if (!get(*rep, "cells") || !get(*rep, "method"))
+	if (!bench_jget(*rep, "cells") || !bench_jget(*rep, "method"))
 		return out_fail(EXIT_REFUSED, "%s is not an ssdtune bench report (no \"cells\")",
 				path);
 	return 0;
@@ -55,7 +48,7 @@ static int load(const char *path, struct json_object **rep)
 
 static void stat_of(struct json_object *cell, const char *key, struct stat3 *s)
 {
-	struct json_object *m = get(get(cell, "summary"), key);
+	struct json_object *m = bench_jget(bench_jget(cell, "summary"), key);
 
 	s->median = bench_jnum(m, "median");
 	s->min = bench_jnum(m, "min");
@@ -84,7 +77,7 @@ static const char *str_or(struct json_object *o, const char *key)
 static void settings(struct json_object *a, struct json_object *b,
 		     struct json_object *out)
 {
-	struct json_object *ha = get(a, "host"), *hb = get(b, "host"), *row;
+	struct json_object *ha = bench_jget(a, "host"), *hb = bench_jget(b, "host"), *row;
 	struct json_object *sa = NULL, *sb = NULL;
 	size_t i;
 
@@ -100,14 +93,14 @@ static void settings(struct json_object *a, struct json_object *b,
 		json_object_array_add(out, row);
 	}
 	/* the ssdtune knobs of the first cell of each */
-	json_object_object_foreach(get(a, "cells"), ia, ca) {
+	json_object_object_foreach(bench_jget(a, "cells"), ia, ca) {
 		(void)ia;
-		sa = get(ca, "ssdtune");
+		sa = bench_jget(ca, "ssdtune");
 		break;
 	}
-	json_object_object_foreach(get(b, "cells"), ib, cb) {
+	json_object_object_foreach(bench_jget(b, "cells"), ib, cb) {
 		(void)ib;
-		sb = get(cb, "ssdtune");
+		sb = bench_jget(cb, "ssdtune");
 		break;
 	}
 	if (!sa || !sb)
@@ -137,7 +130,7 @@ static void fmt_stat(const struct stat3 *s, char *buf, size_t len)
 
 static void print(struct json_object *out, const char *a, const char *b)
 {
-	struct json_object *rows = get(out, "rows"), *set = get(out, "settings");
+	struct json_object *rows = bench_jget(out, "rows"), *set = bench_jget(out, "settings");
 	size_t i;
 
 	printf("A: %s\nB: %s\n", a, b);
@@ -156,14 +149,14 @@ static void print(struct json_object *out, const char *a, const char *b)
 		char x[64], y[64], d[16];
 		double delta = bench_jnum(r, "delta_pct");
 
-		sa = (struct stat3){ bench_jnum(get(r, "a"), "median"),
-				     bench_jnum(get(r, "a"), "min"),
-				     bench_jnum(get(r, "a"), "max"),
-				     (int)bench_jnum(get(r, "a"), "n") };
-		sb = (struct stat3){ bench_jnum(get(r, "b"), "median"),
-				     bench_jnum(get(r, "b"), "min"),
-				     bench_jnum(get(r, "b"), "max"),
-				     (int)bench_jnum(get(r, "b"), "n") };
+		sa = (struct stat3){ bench_jnum(bench_jget(r, "a"), "median"),
+				     bench_jnum(bench_jget(r, "a"), "min"),
+				     bench_jnum(bench_jget(r, "a"), "max"),
+				     (int)bench_jnum(bench_jget(r, "a"), "n") };
+		sb = (struct stat3){ bench_jnum(bench_jget(r, "b"), "median"),
+				     bench_jnum(bench_jget(r, "b"), "min"),
+				     bench_jnum(bench_jget(r, "b"), "max"),
+				     (int)bench_jnum(bench_jget(r, "b"), "n") };
 		fmt_stat(&sa, x, sizeof(x));
 		fmt_stat(&sb, y, sizeof(y));
 		if (isnan(delta))
@@ -195,8 +188,8 @@ int bench_compare_files(const char *pa, const char *pb,
 	json_object_object_add(out, "settings", set);
 	json_object_object_add(out, "rows", rows);
 	settings(a, b, set);
-	json_object_object_foreach(get(a, "cells"), id, ca) {
-		if (!json_object_object_get_ex(get(b, "cells"), id, &cb))
+	json_object_object_foreach(bench_jget(a, "cells"), id, ca) {
+		if (!json_object_object_get_ex(bench_jget(b, "cells"), id, &cb))
 			continue;
 		common++;
 		for (k = 0; k < sizeof(shown) / sizeof(shown[0]); k++) {

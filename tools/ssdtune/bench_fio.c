@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ssdtune bench: fio job files and fio's JSON output. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <json-c/json.h>
@@ -42,6 +43,19 @@ char *bench_cell_label(const struct bench_cell *c, char *buf, size_t len)
 	return buf;
 }
 
+/* snprintf at @n of @buf (@len), like one long snprintf. */
+static int append(char *buf, size_t len, int n, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vsnprintf(len > (size_t)n ? buf + n : NULL,
+		      len > (size_t)n ? len - n : 0, fmt, ap);
+	va_end(ap);
+	return n + r;
+}
+
 static int global_format(const struct bench_job *j, char *buf, size_t len)
 {
 	return snprintf(buf, len,
@@ -66,8 +80,7 @@ int bench_job_format(const struct bench_job *j, const struct bench_cell *c,
 
 	if (c->read_pct != 0 && c->read_pct != 100)
 		snprintf(mix, sizeof(mix), "rwmixread=%d\n", c->read_pct);
-	return n + snprintf(len > (size_t)n ? buf + n : NULL,
-			    len > (size_t)n ? len - n : 0,
+	return append(buf, len, n,
 			    "time_based=1\n"
 			    "runtime=%d\n"
 			    "norandommap=1\n"
@@ -87,8 +100,7 @@ int bench_precondition_format(const struct bench_job *j, char *buf,
 {
 	int n = global_format(j, buf, len);
 
-	return n + snprintf(len > (size_t)n ? buf + n : NULL,
-			    len > (size_t)n ? len - n : 0,
+	return append(buf, len, n,
 			    "\n[precondition]\n"
 			    "rw=write\n"
 			    "bs=128k\n"

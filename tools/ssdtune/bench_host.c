@@ -21,6 +21,13 @@
 #include "parse.h"
 #include "sysfs.h"
 
+struct json_object *bench_jget(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
 double bench_jnum(struct json_object *o, const char *key)
 {
 	struct json_object *v;
@@ -264,7 +271,8 @@ static void add_file(struct json_object *o, const char *key,
 struct json_object *ssdt_settings(const struct bench_dev *d)
 {
 	static const char *const files[] = {
-		"coalesce_mode", "coalesce_profile", "coalesce_threshold",
+		"coalesce_mode", "coalesce_active", "coalesce_profile",
+		"coalesce_threshold",
 		"coalesce_time_us", "power_limit_mw", "power_limit_mode",
 		"power_state",
 	};

@@ -27,13 +27,6 @@ const struct bench_metric bench_metrics[] = {
 };
 const int bench_nmetrics = sizeof(bench_metrics) / sizeof(bench_metrics[0]);
 
-static struct json_object *get(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
-
 static void put_num(FILE *f, double v, const char *sep)
 {
 	if (isnan(v))
@@ -53,9 +46,9 @@ int bench_write_csv(struct json_object *rep, const char *path)
 	for (k = 0; k < bench_nmetrics; k++)
 		fprintf(f, ",%s", bench_metrics[k].key);
 	fprintf(f, ",temperature_c,power_estimate_mw,throttle_events,suspect,steady_state\n");
-	json_object_object_foreach(get(rep, "cells"), id, cell) {
-		struct json_object *rounds = get(cell, "rounds");
-		const char *ss = bench_jstr(get(cell, "steady_state"), "status");
+	json_object_object_foreach(bench_jget(rep, "cells"), id, cell) {
+		struct json_object *rounds = bench_jget(cell, "rounds");
+		const char *ss = bench_jstr(bench_jget(cell, "steady_state"), "status");
 		size_t i;
 
 		for (i = 0; rounds && i < json_object_array_length(rounds); i++) {
@@ -76,7 +69,7 @@ int bench_write_csv(struct json_object *rep, const char *path)
 			put_num(f, bench_jnum(r, "temperature_c"), ",");
 			put_num(f, bench_jnum(r, "power_estimate_mw"), ",");
 			put_num(f, bench_jnum(r, "throttle_events"), ",");
-			fprintf(f, "%s,%s\n", json_object_get_boolean(get(r, "suspect")) ?
+			fprintf(f, "%s,%s\n", json_object_get_boolean(bench_jget(r, "suspect")) ?
 				"yes" : "no", ss ? ss : "");
 		}
 	}
@@ -87,7 +80,7 @@ int bench_write_csv(struct json_object *rep, const char *path)
 
 static double med(struct json_object *cell, const char *key)
 {
-	return bench_jnum(get(get(cell, "summary"), key), "median");
+	return bench_jnum(bench_jget(bench_jget(cell, "summary"), key), "median");
 }
 
 static void cell_num(FILE *f, const char *fmt, double v)
@@ -103,8 +96,8 @@ static void cell_num(FILE *f, const char *fmt, double v)
 
 void bench_print_table(struct json_object *rep, FILE *f)
 {
-	struct json_object *dev = get(rep, "device"), *m = get(rep, "method");
-	struct json_object *host = get(rep, "host");
+	struct json_object *dev = bench_jget(rep, "device"), *m = bench_jget(rep, "method");
+	struct json_object *host = bench_jget(rep, "host");
 	const char *pc = bench_jstr(rep, "purge");
 
 	fprintf(f, "ssdtune bench: %s (driver %s, %s), suite %s, %s, %g s rounds\n",
@@ -118,13 +111,13 @@ void bench_print_table(struct json_object *rep, FILE *f)
 		bench_jstr(host, "epp") ?: "n/a",
 		bench_jstr(host, "turbo") ?: "n/a",
 		bench_jstr(host, "scheduler") ?: "n/a", pc ? pc : "none",
-		get(rep, "precondition") ? "done" : "none");
+		bench_jget(rep, "precondition") ? "done" : "none");
 	fprintf(f, "medians over the summary rounds; MB/s = 10^6 bytes/s at the IO size shown\n");
 	fprintf(f, "%-24s %10s %10s %7s %10s %10s %10s %10s %10s %10s %10s  %s\n",
 		"cell", "IOPS", "MB/s", "IO", "mean us", "p50 us", "p99 us",
 		"p99.9 us", "p99.99 us", "CPU %", "IRQ/IO", "steady state");
-	json_object_object_foreach(get(rep, "cells"), id, cell) {
-		const char *ss = bench_jstr(get(cell, "steady_state"), "status");
+	json_object_object_foreach(bench_jget(rep, "cells"), id, cell) {
+		const char *ss = bench_jstr(bench_jget(cell, "steady_state"), "status");
 
 		fprintf(f, "%-24s", id);
 		cell_num(f, "%.0f", med(cell, "iops"));
@@ -138,9 +131,9 @@ void bench_print_table(struct json_object *rep, FILE *f)
 		cell_num(f, "%.1f", med(cell, "cpu_pct"));
 		cell_num(f, "%.3f", med(cell, "irq_per_io"));
 		fprintf(f, "  %s%s (%d rounds)\n", ss ? ss : "?",
-			json_object_get_boolean(get(cell, "suspect")) ?
+			json_object_get_boolean(bench_jget(cell, "suspect")) ?
 			", SUSPECT" : "",
-			(int)json_object_array_length(get(cell, "rounds")));
+			(int)json_object_array_length(bench_jget(cell, "rounds")));
 	}
 }
 
@@ -154,7 +147,7 @@ static int write_qd_data(struct json_object *rep, const char *dir,
 
 	fprintf(gp, "set output '%s'\nset xlabel 'queue depth (threads x depth)'\n"
 		"set ylabel '%s'\nset logscale x 2\nplot ", png, ylabel);
-	json_object_object_foreach(get(rep, "cells"), id, cell) {
+	json_object_object_foreach(bench_jget(rep, "cells"), id, cell) {
 		char name[128];
 		FILE *f;
 
@@ -168,7 +161,7 @@ static int write_qd_data(struct json_object *rep, const char *dir,
 		f = fopen(path, "w");
 		if (!f)
 			return -errno;
-		json_object_object_foreach(get(rep, "cells"), id2, c2) {
+		json_object_object_foreach(bench_jget(rep, "cells"), id2, c2) {
 			char n2[128];
 
 			(void)id2;
@@ -192,7 +185,7 @@ static void remove_data(const char *dir, struct json_object *rep)
 {
 	char path[PATH_MAX + 160];
 
-	json_object_object_foreach(get(rep, "cells"), id, cell) {
+	json_object_object_foreach(bench_jget(rep, "cells"), id, cell) {
 		(void)id;
 		snprintf(path, sizeof(path), "%s/plot-%s-%d-%s-%s.dat", dir,
 			 bench_jstr(cell, "rw"), (int)bench_jnum(cell, "read_pct"),
@@ -206,8 +199,8 @@ static void remove_data(const char *dir, struct json_object *rep)
 static int write_steady(struct json_object *cell, const char *id,
 			const char *dir, FILE *gp, struct json_object *files)
 {
-	struct json_object *ss = get(cell, "steady_state"), *rounds = get(cell, "rounds");
-	struct json_object *w = get(ss, "window");
+	struct json_object *ss = bench_jget(cell, "steady_state"), *rounds = bench_jget(cell, "rounds");
+	struct json_object *w = bench_jget(ss, "window");
 	const char *key = bench_jstr(ss, "tracking");
 	double avg = bench_jnum(ss, "average"), k = bench_jnum(ss, "fit_slope");
 	double b = bench_jnum(ss, "fit_intercept");
@@ -270,7 +263,7 @@ int bench_plot(struct json_object *rep, const char *dir,
 			    "p99 completion latency, us (median)");
 	json_object_array_add(files, json_object_new_string("iops-vs-qd.png"));
 	json_object_array_add(files, json_object_new_string("p99-vs-qd.png"));
-	json_object_object_foreach(get(rep, "cells"), id, cell)
+	json_object_object_foreach(bench_jget(rep, "cells"), id, cell)
 		rc |= write_steady(cell, id, dir, gp, files);
 	fclose(gp);
 	if (rc) {
