@@ -48,11 +48,16 @@ load helpers
 	[ "$stderr" = "ssdtune: unknown command 'frobnicate' (see 'ssdtune --help')" ]
 }
 
-@test "a command planned for later is still an unknown command today" {
-	run --separate-stderr ssdt bench
-	[ "$status" -eq 2 ]
-	assert_one_error_line
-	[[ "$stderr" == *"unknown command 'bench'"* ]]
+@test "--help lists every command of the design, and each has its own --help" {
+	run --separate-stderr ssdt --help
+	[ "$status" -eq 0 ]
+	for c in topology plan apply verify revert attach detach set monitor bench; do
+		printf '%s\n' "$output" | grep -q "^  $c\b" || { echo "no $c in --help"; return 1; }
+		run --separate-stderr ssdt "$c" --help
+		[ "$status" -eq 0 ] || { echo "$c --help: $status"; return 1; }
+		[[ "${lines[0]}" == "Usage: ssdtune $c "* ]]
+		run --separate-stderr ssdt --help
+	done
 }
 
 @test "an unknown global option is a usage error with one line" {

@@ -9,12 +9,54 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench.h"
 #include "cli.h"
 #include "output.h"
 #include "sysfs.h"
 #include "../../include/uapi/linux/ssdtune.h"
 
 static const struct command commands[] = {
+	{
+		.name = "bench",
+		.args = "[DEVICE]",
+		.summary = "measure with fio the SNIA PTS way ('bench compare A B': deltas)",
+		.help =
+"Run fio on DEVICE (default: the first ssdtune disk) over a matrix of block\n"
+"sizes, queue depths and read/write mixes, in rounds (until SNIA PTS steady\n"
+"state with --steady-state or a pts-* suite), and write bench.json (the\n"
+"source of truth), bench.csv, bench.txt and gnuplot PNGs to --out DIR.\n"
+"Per cell: IOPS, MB/s with its IO size, completion latency mean/p50/p99/\n"
+"p99.9/p99.99, whole-system CPU, interrupts per I/O, and for ssdtune\n"
+"controllers their knobs and temperature.  Writes, purge and precondition\n"
+"destroy data: they need --destroy-data and a device nothing uses.\n"
+"'ssdtune bench compare A.json B.json' prints the delta table of two\n"
+"reports (median, min and max of their rounds).\n"
+"\n"
+"  --bs LIST          block sizes, 512..1m (default 4k,128k)\n"
+"  --qd LIST          queue depths 1..256, or THREADSxDEPTH (default 1,32)\n"
+"  --jobs N           fio threads per cell when --qd gives none (default 1)\n"
+"  --rw LIST          read, write, randread, randwrite or R/W mixes (70/30)\n"
+"  --random, --seq    access pattern of the mixes (default random)\n"
+"  --ioengine E       libaio (default) or io_uring\n"
+"  --runtime S        seconds per round (default 5; 60 for pts-*)\n"
+"  --rounds N         rounds per cell, at least (default 3)\n"
+"  --steady-state     rounds until PTS steady state, at most 25\n"
+"  --purge            blkdiscard the device first\n"
+"  --precondition     write the device twice, sequential 128k, first\n"
+"  --suite S          quick (default), pts-iops, pts-throughput, pts-latency\n"
+"  --out DIR          where the report goes (default ./ssdtune-bench-TIME)\n"
+"  --cpus LIST        run fio on these CPUs (e.g. the plan's I/O cores)\n"
+"  --temp-warn C      mark a round suspect at this temperature (default 70)\n"
+"  --destroy-data     allow purge, precondition and writes\n"
+"  --ab PROFILE       baseline, 'apply --profile PROFILE', rerun, 'revert',\n"
+"                     compare\n"
+"With --dry-run: print the fio jobs and change nothing.  See bench.md.\n",
+		.flags = CMD_DRY_RUN,
+		.min_args = 0, .max_args = 3,
+		.run = cmd_bench,
+		.options = bench_options,
+		.option = bench_option,
+	},
 	{
 		.name = "attach",
 		.args = "BDF",

@@ -1,0 +1,133 @@
+#!/usr/bin/env bats
+# ssdtune bench on the emulated NVMe, on the stock nvme driver and on
+# ssdtune: a short quick run fills every figure and writes JSON, CSV and
+# PNGs; compare prints the delta table; destructive steps refuse without
+# --destroy-data and refuse a mounted device.
+
+load lib/common
+
+OUT=/tmp/ssdt-vm/bench
+MNT=/tmp/ssdt-vm/bench-mnt
+
+setup_file() {
+	module_load
+	rm -rf "$OUT"
+}
+
+teardown() {
+	mountpoint -q "$MNT" && umount "$MNT"
+	true
+}
+
+teardown_file() {
+	teardown_stock
+}
+
+# field_check DIR KEYS...: every round of every cell has each KEY non-null
+field_check() {
+	python3 - "$@" <<-'EOF2'
+	import json, sys
+	rep = json.load(open(sys.argv[1] + "/bench.json"))
+	bad = []
+	for cid, c in rep["cells"].items():
+	    for r in c["rounds"]:
+	        for k in sys.argv[2:]:
+	            if r.get(k) is None:
+	                bad.append("%s round %s: %s" % (cid, r["round"], k))
+	        if r["irq_per_io"] is not None and r["irq_per_io"] <= 0:
+	            bad.append("%s: no interrupts counted" % cid)
+	    for k, m in c["summary"].items():
+	        if k in sys.argv[2:] and m["n"] != len(c["rounds"]):
+	            bad.append("%s summary %s: n %s" % (cid, k, m["n"]))
+	for k in ("kernel", "driver", "scheduler", "irqs"):
+	    if rep["host"].get(k) in (None, []):
+	        bad.append("host " + k)
+	if not isinstance(rep["host"].get("cpuidle_states"), list):
+	    bad.append("host cpuidle_states")
+	print("\n".join(bad))
+	sys.exit(1 if bad else 0)
+	EOF2
+}
+
+FIELDS="iops mbps clat_mean_us clat_p50_us clat_p99_us clat_p99_9_us clat_p99_99_us cpu_pct cpu_us_per_io irq_per_io ios"
+
+@test "a quick bench on the stock nvme driver fills every figure and writes JSON, CSV, PNGs" {
+	bdf=$(nvme_bdf)
+	[ "$(pci_driver "$bdf")" = nvme ] || detach
+	disk=$(nvme_disk)
+	run ssdt bench "$disk" --bs 4k --qd 1,8 --rounds 3 --runtime 2 --out "$OUT/nvme"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	field_check "$OUT/nvme" $FIELDS
+	[ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["device"]["driver"])' "$OUT/nvme/bench.json")" = nvme ]
+	[ "$(head -c 9 "$OUT/nvme/bench.csv")" = "cell,rw,r" ]
+	[ "$(tail -n +2 "$OUT/nvme/bench.csv" | wc -l)" -eq 6 ]
+	[ -s "$OUT/nvme/iops-vs-qd.png" ] && [ -s "$OUT/nvme/p99-vs-qd.png" ]
+	grep -q '^randread-4k-t1q8 ' "$OUT/nvme/bench.txt"
+}
+
+@test "a quick bench on ssdtune also records the knobs, temperature and what the driver exports of power" {
+	setup_attached
+	disk=$(ssdt_disk)
+	run ssdt bench "$disk" --bs 4k --qd 1,8 --rounds 5 --runtime 2 --out "$OUT/ssdt"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	field_check "$OUT/ssdt" $FIELDS temperature_c
+	# power figures and knobs: filled exactly when the driver exports them
+	python3 - "$OUT/ssdt/bench.json" "$(ssdt_ctrl)" <<-'EOF2'
+	import json, os, sys
+	rep = json.load(open(sys.argv[1]))
+	ctrl = sys.argv[2]
+	assert rep["device"]["driver"] == "ssdtune", rep["device"]
+	for c in rep["cells"].values():
+	    for k in ("coalesce_mode", "coalesce_profile", "coalesce_active"):
+	        assert c["ssdtune"][k] is not None, k
+	    for k in ("power_limit_mw", "power_limit_mode", "power_state"):
+	        assert (c["ssdtune"][k] is None) != os.path.exists(os.path.join(ctrl, k)), k
+	    for r in c["rounds"]:
+	        for k in ("power_estimate_mw", "throttle_events"):
+	            assert (r[k] is None) != os.path.exists(os.path.join(ctrl, k)), k
+	    assert c["steady_state"]["status"] in ("reached", "steady state NOT reached")
+	EOF2
+	[ -s "$OUT/ssdt/steady-randread-4k-t1q1.png" ]
+}
+
+@test "bench compare of the two runs prints the delta table" {
+	run ssdt bench compare "$OUT/nvme/bench.json" "$OUT/ssdt/bench.json"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"driver: A nvme, B ssdtune"* ]]
+	echo "$output" | grep -E -q '^4k random read QD1x8 +IOPS .*%  (better|worse|within noise)$'
+}
+
+@test "write workloads and purge refuse without --destroy-data, and a mounted device even with it" {
+	setup_attached
+	disk=$(ssdt_disk)
+	run ssdt bench "$disk" --rw write --rounds 1 --runtime 1 --out "$OUT/w"
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"only with --destroy-data"* ]]
+	mkdir -p "$MNT"
+	mkfs.ext4 -q -F "$disk"
+	mount "$disk" "$MNT"
+	echo hello >"$MNT/file"
+	sync
+	run ssdt bench "$disk" --purge --rw write --destroy-data --rounds 1 --runtime 1 --out "$OUT/w"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"is mounted on $MNT"* ]]
+	[ "$(cat "$MNT/file")" = hello ]
+	umount "$MNT"
+}
+
+@test "purge and a write round run with --destroy-data on an unused device" {
+	setup_attached
+	disk=$(ssdt_disk)
+	run ssdt bench "$disk" --purge --rw 0/100 --bs 4k --qd 4 --destroy-data \
+		--rounds 1 --runtime 1 --out "$OUT/purge"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["purge"])' "$OUT/purge/bench.json")" = blkdiscard ]
+	field_check "$OUT/purge" $FIELDS
+}

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ssdtune bench compare A.json B.json: the vendors' delta table (setting,
+ * metric, A, B, delta %) from the median, min and max of each cell's
+ * rounds, with bench_stats.c's rule: a difference inside the runs' spread
+ * is "within noise", not a gain.  Host settings that differ are listed
+ * first, since they are usually why the figures differ.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+#include "bench_stats.h"
+#include "output.h"
+
+/* What compare shows of a cell (the rest stays in the JSON reports). */
+static const char *const shown[] = {
+	"iops", "mbps", "clat_mean_us", "clat_p99_us", "clat_p99_99_us",
+	"cpu_us_per_io", "irq_per_io",
+};
+
+static const char *const host_keys[] = {
+	"kernel", "driver", "scheduler", "cpufreq_driver", "governor", "epp",
+	"turbo", "cpuidle_driver",
+};
+
+static const struct bench_metric *metric(const char *key)
+{
+	int i;
+
+	for (i = 0; i < bench_nmetrics; i++)
+		if (!strcmp(bench_metrics[i].key, key))
+			return &bench_metrics[i];
+	return NULL;
+}
+
+static int load(const char *path, struct json_object **rep)
+{
+	*rep = json_object_from_file(path);
+	if (!*rep)
+		return out_fail(EXIT_REFUSED, "cannot read %s as JSON", path);
+	if (!bench_jget(*rep, "cells") || !bench_jget(*rep, "method"))
+		return out_fail(EXIT_REFUSED, "%s is not an ssdtune bench report (no \"cells\")",
+				path);
+	return 0;
+}
+
+static void stat_of(struct json_object *cell, const char *key, struct stat3 *s)
+{
+	struct json_object *m = bench_jget(bench_jget(cell, "summary"), key);
+
+	s->median = bench_jnum(m, "median");
+	s->min = bench_jnum(m, "min");
+	s->max = bench_jnum(m, "max");
+	s->n = isnan(s->median) ? 0 : (int)bench_jnum(m, "n");
+}
+
+static struct json_object *stat_json(const struct stat3 *s)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "median", bench_jdouble(s->median));
+	json_object_object_add(o, "min", bench_jdouble(s->min));
+	json_object_object_add(o, "max", bench_jdouble(s->max));
+	json_object_object_add(o, "n", json_object_new_int(s->n));
+	return o;
+}
+
+static const char *str_or(struct json_object *o, const char *key)
+{
+	const char *s = bench_jstr(o, key);
+
+	return s ? s : "-";
+}
+
+static void settings(struct json_object *a, struct json_object *b,
+		     struct json_object *out)
+{
+	struct json_object *ha = bench_jget(a, "host"), *hb = bench_jget(b, "host"), *row;
+	struct json_object *sa = NULL, *sb = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(host_keys) / sizeof(host_keys[0]); i++) {
+		const char *x = str_or(ha, host_keys[i]), *y = str_or(hb, host_keys[i]);
+
+		if (!strcmp(x, y))
+			continue;
+		row = json_object_new_object();
+		json_object_object_add(row, "setting", json_object_new_string(host_keys[i]));
+		json_object_object_add(row, "a", json_object_new_string(x));
+		json_object_object_add(row, "b", json_object_new_string(y));
+		json_object_array_add(out, row);
+	}
+	/* the ssdtune knobs of the first cell of each */
+	json_object_object_foreach(bench_jget(a, "cells"), ia, ca) {
+		(void)ia;
+		sa = bench_jget(ca, "ssdtune");
+		break;
+	}
+	json_object_object_foreach(bench_jget(b, "cells"), ib, cb) {
+		(void)ib;
+		sb = bench_jget(cb, "ssdtune");
+		break;
+	}
+	if (!sa || !sb)
+		return;
+	json_object_object_foreach(sa, key, va) {
+		const char *x = va ? json_object_get_string(va) : "-";
+		const char *y = str_or(sb, key);
+
+		(void)va;
+		if (!strcmp(x, y))
+			continue;
+		row = json_object_new_object();
+		json_object_object_add(row, "setting", json_object_new_string(key));
+		json_object_object_add(row, "a", json_object_new_string(x));
+		json_object_object_add(row, "b", json_object_new_string(y));
+		json_object_array_add(out, row);
+	}
+}
+
+static void fmt_stat(const struct stat3 *s, char *buf, size_t len)
+{
+	if (!s->n)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.5g [%.5g..%.5g]", s->median, s->min, s->max);
+}
+
+static void print(struct json_object *out, const char *a, const char *b)
+{
+	struct json_object *rows = bench_jget(out, "rows"), *set = bench_jget(out, "settings");
+	size_t i;
+
+	printf("A: %s\nB: %s\n", a, b);
+	for (i = 0; i < json_object_array_length(set); i++) {
+		struct json_object *r = json_object_array_get_idx(set, i);
+
+		printf("%s %s: A %s, B %s\n", i ? "  " : "settings that differ:\n ",
+		       str_or(r, "setting"), str_or(r, "a"), str_or(r, "b"));
+	}
+	printf("%-28s %-12s %-28s %-28s %8s  %s\n", "setting", "metric",
+	       "A median [min..max]", "B median [min..max]", "delta %", "verdict");
+	for (i = 0; i < json_object_array_length(rows); i++) {
+		struct json_object *r = json_object_array_get_idx(rows, i);
+		const struct bench_metric *m = metric(str_or(r, "metric"));
+		struct stat3 sa, sb;
+		char x[64], y[64], d[16];
+		double delta = bench_jnum(r, "delta_pct");
+
+		sa = (struct stat3){ bench_jnum(bench_jget(r, "a"), "median"),
+				     bench_jnum(bench_jget(r, "a"), "min"),
+				     bench_jnum(bench_jget(r, "a"), "max"),
+				     (int)bench_jnum(bench_jget(r, "a"), "n") };
+		sb = (struct stat3){ bench_jnum(bench_jget(r, "b"), "median"),
+				     bench_jnum(bench_jget(r, "b"), "min"),
+				     bench_jnum(bench_jget(r, "b"), "max"),
+				     (int)bench_jnum(bench_jget(r, "b"), "n") };
+		fmt_stat(&sa, x, sizeof(x));
+		fmt_stat(&sb, y, sizeof(y));
+		if (isnan(delta))
+			snprintf(d, sizeof(d), "-");
+		else
+			snprintf(d, sizeof(d), "%+.1f%%", delta);
+		printf("%-28s %-12s %-28s %-28s %8s  %s\n", str_or(r, "setting"),
+		       m ? m->head : str_or(r, "metric"), x, y, d,
+		       str_or(r, "verdict"));
+	}
+}
+
+int bench_compare_files(const char *pa, const char *pb,
+			struct json_object *out, bool show)
+{
+	struct json_object *a = NULL, *b = NULL, *rows, *set, *cb;
+	int rc, common = 0;
+	size_t k;
+
+	rc = load(pa, &a);
+	if (!rc)
+		rc = load(pb, &b);
+	if (rc)
+		goto out;
+	rows = json_object_new_array();
+	set = json_object_new_array();
+	json_object_object_add(out, "a", json_object_new_string(pa));
+	json_object_object_add(out, "b", json_object_new_string(pb));
+	json_object_object_add(out, "settings", set);
+	json_object_object_add(out, "rows", rows);
+	settings(a, b, set);
+	json_object_object_foreach(bench_jget(a, "cells"), id, ca) {
+		if (!json_object_object_get_ex(bench_jget(b, "cells"), id, &cb))
+			continue;
+		common++;
+		for (k = 0; k < sizeof(shown) / sizeof(shown[0]); k++) {
+			const struct bench_metric *m = metric(shown[k]);
+			struct json_object *row;
+			struct stat3 sa, sb;
+			struct cmp_result r;
+
+			stat_of(ca, m->key, &sa);
+			stat_of(cb, m->key, &sb);
+			if (!sa.n && !sb.n)
+				continue;
+			cmp_metric(&sa, &sb, m->higher_is_better, &r);
+			row = json_object_new_object();
+			json_object_object_add(row, "setting", json_object_new_string(
+				str_or(ca, "label")));
+			json_object_object_add(row, "cell", json_object_new_string(id));
+			json_object_object_add(row, "metric", json_object_new_string(m->key));
+			json_object_object_add(row, "a", stat_json(&sa));
+			json_object_object_add(row, "b", stat_json(&sb));
+			json_object_object_add(row, "delta_pct", bench_jdouble(r.delta_pct));
+			json_object_object_add(row, "verdict", json_object_new_string(
+				cmp_verdict_name(r.verdict)));
+			json_object_array_add(rows, row);
+		}
+	}
+	if (!common) {
+		rc = out_fail(EXIT_REFUSED, "%s and %s have no cell in common", pa, pb);
+		goto out;
+	}
+	if (show)
+		print(out, pa, pb);
+out:
+	json_object_put(a);
+	json_object_put(b);
+	return rc;
+}

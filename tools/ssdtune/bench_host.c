@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ssdtune bench: what it reads from the host.  The device and its
+ * controller, /proc/stat and /proc/interrupts around every round, the
+ * ssdtune controller's knobs and temperature, the host's tuning state;
+ * and running fio / blkdiscard / ssdtune itself as subprocesses.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bdf.h"
+#include "bench.h"
+#include "output.h"
+#include "parse.h"
+#include "sysfs.h"
+
+struct json_object *bench_jget(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+double bench_jnum(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v) || !v ||
+	    !(json_object_is_type(v, json_type_double) ||
+	      json_object_is_type(v, json_type_int)))
+		return NAN;
+	return json_object_get_double(v);
+}
+
+const char *bench_jstr(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+struct json_object *bench_jdouble(double v)
+{
+	return isnan(v) || isinf(v) ? NULL : json_object_new_double(v);
+}
+
+/* Find the first disk of an ssdtune controller, for a bare "bench". */
+static int first_ssdt_disk(char *name, size_t len)
+{
+	struct dirent *e;
+	int found = -1;
+	DIR *d = opendir(SYS_BLOCK);
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, "ssdt", 4) || !strchr(e->d_name, 'n'))
+			continue;
+		if (found < 0 || strcmp(e->d_name, name) < 0)
+			snprintf(name, len, "%s", e->d_name);
+		found = 0;
+	}
+	closedir(d);
+	return found;
+}
+
+/* The vectors named CTRL or CTRLq<N> in /proc/interrupts. */
+static void find_irqs(struct bench_dev *d)
+{
+	char line[8192], name[64];
+	size_t cl = strlen(d->ctrl);
+	FILE *f;
+	int irq;
+
+	d->nirqs = 0;
+	if (!cl)
+		return;
+	f = fopen("/proc/interrupts", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f) && d->nirqs < BENCH_MAX_IRQS) {
+		if (parse_interrupts_line(line, &irq, name, sizeof(name)))
+			continue;
+		if (strncmp(name, d->ctrl, cl) ||
+		    (name[cl] && (name[cl] != 'q' || !name[cl + 1] ||
+				  strspn(name + cl + 1, "0123456789") !=
+					  strlen(name + cl + 1))))
+			continue;
+		d->irqs[d->nirqs++] = irq;
+	}
+	fclose(f);
+}
+
+int bench_dev_resolve(const char *arg, struct bench_dev *d)
+{
+	char p[PATH_MAX * 2], walk[PATH_MAX], *slash, *n;
+	const char *base;
+
+	memset(d, 0, sizeof(*d));
+	if (!arg) {
+		if (first_ssdt_disk(d->name, sizeof(d->name)))
+			return out_fail(EXIT_REFUSED,
+					"no DEVICE given and no ssdtune disk in %s",
+					SYS_BLOCK);
+	} else {
+		base = strncmp(arg, "/dev/", 5) ? arg : arg + 5;
+		if (!*base || strchr(base, '/') || strlen(base) > NAME_MAX)
+			return out_fail(EXIT_USAGE,
+					"bench: '%s' is not a block device name", arg);
+		snprintf(d->name, sizeof(d->name), "%s", base);
+	}
+	snprintf(d->path, sizeof(d->path), "/dev/%s", d->name);
+	snprintf(p, sizeof(p), "%s/%s", SYS_BLOCK, d->name);
+	if (sys_realpath(p, d->sysdir))
+		return out_fail(EXIT_REFUSED, "no block device %s (%s does not exist)",
+				d->name, p);
+	snprintf(p, sizeof(p), "%s/partition", d->sysdir);
+	if (sys_exists(p))
+		return out_fail(EXIT_REFUSED,
+				"%s is a partition: bench takes a whole namespace",
+				d->name);
+	/* "nvme0n1" -> "nvme0", "ssdt0n1" -> "ssdt0" */
+	n = strrchr(d->name, 'n');
+	if (n && n > d->name && n[1] && strspn(n + 1, "0123456789") == strlen(n + 1) &&
+	    (!strncmp(d->name, "nvme", 4) || !strncmp(d->name, "ssdt", 4)))
+		snprintf(d->ctrl, sizeof(d->ctrl), "%.*s", (int)(n - d->name),
+			 d->name);
+	if (ssdt_ctrl_index(d->ctrl) >= 0) {
+		snprintf(d->ssdt_dir, sizeof(d->ssdt_dir), "%s/%s",
+			 SYS_SSDT_CLASS, d->ctrl);
+		if (!sys_is_dir(d->ssdt_dir))
+			d->ssdt_dir[0] = '\0';
+	}
+	/* The PCI function: the last path component that is a BDF. */
+	snprintf(walk, sizeof(walk), "%s", d->sysdir);
+	while ((slash = strrchr(walk, '/')) && slash != walk) {
+		struct bdf b;
+
+		if (!bdf_parse(slash + 1, &b)) {
+			snprintf(d->pci_dir, sizeof(d->pci_dir), "%s", walk);
+			snprintf(d->bdf, sizeof(d->bdf), "%s", slash + 1);
+			break;
+		}
+		*slash = '\0';
+	}
+	if (d->pci_dir[0]) {
+		snprintf(p, sizeof(p), "%s/driver", d->pci_dir);
+		if (sys_link_name(p, d->driver, sizeof(d->driver)))
+			d->driver[0] = '\0';
+	}
+	if (!d->driver[0] && d->ssdt_dir[0])
+		snprintf(d->driver, sizeof(d->driver), "ssdtune");
+	find_irqs(d);
+	return 0;
+}
+
+static int read_ll(const char *dir, const char *file, long long *v)
+{
+	char p[PATH_MAX + 64], buf[64], *end;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, file);
+	if (sys_read(p, buf, sizeof(buf)))
+		return -1;
+	errno = 0;
+	*v = strtoll(buf, &end, 10);
+	return errno || end == buf || *end ? -1 : 0;
+}
+
+/* Sum of the per-CPU counts after "IRQ:" on a /proc/interrupts line. */
+static unsigned long long irq_line_total(const char *line)
+{
+	unsigned long long sum = 0;
+	const char *p = strchr(line, ':');
+	char *end;
+
+	if (!p)
+		return 0;
+	for (p++;;) {
+		unsigned long long v;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p < '0' || *p > '9')
+			break;
+		v = strtoull(p, &end, 10);
+		if (*end && *end != ' ' && *end != '\t' && *end != '\n')
+			break;
+		sum += v;
+		p = end;
+	}
+	return sum;
+}
+
+static void sample_irqs(const struct bench_dev *d, struct host_sample *s)
+{
+	char line[8192], name[64];
+	FILE *f;
+	int irq, i;
+
+	if (!d->nirqs)
+		return;
+	f = fopen("/proc/interrupts", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (parse_interrupts_line(line, &irq, name, sizeof(name)))
+			continue;
+		for (i = 0; i < d->nirqs; i++)
+			if (d->irqs[i] == irq)
+				s->irqs += irq_line_total(line);
+	}
+	s->have_irqs = true;
+	fclose(f);
+}
+
+static void sample_cpu(struct host_sample *s)
+{
+	unsigned long long v[8] = { 0 };
+	char line[512];
+	FILE *f = fopen("/proc/stat", "r");
+	int i;
+
+	if (!f)
+		return;
+	/* cpu user nice system idle iowait irq softirq steal (guest time is
+	 * already in user) */
+	if (fgets(line, sizeof(line), f) &&
+	    sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu",
+		   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) >= 7) {
+		for (i = 0; i < 8; i++)
+			s->cpu_total += v[i];
+		s->cpu_busy = s->cpu_total - v[3] - v[4];
+	}
+	fclose(f);
+}
+
+void host_sample(const struct bench_dev *d, struct host_sample *s)
+{
+	memset(s, 0, sizeof(*s));
+	sample_cpu(s);
+	sample_irqs(d, s);
+	if (!d->ssdt_dir[0])
+		return;
+	s->have_temp = !read_ll(d->ssdt_dir, "temperature_mc", &s->temp_mc);
+	s->have_throttle = !read_ll(d->ssdt_dir, "throttle_events",
+				    &s->throttle_events);
+	s->have_power = !read_ll(d->ssdt_dir, "power_estimate_mw",
+				 &s->power_mw);
+}
+
+static void add_file(struct json_object *o, const char *key,
+		     const char *dir, const char *file)
+{
+	char p[PATH_MAX + 64], buf[512];
+
+	snprintf(p, sizeof(p), "%s/%s", dir, file);
+	json_object_object_add(o, key, sys_read(p, buf, sizeof(buf)) ? NULL :
+				       json_object_new_string(buf));
+}
+
+struct json_object *ssdt_settings(const struct bench_dev *d)
+{
+	static const char *const files[] = {
+		"coalesce_mode", "coalesce_active", "coalesce_profile",
+		"coalesce_threshold",
+		"coalesce_time_us", "power_limit_mw", "power_limit_mode",
+		"power_state",
+	};
+	struct json_object *o;
+	size_t i;
+
+	if (!d->ssdt_dir[0])
+		return NULL;
+	o = json_object_new_object();
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		add_file(o, files[i], d->ssdt_dir, files[i]);
+	return o;
+}
+
+/* "none [mq-deadline] kyber" -> "mq-deadline" */
+static struct json_object *scheduler(const struct bench_dev *d)
+{
+	char p[PATH_MAX + 64], buf[256], *a, *b;
+
+	snprintf(p, sizeof(p), "%s/queue/scheduler", d->sysdir);
+	if (sys_read(p, buf, sizeof(buf)))
+		return NULL;
+	a = strchr(buf, '[');
+	b = a ? strchr(a, ']') : NULL;
+	if (!a || !b)
+		return json_object_new_string(buf);
+	*b = '\0';
+	return json_object_new_string(a + 1);
+}
+
+static struct json_object *cpuidle_states(void)
+{
+	static const char dir[] = "/sys/devices/system/cpu/cpu0/cpuidle";
+	struct json_object *a = json_object_new_array(), *s;
+	char p[PATH_MAX];
+	int i;
+
+	for (i = 0; i < 32; i++) {
+		snprintf(p, sizeof(p), "%s/state%d", dir, i);
+		if (!sys_is_dir(p))
+			break;
+		s = json_object_new_object();
+		add_file(s, "name", p, "name");
+		add_file(s, "latency_us", p, "latency");
+		add_file(s, "disable", p, "disable");
+		json_object_array_add(a, s);
+	}
+	return a;
+}
+
+static struct json_object *irq_affinity(const struct bench_dev *d)
+{
+	struct json_object *a = json_object_new_array(), *o;
+	char p[64];
+	int i;
+
+	for (i = 0; i < d->nirqs; i++) {
+		o = json_object_new_object();
+		json_object_object_add(o, "irq", json_object_new_int(d->irqs[i]));
+		snprintf(p, sizeof(p), "/proc/irq/%d", d->irqs[i]);
+		add_file(o, "affinity", p, "smp_affinity_list");
+		add_file(o, "effective", p, "effective_affinity_list");
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static struct json_object *turbo(void)
+{
+	char buf[16];
+
+	if (!sys_read("/sys/devices/system/cpu/intel_pstate/no_turbo", buf,
+		      sizeof(buf)))
+		return json_object_new_string(strcmp(buf, "0") ? "off" : "on");
+	if (!sys_read("/sys/devices/system/cpu/cpufreq/boost", buf, sizeof(buf)))
+		return json_object_new_string(strcmp(buf, "0") ? "on" : "off");
+	return NULL;
+}
+
+struct json_object *host_state(const struct bench_dev *d)
+{
+	static const char freq[] = "/sys/devices/system/cpu/cpu0/cpufreq";
+	struct json_object *o = json_object_new_object();
+	struct utsname u;
+
+	json_object_object_add(o, "kernel", uname(&u) ? NULL :
+				       json_object_new_string(u.release));
+	json_object_object_add(o, "driver", d->driver[0] ?
+				       json_object_new_string(d->driver) : NULL);
+	json_object_object_add(o, "scheduler", scheduler(d));
+	add_file(o, "cpufreq_driver", freq, "scaling_driver");
+	add_file(o, "governor", freq, "scaling_governor");
+	add_file(o, "epp", freq, "energy_performance_preference");
+	json_object_object_add(o, "turbo", turbo());
+	add_file(o, "cpuidle_driver", "/sys/devices/system/cpu/cpuidle",
+		 "current_driver");
+	json_object_object_add(o, "cpuidle_states", cpuidle_states());
+	json_object_object_add(o, "irqs", irq_affinity(d));
+	return o;
+}
+
+static int open_to(const char *path, int fd)
+{
+	int f = open(path ? path : "/dev/null",
+		     O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (f < 0)
+		return -1;
+	if (dup2(f, fd) < 0) {
+		close(f);
+		return -1;
+	}
+	close(f);
+	return 0;
+}
+
+int bench_spawn(char *const argv[], const char *out_path,
+		const char *err_path)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return 127;
+	if (!pid) {
+		if (open_to(out_path, STDOUT_FILENO) ||
+		    open_to(err_path, STDERR_FILENO))
+			_exit(127);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 127;
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+bool bench_have(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char p[PATH_MAX];
+	const char *s, *e;
+
+	for (s = path ? path : "/usr/bin:/bin"; *s; s = *e ? e + 1 : e) {
+		e = strchrnul(s, ':');
+		snprintf(p, sizeof(p), "%.*s/%s", (int)(e - s), s, prog);
+		if (!access(p, X_OK))
+			return true;
+	}
+	return false;
+}
+
+void bench_first_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(buf, len, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ssdtune bench: a report (bench.json) as CSV, as a readable table, and as
+ * gnuplot PNGs.  Everything here reads the JSON report only, so a report
+ * copied from another host renders the same.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "bench_stats.h"
+
+const struct bench_metric bench_metrics[] = {
+	{ "iops",		"IOPS",		true },
+	{ "mbps",		"MB/s",		true },
+	{ "clat_mean_us",	"clat mean us",	false },
+	{ "clat_p50_us",	"p50 us",	false },
+	{ "clat_p99_us",	"p99 us",	false },
+	{ "clat_p99_9_us",	"p99.9 us",	false },
+	{ "clat_p99_99_us",	"p99.99 us",	false },
+	{ "cpu_pct",		"CPU %",	false },
+	{ "cpu_us_per_io",	"CPU us/IO",	false },
+	{ "irq_per_io",		"IRQ/IO",	false },
+};
+const int bench_nmetrics = sizeof(bench_metrics) / sizeof(bench_metrics[0]);
+
+static void put_num(FILE *f, double v, const char *sep)
+{
+	if (isnan(v))
+		fprintf(f, "%s", sep);
+	else
+		fprintf(f, "%.6g%s", v, sep);
+}
+
+int bench_write_csv(struct json_object *rep, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	int k, bad;
+
+	if (!f)
+		return -errno;
+	fprintf(f, "cell,rw,read_pct,pattern,io_size,bs,threads,depth,round");
+	for (k = 0; k < bench_nmetrics; k++)
+		fprintf(f, ",%s", bench_metrics[k].key);
+	fprintf(f, ",temperature_c,power_estimate_mw,throttle_events,suspect,steady_state\n");
+	json_object_object_foreach(bench_jget(rep, "cells"), id, cell) {
+		struct json_object *rounds = bench_jget(cell, "rounds");
+		const char *ss = bench_jstr(bench_jget(cell, "steady_state"), "status");
+		size_t i;
+
+		for (i = 0; rounds && i < json_object_array_length(rounds); i++) {
+			struct json_object *r = json_object_array_get_idx(rounds, i);
+
+			fprintf(f, "%s,%s,%d,%s,%s,%.0f,%.0f,%.0f,%.0f", id,
+				bench_jstr(cell, "rw"),
+				(int)bench_jnum(cell, "read_pct"),
+				bench_jstr(cell, "pattern"),
+				bench_jstr(cell, "io_size"),
+				bench_jnum(cell, "bs"), bench_jnum(cell, "threads"),
+				bench_jnum(cell, "depth"), bench_jnum(r, "round"));
+			for (k = 0; k < bench_nmetrics; k++) {
+				fputc(',', f);
+				put_num(f, bench_jnum(r, bench_metrics[k].key), "");
+			}
+			fputc(',', f);
+			put_num(f, bench_jnum(r, "temperature_c"), ",");
+			put_num(f, bench_jnum(r, "power_estimate_mw"), ",");
+			put_num(f, bench_jnum(r, "throttle_events"), ",");
+			fprintf(f, "%s,%s\n", json_object_get_boolean(bench_jget(r, "suspect")) ?
+				"yes" : "no", ss ? ss : "");
+		}
+	}
+	bad = ferror(f);
+	bad |= fclose(f) != 0;
+	return bad ? -EIO : 0;
+}
+
+static double med(struct json_object *cell, const char *key)
+{
+	return bench_jnum(bench_jget(bench_jget(cell, "summary"), key), "median");
+}
+
+static void cell_num(FILE *f, const char *fmt, double v)
+{
+	char buf[32];
+
+	if (isnan(v))
+		snprintf(buf, sizeof(buf), "-");
+	else
+		snprintf(buf, sizeof(buf), fmt, v);
+	fprintf(f, " %10s", buf);
+}
+
+void bench_print_table(struct json_object *rep, FILE *f)
+{
+	struct json_object *dev = bench_jget(rep, "device"), *m = bench_jget(rep, "method");
+	struct json_object *host = bench_jget(rep, "host");
+	const char *pc = bench_jstr(rep, "purge");
+
+	fprintf(f, "ssdtune bench: %s (driver %s, %s), suite %s, %s, %g s rounds\n",
+		bench_jstr(dev, "path"), bench_jstr(dev, "driver") ?: "?",
+		bench_jstr(dev, "pci") ?: "no PCI address",
+		bench_jstr(m, "suite"), bench_jstr(m, "ioengine"),
+		bench_jnum(m, "runtime_s"));
+	fprintf(f, "host: kernel %s, governor %s, EPP %s, turbo %s, scheduler %s; purge %s, precondition %s\n",
+		bench_jstr(host, "kernel") ?: "?",
+		bench_jstr(host, "governor") ?: "n/a",
+		bench_jstr(host, "epp") ?: "n/a",
+		bench_jstr(host, "turbo") ?: "n/a",
+		bench_jstr(host, "scheduler") ?: "n/a", pc ? pc : "none",
+		bench_jget(rep, "precondition") ? "done" : "none");
+	fprintf(f, "medians over the summary rounds; MB/s = 10^6 bytes/s at the IO size shown\n");
+	fprintf(f, "%-24s %10s %10s %7s %10s %10s %10s %10s %10s %10s %10s  %s\n",
+		"cell", "IOPS", "MB/s", "IO", "mean us", "p50 us", "p99 us",
+		"p99.9 us", "p99.99 us", "CPU %", "IRQ/IO", "steady state");
+	json_object_object_foreach(bench_jget(rep, "cells"), id, cell) {
+		const char *ss = bench_jstr(bench_jget(cell, "steady_state"), "status");
+
+		fprintf(f, "%-24s", id);
+		cell_num(f, "%.0f", med(cell, "iops"));
+		cell_num(f, "%.1f", med(cell, "mbps"));
+		fprintf(f, " %7s", bench_jstr(cell, "io_size"));
+		cell_num(f, "%.1f", med(cell, "clat_mean_us"));
+		cell_num(f, "%.1f", med(cell, "clat_p50_us"));
+		cell_num(f, "%.1f", med(cell, "clat_p99_us"));
+		cell_num(f, "%.1f", med(cell, "clat_p99_9_us"));
+		cell_num(f, "%.1f", med(cell, "clat_p99_99_us"));
+		cell_num(f, "%.1f", med(cell, "cpu_pct"));
+		cell_num(f, "%.3f", med(cell, "irq_per_io"));
+		fprintf(f, "  %s%s (%d rounds)\n", ss ? ss : "?",
+			json_object_get_boolean(bench_jget(cell, "suspect")) ?
+			", SUSPECT" : "",
+			(int)json_object_array_length(bench_jget(cell, "rounds")));
+	}
+}
+
+/* One data file per IO size and mix: qd iops p99. */
+static int write_qd_data(struct json_object *rep, const char *dir,
+			 FILE *gp, const char *metric, const char *png,
+			 const char *ylabel)
+{
+	char path[PATH_MAX + 64];
+	int series = 0;
+
+	fprintf(gp, "set output '%s'\nset xlabel 'queue depth (threads x depth)'\n"
+		"set ylabel '%s'\nset logscale x 2\nplot ", png, ylabel);
+	json_object_object_foreach(bench_jget(rep, "cells"), id, cell) {
+		char name[128];
+		FILE *f;
+
+		/* one series per (rw, read_pct, pattern, bs): its first cell */
+		snprintf(name, sizeof(name), "%s-%d-%s-%s",
+			 bench_jstr(cell, "rw"), (int)bench_jnum(cell, "read_pct"),
+			 bench_jstr(cell, "pattern"), bench_jstr(cell, "io_size"));
+		snprintf(path, sizeof(path), "%s/plot-%s.dat", dir, name);
+		if (!access(path, F_OK))
+			continue;
+		f = fopen(path, "w");
+		if (!f)
+			return -errno;
+		json_object_object_foreach(bench_jget(rep, "cells"), id2, c2) {
+			char n2[128];
+
+			(void)id2;
+			snprintf(n2, sizeof(n2), "%s-%d-%s-%s",
+				 bench_jstr(c2, "rw"), (int)bench_jnum(c2, "read_pct"),
+				 bench_jstr(c2, "pattern"), bench_jstr(c2, "io_size"));
+			if (!strcmp(n2, name))
+				fprintf(f, "%g %g\n", bench_jnum(c2, "qd"),
+					med(c2, metric));
+		}
+		fclose(f);
+		fprintf(gp, "%s'plot-%s.dat' using 1:2 with linespoints title '%s'",
+			series++ ? ", " : "", name, name);
+		(void)id;
+	}
+	fprintf(gp, "\nunset logscale x\n");
+	return 0;
+}
+
+static void remove_data(const char *dir, struct json_object *rep)
+{
+	char path[PATH_MAX + 160];
+
+	json_object_object_foreach(bench_jget(rep, "cells"), id, cell) {
+		(void)id;
+		snprintf(path, sizeof(path), "%s/plot-%s-%d-%s-%s.dat", dir,
+			 bench_jstr(cell, "rw"), (int)bench_jnum(cell, "read_pct"),
+			 bench_jstr(cell, "pattern"), bench_jstr(cell, "io_size"));
+		unlink(path);
+	}
+}
+
+/* The steady-state plot of one cell: tracking value per round, the
+ * window average with its 90%/110% bands and the fit line. */
+static int write_steady(struct json_object *cell, const char *id,
+			const char *dir, FILE *gp, struct json_object *files)
+{
+	struct json_object *ss = bench_jget(cell, "steady_state"), *rounds = bench_jget(cell, "rounds");
+	struct json_object *w = bench_jget(ss, "window");
+	const char *key = bench_jstr(ss, "tracking");
+	double avg = bench_jnum(ss, "average"), k = bench_jnum(ss, "fit_slope");
+	double b = bench_jnum(ss, "fit_intercept");
+	char path[PATH_MAX + 64], png[160];
+	int first, last;
+	size_t i;
+	FILE *f;
+
+	if (!w || isnan(avg) || !key)
+		return 0;
+	first = json_object_get_int(json_object_array_get_idx(w, 0));
+	last = json_object_get_int(json_object_array_get_idx(w, 1));
+	snprintf(path, sizeof(path), "%s/steady-%s.dat", dir, id);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	for (i = 0; i < json_object_array_length(rounds); i++)
+		fprintf(f, "%zu %g\n", i + 1,
+			bench_jnum(json_object_array_get_idx(rounds, i), key));
+	fclose(f);
+	snprintf(png, sizeof(png), "steady-%s.png", id);
+	fprintf(gp, "set output '%s'\nset xlabel 'round'\nset ylabel '%s'\n"
+		"set title '%s: %s (window %d-%d)'\n"
+		"plot 'steady-%s.dat' using 1:2 with linespoints title '%s', "
+		"[%d:%d] %g title 'window average', "
+		"[%d:%d] %g dashtype 2 title '110%%', "
+		"[%d:%d] %g dashtype 2 title '90%%', "
+		"[%d:%d] %g + %g * (x - %d) title 'least-squares fit'\n"
+		"unset title\n",
+		png, key, id, bench_jstr(ss, "status"), first, last, id, key,
+		first, last, avg, first, last, avg * 1.1, first, last, avg * 0.9,
+		first, last, b, k, first);
+	json_object_array_add(files, json_object_new_string(png));
+	return 0;
+}
+
+int bench_plot(struct json_object *rep, const char *dir,
+	       struct json_object *files, char *why, size_t len)
+{
+	char *argv[] = { "gnuplot", "plots.gp", NULL };
+	char gpath[PATH_MAX + 16], cwd[PATH_MAX];
+	FILE *gp;
+	int rc;
+
+	if (!bench_have("gnuplot")) {
+		snprintf(why, len, "gnuplot is not installed");
+		return -1;
+	}
+	snprintf(gpath, sizeof(gpath), "%s/plots.gp", dir);
+	gp = fopen(gpath, "w");
+	if (!gp) {
+		snprintf(why, len, "cannot write %s: %s", gpath, strerror(errno));
+		return -1;
+	}
+	fprintf(gp, "set terminal pngcairo size 900,600\nset grid\nset key outside\n");
+	remove_data(dir, rep);
+	rc = write_qd_data(rep, dir, gp, "iops", "iops-vs-qd.png", "IOPS (median)");
+	remove_data(dir, rep);
+	rc |= write_qd_data(rep, dir, gp, "clat_p99_us", "p99-vs-qd.png",
+			    "p99 completion latency, us (median)");
+	json_object_array_add(files, json_object_new_string("iops-vs-qd.png"));
+	json_object_array_add(files, json_object_new_string("p99-vs-qd.png"));
+	json_object_object_foreach(bench_jget(rep, "cells"), id, cell)
+		rc |= write_steady(cell, id, dir, gp, files);
+	fclose(gp);
+	if (rc) {
+		snprintf(why, len, "cannot write the plot data in %s", dir);
+		return -1;
+	}
+	if (!getcwd(cwd, sizeof(cwd)) || chdir(dir)) {
+		snprintf(why, len, "cannot enter %s", dir);
+		return -1;
+	}
+	rc = bench_spawn(argv, NULL, "plots.err");
+	if (chdir(cwd))
+		rc = -1;
+	if (rc) {
+		snprintf(why, len, "gnuplot failed (exit %d; see %s/plots.err)", rc, dir);
+		return -1;
+	}
+	return 0;
+}

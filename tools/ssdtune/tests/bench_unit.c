@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of ssdtune bench's pure parts (bench_stats.c, bench_fio.c):
+ * the SNIA PTS steady-state rule on synthetic series, median/min/max, the
+ * compare rule, flag parsing, job files, and the fio JSON parser on fio
+ * outputs captured on this project's machines (tests/fio/).  TAP on stdout.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "bench_fio.h"
+#include "bench_stats.h"
+
+#define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static void test_steady_state(void)
+{
+	/* flat from the start: the first window (rounds 0-4) is steady */
+	static const double flat[] = { 1000, 1010, 995, 1005, 1000, 990 };
+	/* fresh-out-of-box decay, flat from round 8 (0-based) */
+	static const double late[] = {
+		3000, 2600, 2200, 1800, 1500, 1300, 1300, 1250,
+		1000, 1010, 990, 1005, 995,
+	};
+	/* keeps falling 5% a round for 25 rounds */
+	double never[SS_MAX_ROUNDS];
+	/* flat on average but +-15%: data excursion 30% > 20% */
+	static const double noisy[] = {
+		850, 1150, 850, 1150, 850, 1150, 850, 1150, 850, 1150,
+	};
+	/* inside the 20% band but drifting 3% a round: the fit line moves
+	 * 12% of the average across the window > 10% */
+	static const double drift[] = { 100, 103, 106, 109, 112, 115, 118 };
+	/* the limits themselves: excursion exactly 20%, slope 0 */
+	static const double edge[] = { 90, 110, 100, 110, 90 };
+	struct ss_window w;
+	int i;
+
+	for (i = 0; i < N(never); i++)
+		never[i] = 10000 * pow(0.95, i);
+
+	CHECK(ss_scan(flat, 4, &w) == -1,
+	      "steady state: fewer than 5 rounds is not evaluated");
+	CHECK(ss_scan(flat, N(flat), &w) == 1 && w.first == 0 && w.last == 4,
+	      "steady state reached at round 5 on a flat series");
+	CHECK(fabs(w.avg - 1002) < 1e-9 && fabs(w.excursion - 15) < 1e-9,
+	      "steady state window: average and max-min excursion");
+	CHECK(ss_scan(late, N(late), &w) == 1 && w.first == 8 && w.last == 12,
+	      "steady state reached late (window rounds 9-13) after a decay");
+	CHECK(ss_scan(late, 12, &w) == 0 && !w.steady && w.last == 11,
+	      "steady state not yet reached one round before the window");
+	CHECK(ss_scan(never, N(never), &w) == 0 && !w.steady &&
+	      w.last == SS_MAX_ROUNDS - 1,
+	      "steady state never reached in 25 rounds of a steady decline");
+	CHECK(ss_scan(noisy, N(noisy), &w) == 0 &&
+	      w.excursion > SS_DATA_LIMIT * w.avg &&
+	      w.slope_excursion <= SS_SLOPE_LIMIT * w.avg,
+	      "noisy but flat: refused on the 20% data excursion alone");
+	CHECK(ss_scan(drift, N(drift), &w) == 0 &&
+	      w.excursion <= SS_DATA_LIMIT * w.avg &&
+	      w.slope_excursion > SS_SLOPE_LIMIT * w.avg,
+	      "steady but drifting: refused on the 10% slope excursion alone");
+	CHECK(ss_window_at(drift, 5, &w) && fabs(w.slope - 3) < 1e-9 &&
+	      fabs(w.intercept - 100) < 1e-9,
+	      "least-squares fit of a straight line is exact");
+	CHECK(ss_scan(edge, N(edge), &w) == 1,
+	      "an excursion of exactly 20% of the average still counts");
+	CHECK(ss_window_at(flat, 6, &w) && w.first == 1 && w.last == 5,
+	      "ss_window_at looks at the last five rounds");
+}
+
+static void test_stat3(void)
+{
+	static const double odd[] = { 5, 1, 3 }, even[] = { 4, 1, 3, 2 };
+	struct stat3 s;
+
+	stat3_of(odd, 3, &s);
+	CHECK(s.median == 3 && s.min == 1 && s.max == 5 && s.n == 3,
+	      "stat3: median, min, max of an odd count");
+	stat3_of(even, 4, &s);
+	CHECK(s.median == 2.5 && s.min == 1 && s.max == 4,
+	      "stat3: the median of an even count is the mean of the middle two");
+	stat3_of(odd, 0, &s);
+	CHECK(s.n == 0 && isnan(s.median), "stat3 of nothing is NaN");
+}
+
+static enum cmp_verdict verdict(double a0, double a1, double a2, double b0,
+				double b1, double b2, bool higher, double *d)
+{
+	double a[3] = { a0, a1, a2 }, b[3] = { b0, b1, b2 };
+	struct stat3 sa, sb;
+	struct cmp_result r;
+
+	stat3_of(a, 3, &sa);
+	stat3_of(b, 3, &sb);
+	cmp_metric(&sa, &sb, higher, &r);
+	if (d)
+		*d = r.delta_pct;
+	return r.verdict;
+}
+
+static void test_compare(void)
+{
+	double a[2] = { 100, 100 }, b[2] = { 200, 200 };
+	struct stat3 sa, sb;
+	struct cmp_result r;
+	double d;
+
+	CHECK(verdict(100, 101, 99, 120, 121, 119, true, &d) == CMP_BETTER &&
+	      fabs(d - 20) < 1e-9,
+	      "compare: +20% IOPS with tight runs is better, delta 20%");
+	CHECK(verdict(100, 101, 99, 120, 121, 119, false, &d) == CMP_WORSE,
+	      "compare: +20% latency is worse");
+	CHECK(verdict(100, 90, 110, 105, 104, 106, true, &d) == CMP_NOISE &&
+	      fabs(d - 5) < 1e-9,
+	      "compare: +5% inside a 20-wide spread is within noise, not a gain");
+	CHECK(verdict(100, 100, 100, 100, 100, 100, true, &d) == CMP_NOISE &&
+	      d == 0, "compare: identical runs are within noise");
+	stat3_of(a, 2, &sa);
+	stat3_of(b, 2, &sb);
+	cmp_metric(&sa, &sb, true, &r);
+	CHECK(r.verdict == CMP_FEW_RUNS && fabs(r.delta_pct - 100) < 1e-9,
+	      "compare: fewer than 3 runs a side says so (delta still given)");
+	CHECK(verdict(0, 0, 0, 1, 1, 1, true, &d) == CMP_NA && isnan(d),
+	      "compare: no delta % against a zero baseline");
+	CHECK(!strcmp(cmp_verdict_name(CMP_NOISE), "within noise"),
+	      "compare verdict names");
+}
+
+static void test_parse_flags(void)
+{
+	char buf[16];
+	int r, rnd, t, q;
+
+	CHECK(bench_parse_size("4k") == 4096 && bench_parse_size("512") == 512 &&
+	      bench_parse_size("1m") == 1048576 &&
+	      bench_parse_size("128K") == 131072 &&
+	      bench_parse_size("8192") == 8192,
+	      "bench_parse_size reads 512 B .. 1 MiB");
+	CHECK(bench_parse_size("256") < 0 && bench_parse_size("2m") < 0 &&
+	      bench_parse_size("1000") < 0 && bench_parse_size("4kb") < 0 &&
+	      bench_parse_size("") < 0 && bench_parse_size("-4k") < 0 &&
+	      bench_parse_size("99999999999999999999k") < 0,
+	      "bench_parse_size refuses sizes outside 512 B .. 1 MiB, odd sizes, junk");
+	CHECK(!strcmp(bench_format_size(4096, buf, sizeof(buf)), "4k") &&
+	      !strcmp(bench_format_size(1048576, buf, sizeof(buf)), "1m") &&
+	      !strcmp(bench_format_size(512, buf, sizeof(buf)), "512") &&
+	      !strcmp(bench_format_size(1536, buf, sizeof(buf)), "1536"),
+	      "bench_format_size names the IO size");
+	CHECK(!bench_parse_rw("70/30", &r, &rnd) && r == 70 && rnd == -1,
+	      "bench_parse_rw reads a mix");
+	CHECK(!bench_parse_rw("randread", &r, &rnd) && r == 100 && rnd == 1 &&
+	      !bench_parse_rw("write", &r, &rnd) && r == 0 && rnd == 0,
+	      "bench_parse_rw reads fio's names");
+	CHECK(bench_parse_rw("70/20", &r, &rnd) && bench_parse_rw("70/", &r, &rnd) &&
+	      bench_parse_rw("101/0", &r, &rnd) && bench_parse_rw("rw", &r, &rnd) &&
+	      bench_parse_rw("70/30x", &r, &rnd),
+	      "bench_parse_rw refuses mixes that do not add to 100, and junk");
+	CHECK(!bench_parse_qd("32", &t, &q) && t == 0 && q == 32 &&
+	      !bench_parse_qd("4x32", &t, &q) && t == 4 && q == 32,
+	      "bench_parse_qd reads depth and threads x depth");
+	CHECK(bench_parse_qd("0", &t, &q) && bench_parse_qd("257", &t, &q) &&
+	      bench_parse_qd("4x", &t, &q) && bench_parse_qd("x4", &t, &q) &&
+	      bench_parse_qd("4x0", &t, &q),
+	      "bench_parse_qd refuses 0, over 256 and junk");
+	CHECK(!strcmp(bench_fio_rw(65, true), "randrw") &&
+	      !strcmp(bench_fio_rw(100, false), "read") &&
+	      !strcmp(bench_fio_rw(0, true), "randwrite"),
+	      "bench_fio_rw maps a mix to fio's rw=");
+	CHECK(bench_fio_version("fio-3.33") == 3033 &&
+	      bench_fio_version("fio-3.26-12-gabc") == 3026 &&
+	      bench_fio_version("3.33") == -1,
+	      "bench_fio_version reads fio --version");
+}
+
+static void test_jobs(void)
+{
+	struct bench_cell c = { 70, true, 4096, 4, 32 };
+	struct bench_job j = { "/dev/ssdt0n1", "io_uring", 5, "2-3" };
+	char buf[1024], id[64];
+
+	bench_job_format(&j, &c, buf, sizeof(buf));
+	CHECK(strstr(buf, "filename=/dev/ssdt0n1\n") &&
+	      strstr(buf, "ioengine=io_uring\n") && strstr(buf, "direct=1\n") &&
+	      strstr(buf, "rw=randrw\nrwmixread=70\n") &&
+	      strstr(buf, "bs=4096\n") && strstr(buf, "iodepth=32\n") &&
+	      strstr(buf, "numjobs=4\n") && strstr(buf, "runtime=5\n") &&
+	      strstr(buf, "cpus_allowed=2-3\n") &&
+	      strstr(buf, "unified_rw_reporting=mixed\n"),
+	      "bench_job_format writes the cell's fio job");
+	CHECK(!strcmp(bench_cell_id(&c, id, sizeof(id)), "rand-70r-4k-t4q32"),
+	      "bench_cell_id of a mix");
+	c = (struct bench_cell){ 100, false, 131072, 1, 1 };
+	CHECK(!strcmp(bench_cell_id(&c, id, sizeof(id)), "read-128k-t1q1") &&
+	      !strcmp(bench_cell_label(&c, id, sizeof(id)), "128k seq read QD1x1"),
+	      "bench_cell_id and label of a sequential read");
+	j.cpus = NULL;
+	bench_job_format(&j, &c, buf, sizeof(buf));
+	CHECK(!strstr(buf, "cpus_allowed") && !strstr(buf, "rwmixread"),
+	      "no cpus_allowed without CPUs, no rwmixread for a pure read");
+	CHECK(bench_job_format(&j, &c, buf, 10) > 10 && strlen(buf) == 9,
+	      "bench_job_format truncates like snprintf");
+	bench_precondition_format(&j, buf, sizeof(buf));
+	CHECK(strstr(buf, "rw=write\nbs=128k\n") && strstr(buf, "loops=2\n") &&
+	      !strstr(buf, "time_based"),
+	      "precondition: sequential 128k writes over the device, twice");
+}
+
+static char *slurp(const char *name)
+{
+	char path[512], *buf;
+	long n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", FIO_FIXTURES, name);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = calloc(1, n + 1);
+	if (buf && fread(buf, 1, n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+static bool near(double a, double b)
+{
+	return fabs(a - b) <= 1e-6 * fabs(b);
+}
+
+static void test_fio_parse(void)
+{
+	struct fio_figures f;
+	char err[128], *j;
+
+	j = slurp("randread-4k-mixed.json");
+	CHECK(j && !fio_parse(j, &f, err, sizeof(err)) &&
+	      near(f.iops, 57359.64036) && f.ios == 57417 &&
+	      near(f.clat_p50_us, 104.960) && near(f.clat_p99_us, 921.600) &&
+	      near(f.clat_p99_9_us, 3358.720) &&
+	      near(f.clat_p99_99_us, 6651.904) &&
+	      !strcmp(f.version, "fio-3.33") && f.bw_bytes > 0 &&
+	      near(f.bw_bytes / f.iops, 4096) && f.clat_mean_us > 0,
+	      "fio_parse: captured 4k randread (unified mixed)");
+	free(j);
+	j = slurp("randrw-70-4k-2jobs-mixed.json");
+	CHECK(j && !fio_parse(j, &f, err, sizeof(err)) &&
+	      near(f.iops, 66709.290709) && f.ios == 66776 &&
+	      near(f.clat_p99_us, 296.960),
+	      "fio_parse: captured 70/30 mix, 2 jobs group-reported");
+	free(j);
+	j = slurp("randrw-70-4k-split.json");
+	CHECK(j && !fio_parse(j, &f, err, sizeof(err)) &&
+	      near(f.iops, 33975.024975 + 14521.478521) &&
+	      f.ios == 34009 + 14536 && near(f.clat_p99_us, 168.960),
+	      "fio_parse: read+write reported apart are added; percentiles of the busier side");
+	free(j);
+	CHECK(fio_parse("not json", &f, err, sizeof(err)) == -1 &&
+	      !strcmp(err, "fio output is not a JSON object"),
+	      "fio_parse refuses non-JSON");
+	CHECK(fio_parse("{\"jobs\": []}", &f, err, sizeof(err)) == -1 &&
+	      !strcmp(err, "fio output has no jobs"),
+	      "fio_parse refuses output without jobs");
+	CHECK(fio_parse("{\"jobs\": [{\"error\": 5}]}", &f, err, sizeof(err)) == -1 &&
+	      !strcmp(err, "fio job failed: error 5"),
+	      "fio_parse reports a failed job");
+	CHECK(fio_parse("{\"jobs\": [{\"error\": 0, \"mixed\": {\"total_ios\": 0}}]}",
+			&f, err, sizeof(err)) == -1 &&
+	      !strcmp(err, "fio completed no I/O"),
+	      "fio_parse refuses a run without I/O");
+}
+
+int main(void)
+{
+	test_steady_state();
+	test_stat3();
+	test_compare();
+	test_parse_flags();
+	test_jobs();
+	test_fio_parse();
+	return tap_done();
+}
