@@ -305,3 +305,32 @@ follow_effective() {
 	[ "$(fx_sum)" = "$after" ]
 	[ -e "$STATE/state.json" ]
 }
+
+@test "a malformed file stops plan with one line naming it" {
+	make_topo 1s8c
+	echo fast >"$FX/devices/system/cpu/cpu0/cpuidle/state2/latency"
+	run --separate-stderr ssdt plan --profile latency
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[ "$stderr" = "ssdtune: /sys/devices/system/cpu/cpu0/cpuidle/state2/latency: malformed (expected an integer, got 'fast')" ]
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[ ! -e "$STATE/state.json" ]
+}
+
+@test "a malformed state file stops verify and revert with one line naming it, changing nothing" {
+	make_topo 1s8c
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	after=$(fx_sum)
+	echo '{"entries": 5}' >"$STATE/state.json"
+	run --separate-stderr ssdt revert --state-dir "$STATE"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[ "$stderr" = "ssdtune: $STATE/state.json: malformed (not an ssdtune state file)" ]
+	run --separate-stderr ssdt verify --state-dir "$STATE"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[ "$(fx_sum)" = "$after" ]
+}
