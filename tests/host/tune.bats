@@ -195,6 +195,22 @@ follow_effective() {
 	[ "$(py '[e["old"] for e in v["entries"] if e["path"].endswith("ssdt0/power_limit_mw")]')" = "['8000\\n']" ]
 }
 
+@test "hand-set coalescing (profile reads custom) is left alone, so revert never has to write 'custom'" {
+	make_topo 4n128c
+	echo custom >"$FX/class/ssdtune/ssdt0/coalesce_profile"
+	run --separate-stderr ssdt plan --profile latency
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"coalesce_profile"*"left alone"* ]]
+	before=$(fx_sum)
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	[ "$(cat "$FX/class/ssdtune/ssdt0/coalesce_profile")" = custom ]
+	run --separate-stderr ssdt revert --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	[ "$(fx_sum)" = "$before" ]
+}
+
 @test "apply is idempotent: a second run writes nothing and keeps the originals" {
 	make_topo 4n128c
 	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"

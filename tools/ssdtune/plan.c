@@ -287,7 +287,12 @@ static int plan_ssdt(struct plan *p, const struct topo_pci *pc)
 	snprintf(path, sizeof(path), SYS_SSDT_CLASS "/%s/coalesce_profile", pc->ssdt);
 	snprintf(why, sizeof(why), "%s: interrupt coalescing for the %s profile",
 		 pc->ssdt, plan_profile_name(p->profile));
-	if (pc->coalesce_profile[0])
+	if (!strcmp(pc->coalesce_profile, "custom"))
+		/* Hand-set knobs: a profile file reading "custom" cannot be
+		 * written back, so revert could not restore it.  Leave it. */
+		r = add(p, PLAN_SKIP, NULL, path, "custom", "",
+			"set by hand (coalesce_profile reads custom): left alone; 'ssdtune set' changes it");
+	else if (pc->coalesce_profile[0])
 		r = setting(p, path, pc->coalesce_profile,
 			    profiles[p->profile].coalesce, why);
 	else
