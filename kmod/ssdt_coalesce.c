@@ -100,14 +100,22 @@ enum ssdt_mod_action ssdt_mod_decide(const struct ssdt_mod_view *v)
 
 	if (!v->time_us)
 		return SSDT_MOD_EXIT;
-	/* Idle: interrupts.  Busy but slow: a new window, nothing waits. */
+	/*
+	 * Nothing posted: wait out the window (a busy queue that drained is
+	 * usually refilled at once); then unmask if it is still idle, or
+	 * open a new window if commands are out.
+	 */
 	if (!v->pending)
-		return !out ? SSDT_MOD_EXIT :
-		       window_over ? SSDT_MOD_REAP : SSDT_MOD_WAIT;
+		return !window_over ? SSDT_MOD_WAIT :
+		       out ? SSDT_MOD_REAP : SSDT_MOD_EXIT;
 	if (v->pending < ssdt_mod_want(out, v->threshold) && !window_over)
 		return SSDT_MOD_WAIT;
-	/* Two or more per wake-up beat interrupts: go on polling. */
-	return v->pending >= 2 ? SSDT_MOD_REAP : SSDT_MOD_EXIT;
+	/*
+	 * Two or more per wake-up beat interrupts: go on polling.  So does
+	 * a single one on a queue that is busy on average: a submitter
+	 * that just took a large batch has not refilled the queue yet.
+	 */
+	return v->pending >= 2 || v->depth >= 2 ? SSDT_MOD_REAP : SSDT_MOD_EXIT;
 }
 
 u64 ssdt_mod_tick_ns(u32 time_us)

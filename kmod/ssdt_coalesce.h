@@ -61,9 +61,10 @@ enum ssdt_coalesce_mode ssdt_coalesce_effective(enum ssdt_coalesce_mode mode,
  * and a timer polls the CQ in windows.  A window starts at the last reap;
  * it ends (reap) when the completions waiting reach ssdt_mod_want(), or
  * when it reaches time_us.  The queue stays in polling mode while a reap
- * takes two or more, or nothing came but commands are outstanding; it
- * goes back to interrupts (unmask) after a reap of one, when nothing is
- * outstanding, or when moderation is switched off.
+ * takes two or more (or one while the mean depth is 2 or more), or
+ * nothing came but commands are outstanding; it goes back to interrupts
+ * (unmask) after a reap of one at a mean depth below 2, after a whole
+ * window with nothing outstanding, or when moderation is switched off.
  */
 enum ssdt_mod_action {
 	SSDT_MOD_WAIT,		/* keep the vector masked, tick again */
@@ -76,6 +77,7 @@ struct ssdt_mod_view {
 	u32 outstanding;	/* commands submitted, not reaped */
 	u32 threshold;		/* 0: no threshold */
 	u32 time_us;		/* 0: moderation off */
+	u32 depth;		/* mean depth at reaps (ssdt_mod_est) */
 	u64 now_ns;
 	u64 start_ns;		/* start of the window (the last reap) */
 };

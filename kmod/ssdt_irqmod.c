@@ -11,8 +11,9 @@
  * ssdt_coalesce.c): reap when the completions waiting reach
  * min(threshold, half the outstanding) or the window reaches
  * coalesce_time_us; stay polling while commands are outstanding and
- * reaps take two or more, unmask after a reap of one (light load), when
- * the queue is idle or moderation is off.  An idle queue (QD1)
+ * reaps take two or more (or the mean depth is), unmask after a reap of
+ * one at a low mean depth (light load), after
+ * a window with the queue idle, or when moderation is off.  An idle queue (QD1)
  * never holds, so it behaves as without moderation.
  *
  * Races.  cq_lock serialises the handler, the timer and ssdt_cq_poll();
@@ -88,6 +89,7 @@ static enum hrtimer_restart ssdt_mod_timer_fn(struct hrtimer *t)
 	ssdt_mod_knobs(q, &v.threshold, &v.time_us);
 	v.now_ns = ktime_get_ns();
 	v.start_ns = q->mod_start_ns;
+	v.depth = q->mod_est.depth_x16 / 16;
 	v.outstanding = ssdt_mod_outstanding(q);
 	v.pending = ssdt_cq_pending(q, q->depth);
 	act = ssdt_mod_decide(&v);

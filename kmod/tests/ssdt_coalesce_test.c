@@ -369,8 +369,27 @@ static void mod_threshold_reached(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, decide(2, 64, 2, mid), SSDT_MOD_REAP);
 	KUNIT_EXPECT_EQ(test, decide(255, 1024, 256, mid), SSDT_MOD_WAIT);
 	KUNIT_EXPECT_EQ(test, decide(256, 1024, 256, mid), SSDT_MOD_REAP);
-	/* One completion per wake-up is no better than interrupts. */
+	/* One completion per wake-up is no better than interrupts... */
 	KUNIT_EXPECT_EQ(test, decide(1, 64, 1, mid), SSDT_MOD_EXIT);
+}
+
+static void mod_single_on_busy_queue(struct kunit *test)
+{
+	struct ssdt_mod_view v = view(1, 1, 64, 1200 * US);
+
+	/* ...unless the queue is busy on average (not refilled yet). */
+	KUNIT_EXPECT_EQ(test, ssdt_mod_decide(&v), SSDT_MOD_EXIT);
+	v.depth = 1;
+	KUNIT_EXPECT_EQ(test, ssdt_mod_decide(&v), SSDT_MOD_EXIT);
+	v.depth = 2;
+	KUNIT_EXPECT_EQ(test, ssdt_mod_decide(&v), SSDT_MOD_REAP);
+	v.depth = 30;
+	KUNIT_EXPECT_EQ(test, ssdt_mod_decide(&v), SSDT_MOD_REAP);
+	/* Idle for a whole window: unmask whatever the history. */
+	v.pending = 0;
+	v.outstanding = 0;
+	v.now_ns = 1500 * US;
+	KUNIT_EXPECT_EQ(test, ssdt_mod_decide(&v), SSDT_MOD_EXIT);
 }
 
 static void mod_outstanding_below_threshold(struct kunit *test)
@@ -412,9 +431,17 @@ static void mod_timer_expiry(struct kunit *test)
 
 static void mod_idle_queue(struct kunit *test)
 {
-	/* Nothing outstanding, nothing posted: unmask at once. */
-	KUNIT_EXPECT_EQ(test, decide(0, 0, 16, 1000 * US), SSDT_MOD_EXIT);
-	KUNIT_EXPECT_EQ(test, decide(0, 0, 0, 1200 * US), SSDT_MOD_EXIT);
+	/*
+	 * Nothing outstanding, nothing posted: the window is waited out (a
+	 * busy queue that drained is usually refilled at once), then the
+	 * vector is unmasked.
+	 */
+	KUNIT_EXPECT_EQ(test, decide(0, 0, 16, 1000 * US), SSDT_MOD_WAIT);
+	KUNIT_EXPECT_EQ(test, decide(0, 0, 0, 1499 * US), SSDT_MOD_WAIT);
+	KUNIT_EXPECT_EQ(test, decide(0, 0, 16, 1500 * US), SSDT_MOD_EXIT);
+	KUNIT_EXPECT_EQ(test, decide(0, 0, 0, U64_MAX), SSDT_MOD_EXIT);
+	/* Refilled meanwhile: polling goes on. */
+	KUNIT_EXPECT_EQ(test, decide(2, 4, 16, 1200 * US), SSDT_MOD_REAP);
 }
 
 static void mod_knob_change_mid_window(struct kunit *test)
@@ -577,6 +604,7 @@ static struct kunit_case ssdt_coalesce_cases[] = {
 	KUNIT_CASE(mod_hold_only_when_busy),
 	KUNIT_CASE(mod_want),
 	KUNIT_CASE(mod_threshold_reached),
+	KUNIT_CASE(mod_single_on_busy_queue),
 	KUNIT_CASE(mod_outstanding_below_threshold),
 	KUNIT_CASE(mod_timer_expiry),
 	KUNIT_CASE(mod_idle_queue),
