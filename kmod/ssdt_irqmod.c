@@ -11,10 +11,10 @@
  * ssdt_coalesce.c): reap when the completions waiting reach
  * min(threshold, half the outstanding) or the window reaches
  * coalesce_time_us; stay polling while commands are outstanding and
- * reaps take two or more (or the mean depth is), unmask after a reap of
- * one at a low mean depth (light load), after
- * a window with the queue idle, or when moderation is off.  An idle queue (QD1)
- * never holds, so it behaves as without moderation.
+ * reaps take two or more (or the mean depth is 2 or more); unmask after a
+ * reap of one at a low mean depth (light load), after a window with the
+ * queue idle, or when moderation is off.  An idle queue (QD1) never
+ * holds, so it behaves as without moderation.
  *
  * Races.  cq_lock serialises the handler, the timer and ssdt_cq_poll();
  * mod_masked (under cq_lock) is true exactly while the vector is disabled
