@@ -47,3 +47,8 @@ bench: modules tools
 clean:
 	$(MAKE) -C tools/ssdtune clean
 	rm -rf $(BUILD)/kmod-* $(BUILD)/lint-* $(BUILD)/results
+
+# Interrupt coalescing sweep (issue 5; a report, not a test).
+.PHONY: bench-coalesce
+bench-coalesce: modules tools
+	@scripts/bench-coalesce.sh

@@ -80,10 +80,13 @@ struct ssdt_queue {
 	bool live;
 
 	/* Host moderation (ssdt_irqmod.c); knobs written live, READ_ONCE. */
-	u32 mod_threshold;
-	u32 mod_time_us;		/* 0: no moderation */
-	bool mod_masked;		/* cq_lock: vector held masked */
-	u64 mod_end_ns;			/* cq_lock: end of the hold */
+	u32 mod_threshold;		/* adaptive: the ceiling */
+	u32 mod_time_us;		/* 0: no moderation; adaptive: ceiling */
+	bool mod_adaptive;
+	bool mod_masked;		/* cq_lock: vector masked, timer polls */
+	u64 mod_start_ns;		/* cq_lock: start of the window */
+	u64 mod_lost;			/* submitted, never to complete (reset) */
+	struct ssdt_mod_est mod_est;	/* cq_lock: adaptive estimate */
 	struct hrtimer mod_timer;
 
 	/* Counters for sysfs queues/qK/; written under the queue's locks. */
@@ -244,7 +247,7 @@ extern const struct attribute_group ssdt_feature_group;
 
 /* ssdt_irqmod.c: coalescing knobs and host moderation */
 void ssdt_mod_init(struct ssdt_queue *q);
-void ssdt_mod_hold(struct ssdt_queue *q, u32 time_us);
+void ssdt_mod_after_irq(struct ssdt_queue *q, u32 found);
 void ssdt_mod_stop(struct ssdt_queue *q);
 void ssdt_coalesce_restore(struct ssdt_ctrl *ctrl);
 extern const struct attribute_group ssdt_coalesce_group;

@@ -6,6 +6,8 @@
  * explains the choice of values.
  */
 #include <linux/kernel.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
 #include <linux/string.h>
 #include "ssdt_coalesce.h"
 
@@ -21,6 +23,7 @@ const struct ssdt_coalesce_profile ssdt_coalesce_profiles[] = {
 	{ "latency",  { SSDT_COALESCE_AUTO, 4,  100 } },
 	{ "balanced", { SSDT_COALESCE_AUTO, 16, 500 } },
 	{ "iops",     { SSDT_COALESCE_AUTO, 64, 2000 } },
+	{ "adaptive", { SSDT_COALESCE_HOST, 64, 2000, true } },
 };
 
 const unsigned int ssdt_coalesce_nr_profiles = ARRAY_SIZE(ssdt_coalesce_profiles);
@@ -43,7 +46,7 @@ const char *ssdt_coalesce_profile_name(const struct ssdt_coalesce *c)
 		const struct ssdt_coalesce *p = &ssdt_coalesce_profiles[i].c;
 
 		if (p->mode == c->mode && p->threshold == c->threshold &&
-		    p->time_us == c->time_us)
+		    p->time_us == c->time_us && p->adaptive == c->adaptive)
 			return ssdt_coalesce_profiles[i].name;
 	}
 	return "custom";
@@ -76,17 +79,99 @@ enum ssdt_coalesce_mode ssdt_coalesce_effective(enum ssdt_coalesce_mode mode,
 	return mode;
 }
 
-bool ssdt_mod_should_release(u32 pending, u32 threshold, u32 time_us,
-			     u64 now_ns, u64 end_ns)
+bool ssdt_mod_should_hold(u32 time_us, u32 outstanding)
 {
-	if (!time_us)
-		return true;
-	if (threshold && pending >= threshold)
-		return true;
-	return now_ns >= end_ns;
+	/* An idle queue (QD1 between commands) never waits. */
+	return time_us && outstanding;
+}
+
+u32 ssdt_mod_want(u32 outstanding, u32 threshold)
+{
+	/* Never wait for the last half: the device would run dry. */
+	u32 want = outstanding / 2 + (outstanding & 1);
+
+	return threshold ? min(want, threshold) : want;
+}
+
+enum ssdt_mod_action ssdt_mod_decide(const struct ssdt_mod_view *v)
+{
+	u32 out = max(v->outstanding, v->pending);
+	bool window_over = v->now_ns >= v->start_ns + (u64)v->time_us * NSEC_PER_USEC;
+
+	if (!v->time_us)
+		return SSDT_MOD_EXIT;
+	/*
+	 * Nothing posted: wait out the window (a busy queue that drained is
+	 * usually refilled at once); then unmask if it is still idle, or
+	 * open a new window if commands are out.
+	 */
+	if (!v->pending)
+		return !window_over ? SSDT_MOD_WAIT :
+		       out ? SSDT_MOD_REAP : SSDT_MOD_EXIT;
+	if (v->pending < ssdt_mod_want(out, v->threshold) && !window_over)
+		return SSDT_MOD_WAIT;
+	/*
+	 * Two or more per wake-up beat interrupts: go on polling.  So does
+	 * a single one on a queue that is busy on average: a submitter
+	 * that just took a large batch has not refilled the queue yet.
+	 */
+	return v->pending >= 2 || v->depth >= 2 ? SSDT_MOD_REAP : SSDT_MOD_EXIT;
 }
 
 u64 ssdt_mod_tick_ns(u32 time_us)
 {
 	return max_t(u64, (u64)time_us * 1000 / 4, 10 * 1000);
+}
+
+u64 ssdt_mod_next_ns(u32 time_us, u64 now_ns, u64 start_ns, u64 eta_ns)
+{
+	u64 end = start_ns + (u64)time_us * NSEC_PER_USEC;
+	u64 step = eta_ns ? max_t(u64, eta_ns, 10 * 1000) : ssdt_mod_tick_ns(time_us);
+
+	return min(now_ns + step, max(end, now_ns));
+}
+
+u64 ssdt_mod_eta_ns(const struct ssdt_mod_est *e, u32 want, u32 pending)
+{
+	return want > pending ? (u64)e->gap_ns * (want - pending) : 0;
+}
+
+void ssdt_mod_est_update(struct ssdt_mod_est *e, u32 inflight, u32 reaped,
+			 u64 now_ns)
+{
+	u64 gap;
+
+	e->depth_x16 = e->depth_x16 - e->depth_x16 / 8 + min(inflight, 65536U) * 2;
+	if (e->last_ns && reaped && now_ns > e->last_ns) {
+		gap = div_u64(now_ns - e->last_ns, reaped);
+		gap = min_t(u64, gap, SSDT_MOD_EST_MAX_GAP_NS);
+		e->gap_ns = e->gap_ns - e->gap_ns / 8 + (u32)gap / 8;
+	}
+	e->last_ns = now_ns;
+}
+
+void ssdt_mod_adapt(const struct ssdt_mod_est *e, u32 max_thr, u32 max_time_us,
+		    u32 *thr, u32 *time_us)
+{
+	/* A quarter of the mean depth per window: 4 wake-ups per round trip. */
+	u32 t = e->depth_x16 / 64;
+	u64 us;
+
+	if (max_thr)
+		t = min(t, max_thr);
+	if (t < 2) {
+		/* One completion per window is what interrupts give anyway. */
+		*thr = 0;
+		*time_us = 0;
+		return;
+	}
+	/*
+	 * Twice the time the threshold takes to gather at the current rate
+	 * (the ceiling while there is no rate yet), 10 us at least: the
+	 * shortest timer tick.
+	 */
+	us = e->gap_ns ? div_u64((u64)e->gap_ns * t * 2, NSEC_PER_USEC) :
+			 max_time_us;
+	*thr = t;
+	*time_us = clamp_t(u64, us, min(max_time_us, 10U), max_time_us);
 }

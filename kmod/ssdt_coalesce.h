@@ -7,6 +7,7 @@
 #ifndef SSDT_COALESCE_H
 #define SSDT_COALESCE_H
 
+#include <linux/time64.h>
 #include <linux/types.h>
 
 #define SSDT_COALESCE_MAX_THRESHOLD	256
@@ -24,6 +25,7 @@ struct ssdt_coalesce {
 	enum ssdt_coalesce_mode mode;
 	u32 threshold;		/* completions, 0..256, 0: no threshold */
 	u32 time_us;		/* 0..25500 */
+	bool adaptive;		/* host: threshold and time are ceilings */
 };
 
 extern const char *const ssdt_coalesce_mode_names[SSDT_COALESCE_NR_MODES];
@@ -54,15 +56,72 @@ enum ssdt_coalesce_mode ssdt_coalesce_effective(enum ssdt_coalesce_mode mode,
 						bool hw_ok);
 
 /*
- * Host moderation, checked at each timer tick while a vector is held
- * masked: end the hold (reap, unmask) when @pending completions reach the
- * threshold, or when @now_ns reaches the hold's end, or when moderation was
- * switched off (@time_us == 0).
+ * Host moderation (ssdt_irqmod.c).  After an interrupt that reaped
+ * completions while commands are still outstanding, the vector is masked
+ * and a timer polls the CQ in windows.  A window starts at the last reap;
+ * it ends (reap) when the completions waiting reach ssdt_mod_want(), or
+ * when it reaches time_us.  The queue stays in polling mode while a reap
+ * takes two or more (or one while the mean depth is 2 or more), or
+ * nothing came but commands are outstanding; it goes back to interrupts
+ * (unmask) after a reap of one at a mean depth below 2, after a whole
+ * window with nothing outstanding, or when moderation is switched off.
  */
-bool ssdt_mod_should_release(u32 pending, u32 threshold, u32 time_us,
-			     u64 now_ns, u64 end_ns);
+enum ssdt_mod_action {
+	SSDT_MOD_WAIT,		/* keep the vector masked, tick again */
+	SSDT_MOD_REAP,		/* reap if any, stay polling: a new window */
+	SSDT_MOD_EXIT,		/* reap what is posted, unmask, stop polling */
+};
 
-/* Timer tick while holding: a quarter of the hold time, 10 us at least. */
+struct ssdt_mod_view {
+	u32 pending;		/* completions posted, not reaped */
+	u32 outstanding;	/* commands submitted, not reaped */
+	u32 threshold;		/* 0: no threshold */
+	u32 time_us;		/* 0: moderation off */
+	u32 depth;		/* mean depth at reaps (ssdt_mod_est) */
+	u64 now_ns;
+	u64 start_ns;		/* start of the window (the last reap) */
+};
+
+/* After an interrupt's reap: start holding?  @outstanding after the reap. */
+bool ssdt_mod_should_hold(u32 time_us, u32 outstanding);
+
+/* Completions a window waits for: min(@threshold, half of @outstanding). */
+u32 ssdt_mod_want(u32 outstanding, u32 threshold);
+
+/* At a timer tick while holding. */
+enum ssdt_mod_action ssdt_mod_decide(const struct ssdt_mod_view *v);
+
+/* Default timer step: a quarter of the hold time, 10 us at least. */
 u64 ssdt_mod_tick_ns(u32 time_us);
+
+/*
+ * Absolute time of the next tick: @eta_ns on (10 us at least), or one
+ * default step when there is no estimate (@eta_ns 0), but never past the
+ * window's end, so no completion waits longer than time_us.
+ */
+u64 ssdt_mod_next_ns(u32 time_us, u64 now_ns, u64 start_ns, u64 eta_ns);
+
+/*
+ * Adaptive profile: per-queue estimate of the depth (commands in flight
+ * at a reap) and of the time between completions, both EWMAs with weight
+ * 1/8.  Documentation/driver.md gives the rule.
+ */
+struct ssdt_mod_est {
+	u32 depth_x16;		/* mean depth, 1/16 units */
+	u32 gap_ns;		/* mean time between completions */
+	u64 last_ns;		/* time of the previous sample, 0: none */
+};
+
+#define SSDT_MOD_EST_MAX_GAP_NS	(10 * NSEC_PER_MSEC)
+
+void ssdt_mod_est_update(struct ssdt_mod_est *e, u32 inflight, u32 reaped,
+			 u64 now_ns);
+
+/* When @want completions are expected, @pending being there (0: unknown). */
+u64 ssdt_mod_eta_ns(const struct ssdt_mod_est *e, u32 want, u32 pending);
+
+/* Threshold and time for the estimate @e, within @max_thr / @max_time_us. */
+void ssdt_mod_adapt(const struct ssdt_mod_est *e, u32 max_thr, u32 max_time_us,
+		    u32 *thr, u32 *time_us);
 
 #endif

@@ -4,15 +4,26 @@
  * coalesce_threshold, coalesce_time_us, coalesce_profile, coalesce_active)
  * and host-side moderation.
  *
- * Host moderation works on any device.  After an interrupt that reaped
- * completions, the queue's vector is masked at the device (IRQ_DISABLE_UNLAZY,
- * so the MSI-X mask bit is set at once) and an hrtimer ticks every quarter
- * of coalesce_time_us.  Each tick counts the completions waiting in the CQ;
- * when they reach coalesce_threshold, or coalesce_time_us has passed since
- * the interrupt, the tick reaps them all (counted as "polled") and unmasks
- * the vector.  No completion waits longer than coalesce_time_us plus one
- * tick of timer slack; a queue that sees one completion at a time takes an
- * interrupt for each, as without moderation.
+ * Host moderation works on any device and is NAPI-like.  An interrupt
+ * reaps what is posted; if commands are still outstanding on the queue,
+ * the vector is masked at the device (IRQ_DISABLE_UNLAZY) and an hrtimer
+ * polls the CQ in windows, deciding with ssdt_mod_decide() (pure, in
+ * ssdt_coalesce.c): reap when the completions waiting reach
+ * min(threshold, half the outstanding) or the window reaches
+ * coalesce_time_us; stay polling while commands are outstanding and
+ * reaps take two or more (or the mean depth is 2 or more); unmask after a
+ * reap of one at a low mean depth (light load), after a window with the
+ * queue idle, or when moderation is off.  An idle queue (QD1) never
+ * holds, so it behaves as without moderation.
+ *
+ * Races.  cq_lock serialises the handler, the timer and ssdt_cq_poll();
+ * mod_masked (under cq_lock) is true exactly while the vector is disabled
+ * once by us and the timer is armed or running, so every posted completion
+ * has a reaper: a CQE posted while masked is polled by the timer, one
+ * posted between the timer's last reap and enable_irq() leaves the MSI-X
+ * pending bit set and interrupts at the unmask, and one posted between the
+ * handler's reap and disable_irq_nosync() is polled by the timer armed
+ * right after.  Every reap runs under cq_lock, so none is duplicated.
  */
 #include <linux/capability.h>
 #include <linux/hrtimer.h>
@@ -22,34 +33,85 @@
 #include "ssdt.h"
 #include "ssdt_coalesce.h"
 
-/* Called by the IRQ handler, cq_lock held, after it reaped completions. */
-void ssdt_mod_hold(struct ssdt_queue *q, u32 time_us)
+/* Commands submitted on @q and not reaped yet (a hint: read racily). */
+static u32 ssdt_mod_outstanding(struct ssdt_queue *q)
 {
+	u64 n = READ_ONCE(q->submitted) - q->completed - q->mod_lost;
+
+	return min_t(u64, n, q->depth);
+}
+
+/* The knobs in force on @q now.  cq_lock held. */
+static void ssdt_mod_knobs(struct ssdt_queue *q, u32 *thr, u32 *time_us)
+{
+	*thr = READ_ONCE(q->mod_threshold);
+	*time_us = READ_ONCE(q->mod_time_us);
+	if (*time_us && READ_ONCE(q->mod_adaptive))
+		ssdt_mod_adapt(&q->mod_est, *thr, *time_us, thr, time_us);
+}
+
+/* Called by the IRQ handler, cq_lock held, after it reaped @found. */
+void ssdt_mod_after_irq(struct ssdt_queue *q, u32 found)
+{
+	u32 thr, time_us, out;
+	u64 now, eta;
+
+	if (!READ_ONCE(q->mod_time_us) || q->mod_masked)
+		return;
+	now = ktime_get_ns();
+	out = ssdt_mod_outstanding(q);
+	ssdt_mod_est_update(&q->mod_est, out + found, found, now);
+	ssdt_mod_knobs(q, &thr, &time_us);
+	if (!ssdt_mod_should_hold(time_us, out))
+		return;
 	q->mod_masked = true;
+	q->mod_start_ns = now;
 	disable_irq_nosync(q->irq);
-	q->mod_end_ns = ktime_get_ns() + (u64)time_us * NSEC_PER_USEC;
-	hrtimer_start(&q->mod_timer, ns_to_ktime(ssdt_mod_tick_ns(time_us)),
-		      HRTIMER_MODE_REL);
+	eta = ssdt_mod_eta_ns(&q->mod_est, ssdt_mod_want(out, thr), 0);
+	hrtimer_start(&q->mod_timer,
+		      ns_to_ktime(ssdt_mod_next_ns(time_us, now, now, eta)),
+		      HRTIMER_MODE_ABS);
 }
 
 static enum hrtimer_restart ssdt_mod_timer_fn(struct hrtimer *t)
 {
 	struct ssdt_queue *q = container_of(t, struct ssdt_queue, mod_timer);
-	u32 time_us = READ_ONCE(q->mod_time_us);
-	u32 thr = READ_ONCE(q->mod_threshold);
 	enum hrtimer_restart ret = HRTIMER_NORESTART;
+	struct ssdt_mod_view v;
+	enum ssdt_mod_action act;
 	unsigned long flags;
+	u32 found;
+	u64 eta;
 
 	spin_lock_irqsave(&q->cq_lock, flags);
 	if (!q->mod_masked)
 		goto out;
-	if (ssdt_mod_should_release(ssdt_cq_pending(q, thr), thr, time_us,
-				    ktime_get_ns(), q->mod_end_ns)) {
-		q->polled += ssdt_cq_reap(q);
+	ssdt_mod_knobs(q, &v.threshold, &v.time_us);
+	v.now_ns = ktime_get_ns();
+	v.start_ns = q->mod_start_ns;
+	v.depth = q->mod_est.depth_x16 / 16;
+	v.outstanding = ssdt_mod_outstanding(q);
+	v.pending = ssdt_cq_pending(q, q->depth);
+	act = ssdt_mod_decide(&v);
+	if (act != SSDT_MOD_WAIT && v.pending) {
+		found = ssdt_cq_reap(q);
+		q->polled += found;
+		ssdt_mod_est_update(&q->mod_est, v.outstanding, found, v.now_ns);
+		v.outstanding -= min(v.outstanding, found);
+		v.pending = 0;
+	}
+	if (act == SSDT_MOD_REAP)
+		q->mod_start_ns = v.now_ns;
+	if (act == SSDT_MOD_EXIT) {
 		q->mod_masked = false;
 		enable_irq(q->irq);
 	} else {
-		hrtimer_forward_now(t, ns_to_ktime(ssdt_mod_tick_ns(time_us)));
+		/* Wake when the count should be there, not every tick. */
+		eta = ssdt_mod_eta_ns(&q->mod_est,
+				      ssdt_mod_want(v.outstanding, v.threshold),
+				      v.pending);
+		hrtimer_set_expires(t, ns_to_ktime(ssdt_mod_next_ns(v.time_us, v.now_ns,
+								    q->mod_start_ns, eta)));
 		ret = HRTIMER_RESTART;
 	}
 out:
@@ -59,16 +121,23 @@ out:
 
 void ssdt_mod_init(struct ssdt_queue *q)
 {
-	hrtimer_init(&q->mod_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	hrtimer_init(&q->mod_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	q->mod_timer.function = ssdt_mod_timer_fn;
 }
 
-/* Stop moderating @q and leave its vector unmasked. */
+/*
+ * Stop moderating @q and leave its vector unmasked (reset, teardown; the
+ * caller cleared q->live first).  Moderation is switched off under
+ * cq_lock, so no handler starts a hold and no knob write turns it back on
+ * after it; then the timer is cancelled and the mask undone.
+ */
 void ssdt_mod_stop(struct ssdt_queue *q)
 {
 	unsigned long flags;
 
+	spin_lock_irqsave(&q->cq_lock, flags);
 	WRITE_ONCE(q->mod_time_us, 0);
+	spin_unlock_irqrestore(&q->cq_lock, flags);
 	hrtimer_cancel(&q->mod_timer);
 	spin_lock_irqsave(&q->cq_lock, flags);
 	if (q->mod_masked) {
@@ -79,15 +148,29 @@ void ssdt_mod_stop(struct ssdt_queue *q)
 }
 
 /* Host moderation needs a vector of the queue's own. */
-static void ssdt_mod_set_all(struct ssdt_ctrl *ctrl, u32 thr, u32 time_us)
+static void ssdt_mod_set_all(struct ssdt_ctrl *ctrl, const struct ssdt_coalesce *c)
 {
+	unsigned long flags;
 	unsigned int i;
 
 	if (ctrl->single_vector)
 		return;
 	for (i = 0; i < ctrl->nr_io; i++) {
-		WRITE_ONCE(ctrl->ioq[i]->mod_threshold, thr);
-		WRITE_ONCE(ctrl->ioq[i]->mod_time_us, time_us);
+		struct ssdt_queue *q = ctrl->ioq[i];
+
+		/*
+		 * Under cq_lock and only on a live queue: a reset clears
+		 * live before ssdt_mod_stop(), so a write racing with it
+		 * cannot restart moderation on a stopped queue (the reset
+		 * restores the knobs when the queue is live again).
+		 */
+		spin_lock_irqsave(&q->cq_lock, flags);
+		if (READ_ONCE(q->live)) {
+			WRITE_ONCE(q->mod_threshold, c ? c->threshold : 0);
+			WRITE_ONCE(q->mod_adaptive, c ? c->adaptive : false);
+			WRITE_ONCE(q->mod_time_us, c ? c->time_us : 0);
+		}
+		spin_unlock_irqrestore(&q->cq_lock, flags);
 	}
 }
 
@@ -160,10 +243,7 @@ static int ssdt_coalesce_set(struct ssdt_ctrl *ctrl,
 		ret = ssdt_hw_coalesce(ctrl, NULL, NULL);
 	if (ret)
 		return ret;
-	if (eff == SSDT_COALESCE_HOST)
-		ssdt_mod_set_all(ctrl, next.threshold, next.time_us);
-	else
-		ssdt_mod_set_all(ctrl, 0, 0);
+	ssdt_mod_set_all(ctrl, eff == SSDT_COALESCE_HOST ? &next : NULL);
 	ctrl->coalesce = next;
 	ctrl->coalesce_active = eff;
 	return 0;
@@ -180,7 +260,7 @@ void ssdt_coalesce_restore(struct ssdt_ctrl *ctrl)
 		if (ssdt_hw_coalesce(ctrl, &c, NULL))
 			dev_warn(ssdt_dev(ctrl), "could not restore device coalescing\n");
 	} else if (ctrl->coalesce_active == SSDT_COALESCE_HOST) {
-		ssdt_mod_set_all(ctrl, c.threshold, c.time_us);
+		ssdt_mod_set_all(ctrl, &c);
 	}
 	mutex_unlock(&ctrl->knob_mutex);
 }
@@ -207,6 +287,7 @@ static ssize_t ssdt_coalesce_store(struct device *dev, const char *buf,
 		if (ret < 0)
 			goto out;
 		c.mode = ret;
+		c.adaptive = false;
 		break;
 	case 1:
 	case 2:
@@ -216,6 +297,7 @@ static ssize_t ssdt_coalesce_store(struct device *dev, const char *buf,
 			c.threshold = v;
 		else
 			c.time_us = v;
+		c.adaptive = false;	/* a knob written by hand is static */
 		break;
 	default:
 		p = ssdt_coalesce_profile_find(buf);

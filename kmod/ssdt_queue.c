@@ -59,6 +59,7 @@ void ssdt_queue_free(struct ssdt_queue *q)
 	if (!q)
 		return;
 	dev = ssdt_dev(q->ctrl);
+	hrtimer_cancel(&q->mod_timer);	/* ssdt_mod_stop() ran; be sure */
 	dma_free_coherent(dev, q->depth * sizeof(struct nvme_command),
 			  q->sqes, q->sq_dma);
 	dma_free_coherent(dev, q->depth * sizeof(struct nvme_completion),
@@ -76,6 +77,9 @@ void ssdt_queue_reset(struct ssdt_queue *q)
 	q->last_sq_tail = 0;
 	q->cq_head = 0;
 	q->cq_phase = 1;
+	/* What was in flight is requeued and counted again when resubmitted. */
+	q->mod_lost = q->submitted - q->completed;
+	memset(&q->mod_est, 0, sizeof(q->mod_est));
 	memset(q->cqes, 0, q->depth * sizeof(struct nvme_completion));
 }
 
@@ -168,15 +172,13 @@ int ssdt_cq_poll(struct ssdt_queue *q)
 static irqreturn_t ssdt_irq(int irq, void *data)
 {
 	struct ssdt_queue *q = data;
-	u32 mod_us;
 	int found;
 
 	spin_lock(&q->cq_lock);
 	q->interrupts++;
 	found = ssdt_cq_reap(q);
-	mod_us = READ_ONCE(q->mod_time_us);
-	if (found && mod_us && !q->mod_masked)
-		ssdt_mod_hold(q, mod_us);
+	if (found)
+		ssdt_mod_after_irq(q, found);
 	spin_unlock(&q->cq_lock);
 	return found ? IRQ_HANDLED : IRQ_NONE;
 }

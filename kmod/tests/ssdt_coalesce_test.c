@@ -168,7 +168,9 @@ static void coalesce_mode_names(struct kunit *test)
 
 static void profile_find_each(struct kunit *test)
 {
-	static const char *const names[] = { "off", "latency", "balanced", "iops" };
+	static const char *const names[] = {
+		"off", "latency", "balanced", "iops", "adaptive"
+	};
 	char buf[32];
 	unsigned int i;
 
@@ -283,6 +285,20 @@ static void profile_survives_hw_readback(struct kunit *test)
 	}
 }
 
+static void profile_adaptive_flag(struct kunit *test)
+{
+	const struct ssdt_coalesce_profile *p = ssdt_coalesce_profile_find("adaptive");
+	struct ssdt_coalesce c;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_TRUE(test, p->c.adaptive);
+	KUNIT_EXPECT_EQ(test, p->c.mode, SSDT_COALESCE_HOST);
+	/* The same numbers without the estimator are not "adaptive". */
+	c = p->c;
+	c.adaptive = false;
+	KUNIT_EXPECT_STREQ(test, ssdt_coalesce_profile_name(&c), "custom");
+}
+
 static void profile_off_is_off(struct kunit *test)
 {
 	const struct ssdt_coalesce_profile *p = ssdt_coalesce_profile_find("off");
@@ -293,54 +309,263 @@ static void profile_off_is_off(struct kunit *test)
 			SSDT_COALESCE_OFF);
 }
 
-static void mod_release_time_zero(struct kunit *test)
+#define US	1000ULL
+
+/* A view of a queue at a tick: window started at 1 ms, 500 us long. */
+static struct ssdt_mod_view view(u32 pending, u32 outstanding, u32 thr,
+				 u64 now_ns)
 {
-	/* Moderation switched off: release at once, whatever else holds. */
-	KUNIT_EXPECT_TRUE(test, ssdt_mod_should_release(0, 0, 0, 0, 1000000));
-	KUNIT_EXPECT_TRUE(test, ssdt_mod_should_release(0, 16, 0, 0, 1000000));
-	KUNIT_EXPECT_TRUE(test, ssdt_mod_should_release(1, 16, 0, 0, U64_MAX));
+	struct ssdt_mod_view v = {
+		.pending = pending, .outstanding = outstanding,
+		.threshold = thr, .time_us = 500,
+		.now_ns = now_ns, .start_ns = 1000 * US,
+	};
+
+	return v;
 }
 
-static void mod_release_threshold(struct kunit *test)
+static enum ssdt_mod_action decide(u32 pending, u32 outstanding, u32 thr,
+				   u64 now_ns)
 {
-	u64 now = 1000, end = 500000;
+	struct ssdt_mod_view v = view(pending, outstanding, thr, now_ns);
 
-	/* Before the deadline only the count decides. */
-	KUNIT_EXPECT_FALSE(test, ssdt_mod_should_release(0, 16, 500, now, end));
-	KUNIT_EXPECT_FALSE(test, ssdt_mod_should_release(15, 16, 500, now, end));
-	KUNIT_EXPECT_TRUE(test, ssdt_mod_should_release(16, 16, 500, now, end));
-	KUNIT_EXPECT_TRUE(test, ssdt_mod_should_release(17, 16, 500, now, end));
-	KUNIT_EXPECT_FALSE(test, ssdt_mod_should_release(0, 1, 500, now, end));
-	KUNIT_EXPECT_TRUE(test, ssdt_mod_should_release(1, 1, 500, now, end));
-	KUNIT_EXPECT_FALSE(test, ssdt_mod_should_release(255, 256, 500, now, end));
-	KUNIT_EXPECT_TRUE(test, ssdt_mod_should_release(256, 256, 500, now, end));
+	return ssdt_mod_decide(&v);
 }
 
-static void mod_release_no_threshold(struct kunit *test)
+static void mod_hold_only_when_busy(struct kunit *test)
 {
-	u64 now = 1000, end = 500000;
-
-	/* Threshold 0: no count ever releases before the deadline... */
-	KUNIT_EXPECT_FALSE(test, ssdt_mod_should_release(0, 0, 500, now, end));
-	KUNIT_EXPECT_FALSE(test, ssdt_mod_should_release(1, 0, 500, now, end));
-	KUNIT_EXPECT_FALSE(test, ssdt_mod_should_release(256, 0, 500, now, end));
-	KUNIT_EXPECT_FALSE(test, ssdt_mod_should_release(U32_MAX, 0, 500, now, end));
-	/* ...and the deadline still does. */
-	KUNIT_EXPECT_TRUE(test, ssdt_mod_should_release(1, 0, 500, end, end));
+	/* Idle queue after the interrupt's reap (QD1): never hold. */
+	KUNIT_EXPECT_FALSE(test, ssdt_mod_should_hold(500, 0));
+	KUNIT_EXPECT_TRUE(test, ssdt_mod_should_hold(500, 1));
+	KUNIT_EXPECT_TRUE(test, ssdt_mod_should_hold(1, 1023));
+	/* Moderation off. */
+	KUNIT_EXPECT_FALSE(test, ssdt_mod_should_hold(0, 0));
+	KUNIT_EXPECT_FALSE(test, ssdt_mod_should_hold(0, 32));
 }
 
-static void mod_release_deadline(struct kunit *test)
+static void mod_want(struct kunit *test)
 {
-	u64 end = 123456789;
+	/* Half of what is outstanding (rounded up), at most the threshold. */
+	KUNIT_EXPECT_EQ(test, ssdt_mod_want(32, 64), 16U);
+	KUNIT_EXPECT_EQ(test, ssdt_mod_want(128, 64), 64U);
+	KUNIT_EXPECT_EQ(test, ssdt_mod_want(1024, 256), 256U);
+	KUNIT_EXPECT_EQ(test, ssdt_mod_want(3, 64), 2U);
+	KUNIT_EXPECT_EQ(test, ssdt_mod_want(1, 64), 1U);
+	KUNIT_EXPECT_EQ(test, ssdt_mod_want(0, 64), 0U);
+	KUNIT_EXPECT_EQ(test, ssdt_mod_want(32, 4), 4U);
+	/* No threshold: half alone. */
+	KUNIT_EXPECT_EQ(test, ssdt_mod_want(8, 0), 4U);
+	KUNIT_EXPECT_EQ(test, ssdt_mod_want(U32_MAX, 0), U32_MAX / 2 + 1);
+}
 
-	KUNIT_EXPECT_FALSE(test, ssdt_mod_should_release(3, 16, 500, 0, end));
-	KUNIT_EXPECT_FALSE(test, ssdt_mod_should_release(3, 16, 500, end - 1, end));
-	KUNIT_EXPECT_TRUE(test, ssdt_mod_should_release(3, 16, 500, end, end));
-	KUNIT_EXPECT_TRUE(test, ssdt_mod_should_release(3, 16, 500, end + 1, end));
-	KUNIT_EXPECT_TRUE(test, ssdt_mod_should_release(0, 16, 500, U64_MAX, end));
-	/* Nothing pending: the deadline alone ends the hold. */
-	KUNIT_EXPECT_FALSE(test, ssdt_mod_should_release(0, 0, 25500, end - 1, end));
-	KUNIT_EXPECT_TRUE(test, ssdt_mod_should_release(0, 0, 25500, end, end));
+static void mod_threshold_reached(struct kunit *test)
+{
+	u64 mid = 1200 * US;
+
+	/* Before the window ends only the count decides. */
+	KUNIT_EXPECT_EQ(test, decide(15, 64, 16, mid), SSDT_MOD_WAIT);
+	KUNIT_EXPECT_EQ(test, decide(16, 64, 16, mid), SSDT_MOD_REAP);
+	KUNIT_EXPECT_EQ(test, decide(17, 64, 16, mid), SSDT_MOD_REAP);
+	KUNIT_EXPECT_EQ(test, decide(2, 64, 2, mid), SSDT_MOD_REAP);
+	KUNIT_EXPECT_EQ(test, decide(255, 1024, 256, mid), SSDT_MOD_WAIT);
+	KUNIT_EXPECT_EQ(test, decide(256, 1024, 256, mid), SSDT_MOD_REAP);
+	/* One completion per wake-up is no better than interrupts... */
+	KUNIT_EXPECT_EQ(test, decide(1, 64, 1, mid), SSDT_MOD_EXIT);
+}
+
+static void mod_single_on_busy_queue(struct kunit *test)
+{
+	struct ssdt_mod_view v = view(1, 1, 64, 1200 * US);
+
+	/* ...unless the queue is busy on average (not refilled yet). */
+	KUNIT_EXPECT_EQ(test, ssdt_mod_decide(&v), SSDT_MOD_EXIT);
+	v.depth = 1;
+	KUNIT_EXPECT_EQ(test, ssdt_mod_decide(&v), SSDT_MOD_EXIT);
+	v.depth = 2;
+	KUNIT_EXPECT_EQ(test, ssdt_mod_decide(&v), SSDT_MOD_REAP);
+	v.depth = 30;
+	KUNIT_EXPECT_EQ(test, ssdt_mod_decide(&v), SSDT_MOD_REAP);
+	/* Idle for a whole window: unmask whatever the history. */
+	v.pending = 0;
+	v.outstanding = 0;
+	v.now_ns = 1500 * US;
+	KUNIT_EXPECT_EQ(test, ssdt_mod_decide(&v), SSDT_MOD_EXIT);
+}
+
+static void mod_outstanding_below_threshold(struct kunit *test)
+{
+	u64 mid = 1200 * US;
+
+	/* 32 in flight, threshold 64: half of them, the device keeps busy. */
+	KUNIT_EXPECT_EQ(test, decide(15, 32, 64, mid), SSDT_MOD_WAIT);
+	KUNIT_EXPECT_EQ(test, decide(16, 32, 64, mid), SSDT_MOD_REAP);
+	/* 3 in flight: 2 of them (rounded up). */
+	KUNIT_EXPECT_EQ(test, decide(1, 3, 64, mid), SSDT_MOD_WAIT);
+	KUNIT_EXPECT_EQ(test, decide(2, 3, 64, mid), SSDT_MOD_REAP);
+	KUNIT_EXPECT_EQ(test, decide(3, 3, 64, mid), SSDT_MOD_REAP);
+	/* Racy counters may show fewer outstanding than posted. */
+	KUNIT_EXPECT_EQ(test, decide(4, 3, 64, mid), SSDT_MOD_REAP);
+	/* Down to QD1-2: one per wake-up, back to interrupts. */
+	KUNIT_EXPECT_EQ(test, decide(1, 2, 64, mid), SSDT_MOD_EXIT);
+	KUNIT_EXPECT_EQ(test, decide(1, 1, 64, mid), SSDT_MOD_EXIT);
+	KUNIT_EXPECT_EQ(test, decide(1, 0, 64, mid), SSDT_MOD_EXIT);
+	/* No threshold: half of what is outstanding. */
+	KUNIT_EXPECT_EQ(test, decide(3, 8, 0, mid), SSDT_MOD_WAIT);
+	KUNIT_EXPECT_EQ(test, decide(4, 8, 0, mid), SSDT_MOD_REAP);
+}
+
+static void mod_timer_expiry(struct kunit *test)
+{
+	u64 end = 1500 * US;
+
+	KUNIT_EXPECT_EQ(test, decide(3, 64, 16, end - 1), SSDT_MOD_WAIT);
+	/* At the window's end whatever is posted goes... */
+	KUNIT_EXPECT_EQ(test, decide(3, 64, 16, end), SSDT_MOD_REAP);
+	KUNIT_EXPECT_EQ(test, decide(3, 3, 16, U64_MAX), SSDT_MOD_REAP);
+	/* ...a single one is a light load: back to interrupts... */
+	KUNIT_EXPECT_EQ(test, decide(1, 64, 0, end + 1), SSDT_MOD_EXIT);
+	/* A whole window without a completion, commands out: a new one. */
+	KUNIT_EXPECT_EQ(test, decide(0, 64, 16, end - 1), SSDT_MOD_WAIT);
+	KUNIT_EXPECT_EQ(test, decide(0, 64, 16, end), SSDT_MOD_REAP);
+}
+
+static void mod_idle_queue(struct kunit *test)
+{
+	/*
+	 * Nothing outstanding, nothing posted: the window is waited out (a
+	 * busy queue that drained is usually refilled at once), then the
+	 * vector is unmasked.
+	 */
+	KUNIT_EXPECT_EQ(test, decide(0, 0, 16, 1000 * US), SSDT_MOD_WAIT);
+	KUNIT_EXPECT_EQ(test, decide(0, 0, 0, 1499 * US), SSDT_MOD_WAIT);
+	KUNIT_EXPECT_EQ(test, decide(0, 0, 16, 1500 * US), SSDT_MOD_EXIT);
+	KUNIT_EXPECT_EQ(test, decide(0, 0, 0, U64_MAX), SSDT_MOD_EXIT);
+	/* Refilled meanwhile: polling goes on. */
+	KUNIT_EXPECT_EQ(test, decide(2, 4, 16, 1200 * US), SSDT_MOD_REAP);
+}
+
+static void mod_knob_change_mid_window(struct kunit *test)
+{
+	struct ssdt_mod_view v = view(3, 64, 16, 1200 * US);
+
+	KUNIT_EXPECT_EQ(test, ssdt_mod_decide(&v), SSDT_MOD_WAIT);
+	/* Threshold lowered below what is waiting: release now. */
+	v.threshold = 2;
+	KUNIT_EXPECT_EQ(test, ssdt_mod_decide(&v), SSDT_MOD_REAP);
+	/* Time shortened: the window is measured with the new bound. */
+	v.threshold = 16;
+	v.time_us = 200;
+	KUNIT_EXPECT_EQ(test, ssdt_mod_decide(&v), SSDT_MOD_REAP);
+	v.time_us = 201;
+	KUNIT_EXPECT_EQ(test, ssdt_mod_decide(&v), SSDT_MOD_WAIT);
+	/* Moderation switched off: release and unmask, whatever waits. */
+	v.time_us = 0;
+	KUNIT_EXPECT_EQ(test, ssdt_mod_decide(&v), SSDT_MOD_EXIT);
+	v.pending = 0;
+	KUNIT_EXPECT_EQ(test, ssdt_mod_decide(&v), SSDT_MOD_EXIT);
+	/* Raised: the open window simply lasts longer. */
+	v.pending = 3;
+	v.time_us = 25500;
+	v.now_ns = 20000 * US;
+	KUNIT_EXPECT_EQ(test, ssdt_mod_decide(&v), SSDT_MOD_WAIT);
+}
+
+static void mod_next_tick(struct kunit *test)
+{
+	/* No estimate: one default step on while the window lasts... */
+	KUNIT_EXPECT_EQ(test, ssdt_mod_next_ns(2000, 0, 0, 0), 500 * US);
+	KUNIT_EXPECT_EQ(test, ssdt_mod_next_ns(2000, 1000 * US, 0, 0), 1500 * US);
+	/* ...never past its end, so no completion waits beyond time_us... */
+	KUNIT_EXPECT_EQ(test, ssdt_mod_next_ns(2000, 1600 * US, 0, 0), 2000 * US);
+	KUNIT_EXPECT_EQ(test, ssdt_mod_next_ns(20, 0, 0, 0), 10 * US);
+	KUNIT_EXPECT_EQ(test, ssdt_mod_next_ns(5, 0, 0, 0), 5 * US);
+	/* ...and never in the past. */
+	KUNIT_EXPECT_EQ(test, ssdt_mod_next_ns(100, 500 * US, 0, 0), 500 * US);
+	/* With an estimate: when the count should be there. */
+	KUNIT_EXPECT_EQ(test, ssdt_mod_next_ns(2000, 0, 0, 1300 * US), 1300 * US);
+	KUNIT_EXPECT_EQ(test, ssdt_mod_next_ns(2000, 0, 0, 3000 * US), 2000 * US);
+	KUNIT_EXPECT_EQ(test, ssdt_mod_next_ns(2000, 0, 0, 1), 10 * US);
+}
+
+static void mod_eta(struct kunit *test)
+{
+	struct ssdt_mod_est e = { .gap_ns = 100 * US };
+
+	KUNIT_EXPECT_EQ(test, ssdt_mod_eta_ns(&e, 16, 0), 1600 * US);
+	KUNIT_EXPECT_EQ(test, ssdt_mod_eta_ns(&e, 16, 10), 600 * US);
+	KUNIT_EXPECT_EQ(test, ssdt_mod_eta_ns(&e, 16, 16), 0ULL);
+	KUNIT_EXPECT_EQ(test, ssdt_mod_eta_ns(&e, 16, 20), 0ULL);
+	e.gap_ns = 0;
+	KUNIT_EXPECT_EQ(test, ssdt_mod_eta_ns(&e, 16, 0), 0ULL);
+	/* No overflow: u32 gap times a u32 count. */
+	e.gap_ns = U32_MAX;
+	KUNIT_EXPECT_EQ(test, ssdt_mod_eta_ns(&e, U32_MAX, 0), (u64)U32_MAX * U32_MAX);
+}
+
+static void mod_est_converges(struct kunit *test)
+{
+	struct ssdt_mod_est e = { };
+	unsigned int i;
+
+	/* 32 in flight, one completion every 100 us, 8 per sample. */
+	for (i = 1; i <= 200; i++)
+		ssdt_mod_est_update(&e, 32, 8, i * 800 * US);
+	KUNIT_EXPECT_GE(test, e.depth_x16, 31U * 16);
+	KUNIT_EXPECT_LE(test, e.depth_x16, 32U * 16);
+	KUNIT_EXPECT_GE(test, e.gap_ns, (u32)(99 * US));
+	KUNIT_EXPECT_LE(test, e.gap_ns, (u32)(100 * US));
+	/* The first sample has no gap; idle gaps are capped. */
+	e = (struct ssdt_mod_est){ };
+	ssdt_mod_est_update(&e, 1, 1, 5 * US);
+	KUNIT_EXPECT_EQ(test, e.gap_ns, 0U);
+	ssdt_mod_est_update(&e, 1, 1, 100000 * US);
+	KUNIT_EXPECT_EQ(test, e.gap_ns, (u32)(SSDT_MOD_EST_MAX_GAP_NS / 8));
+	/* No completion, no gap sample (and no division by zero). */
+	ssdt_mod_est_update(&e, 1, 0, 200000 * US);
+	KUNIT_EXPECT_EQ(test, e.gap_ns, (u32)(SSDT_MOD_EST_MAX_GAP_NS / 8));
+}
+
+static void mod_adapt_rule(struct kunit *test)
+{
+	struct ssdt_mod_est e = { .gap_ns = 100 * US };
+	u32 thr = 99, time = 99;
+
+	/* QD1 .. QD7: no moderation, as with mode off. */
+	e.depth_x16 = 1 * 16;
+	ssdt_mod_adapt(&e, 64, 2000, &thr, &time);
+	KUNIT_EXPECT_EQ(test, time, 0U);
+	e.depth_x16 = 7 * 16;
+	ssdt_mod_adapt(&e, 64, 2000, &thr, &time);
+	KUNIT_EXPECT_EQ(test, time, 0U);
+	/* QD32: a quarter of the depth, twice the time it takes to gather. */
+	e.depth_x16 = 32 * 16;
+	ssdt_mod_adapt(&e, 64, 2000, &thr, &time);
+	KUNIT_EXPECT_EQ(test, thr, 8U);
+	KUNIT_EXPECT_EQ(test, time, 1600U);
+	/* QD128: the ceilings (the iops profile). */
+	e.depth_x16 = 128 * 16;
+	ssdt_mod_adapt(&e, 64, 2000, &thr, &time);
+	KUNIT_EXPECT_EQ(test, thr, 32U);
+	KUNIT_EXPECT_EQ(test, time, 2000U);
+	e.depth_x16 = 1024 * 16;
+	ssdt_mod_adapt(&e, 64, 2000, &thr, &time);
+	KUNIT_EXPECT_EQ(test, thr, 64U);
+	/* Fast device: short windows, 10 us at least. */
+	e.gap_ns = 100;
+	ssdt_mod_adapt(&e, 64, 2000, &thr, &time);
+	KUNIT_EXPECT_EQ(test, time, 12U);
+	e.depth_x16 = 8 * 16;
+	ssdt_mod_adapt(&e, 64, 2000, &thr, &time);
+	KUNIT_EXPECT_EQ(test, thr, 2U);
+	KUNIT_EXPECT_EQ(test, time, 10U);
+	/* No rate yet: the ceiling; ceilings below the floor win. */
+	e.gap_ns = 0;
+	ssdt_mod_adapt(&e, 64, 2000, &thr, &time);
+	KUNIT_EXPECT_EQ(test, time, 2000U);
+	ssdt_mod_adapt(&e, 64, 5, &thr, &time);
+	KUNIT_EXPECT_EQ(test, time, 5U);
+	ssdt_mod_adapt(&e, 64, 0, &thr, &time);
+	KUNIT_EXPECT_EQ(test, time, 0U);
 }
 
 static void mod_tick(struct kunit *test)
@@ -374,12 +599,21 @@ static struct kunit_case ssdt_coalesce_cases[] = {
 	KUNIT_CASE(profile_name_round_trip),
 	KUNIT_CASE(profile_values_in_range),
 	KUNIT_CASE(profile_survives_hw_readback),
+	KUNIT_CASE(profile_adaptive_flag),
 	KUNIT_CASE(profile_off_is_off),
-	KUNIT_CASE(mod_release_time_zero),
-	KUNIT_CASE(mod_release_threshold),
-	KUNIT_CASE(mod_release_no_threshold),
-	KUNIT_CASE(mod_release_deadline),
+	KUNIT_CASE(mod_hold_only_when_busy),
+	KUNIT_CASE(mod_want),
+	KUNIT_CASE(mod_threshold_reached),
+	KUNIT_CASE(mod_single_on_busy_queue),
+	KUNIT_CASE(mod_outstanding_below_threshold),
+	KUNIT_CASE(mod_timer_expiry),
+	KUNIT_CASE(mod_idle_queue),
+	KUNIT_CASE(mod_knob_change_mid_window),
 	KUNIT_CASE(mod_tick),
+	KUNIT_CASE(mod_next_tick),
+	KUNIT_CASE(mod_eta),
+	KUNIT_CASE(mod_est_converges),
+	KUNIT_CASE(mod_adapt_rule),
 	{}
 };
 

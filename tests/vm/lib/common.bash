@@ -355,3 +355,14 @@ no_ssdt_nodes() {
 	[ -z "$l" ] && return 0
 	err "left behind: $(echo $l)"
 }
+
+# io_counter NAME: sum of queues/qK/NAME (submitted, completed, interrupts,
+# polled) over the test controller's I/O queues
+io_counter() {
+	local c f s=0
+	c=$(ssdt_ctrl) || return 1
+	for f in "$c"/queues/q[1-9]*/"$1"; do
+		s=$((s + $(trim "$f")))
+	done
+	echo "$s"
+}

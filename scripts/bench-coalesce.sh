@@ -1,0 +1,37 @@
+#!/bin/bash
+# make bench-coalesce (issue 5's benchmark; a report, not a test): one VM
+# run on the newest kernel from scripts/kvers.sh (BENCH_KVER to choose):
+# every coalescing profile and a (threshold, time) grid in host mode, at
+# QD 1/4/32/128, 4K random read and write, BENCH_SECS (default 3) s each.
+# Prints the table, keeps it in $BUILD/results/bench-coalesce-KVER.txt
+# (raw runs in .raw) and plots bench-coalesce-KVER.png with gnuplot.
+# Knobs: BENCH_QDS, BENCH_RWS, BENCH_PROFILES, BENCH_GRID ("THR:US ...").
+# Guest side: tests/vm/lib/bench-coalesce-guest.sh.
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-$(pwd)/build}
+export BUILD
+kver=${BENCH_KVER:-$(scripts/kvers.sh | tail -n 1)}
+[ -n "$kver" ] || { echo "bench-coalesce: no kernel (run: make setup)" >&2; exit 1; }
+[ -f "$BUILD/kmod-$kver/ssdtune.ko" ] ||
+	{ echo "bench-coalesce: $BUILD/kmod-$kver/ssdtune.ko is missing (run: make modules)" >&2; exit 1; }
+[ -x tools/ssdtune/ssdtune ] ||
+	{ echo "bench-coalesce: tools/ssdtune/ssdtune is missing (run: make tools)" >&2; exit 1; }
+res=$BUILD/results/bench-coalesce-$kver
+rm -f "$res.raw" "$res.txt" "$res.png"
+scripts/vm.sh --timeout "${VM_TIMEOUT:-3600}" "$kver" -- \
+	env BENCH_SECS="${BENCH_SECS:-3}" ${BENCH_QDS:+BENCH_QDS="$BENCH_QDS"} \
+	${BENCH_RWS:+BENCH_RWS="$BENCH_RWS"} \
+	${BENCH_PROFILES:+BENCH_PROFILES="$BENCH_PROFILES"} \
+	${BENCH_GRID:+BENCH_GRID="$BENCH_GRID"} \
+	tests/vm/lib/bench-coalesce-guest.sh >&2
+rc=$?
+[ -f "$res.raw" ] || { echo "bench-coalesce: no result (vm.sh exit $rc)" >&2; exit 1; }
+python3 scripts/coalesce-table.py "$res.raw" "$kver" "${BENCH_SECS:-3}" "$res.dat" | tee "$res.txt"
+if command -v gnuplot >/dev/null; then
+	gnuplot -e "dat='$res.dat'; out='$res.png'" scripts/bench-coalesce.gp &&
+		echo "plot: $res.png"
+else
+	echo "bench-coalesce: gnuplot not installed, no plot" >&2
+fi
+exit $rc

@@ -1,0 +1,266 @@
+#!/usr/bin/env bats
+# Interrupt coalescing knobs (coalesce_mode, coalesce_threshold,
+# coalesce_time_us, coalesce_profile): accepted values read back, bad ones
+# refused with nothing changed, live changes under verified I/O, and the
+# effect of host moderation on interrupts per completed I/O.
+#
+# QEMU's NVMe refuses features 0x08/0x09, so here "hw" fails, "auto" means
+# host moderation, and coalesce_active says which is in force.
+
+load lib/common
+
+KNOBS="coalesce_mode coalesce_threshold coalesce_time_us coalesce_profile coalesce_active"
+
+setup() {
+	setup_attached
+	C=$(ssdt_ctrl)
+	echo off >"$C/coalesce_profile"
+}
+
+teardown_file() {
+	teardown_stock
+}
+
+# knobs: every coalescing file, "name=value" on one line
+knobs() {
+	local k out=""
+	for k in $KNOBS; do
+		out="$out $k=$(trim "$C/$k")"
+	done
+	echo "${out# }"
+}
+
+# write_errno FILE VALUE: write VALUE (no newline added) in one write(2);
+# prints "ok" or the errno name.  (Run as python so that setpriv can run it.)
+WRITE_ERRNO='
+import errno, os, sys
+try:
+    fd = os.open(sys.argv[1], os.O_WRONLY)
+    try:
+        os.write(fd, sys.argv[2].encode())
+    finally:
+        os.close(fd)
+    print("ok")
+except OSError as e:
+    print(errno.errorcode[e.errno])
+'
+write_errno() { python3 -c "$WRITE_ERRNO" "$1" "$2"; }
+
+@test "coalesce_caps: the device does not let 0x08/0x09 change; hw is refused, nothing changes" {
+	cat "$C/coalesce_caps"
+	[ "$(trim "$C/coalesce_caps")" = not-changeable ]
+	before=$(knobs)
+	r=$(write_errno "$C/coalesce_mode" hw)
+	echo "hw: $r"
+	[ "$r" = EOPNOTSUPP ] || [ "$r" = ENOTSUP ]	# one errno, two names
+	[ "$(knobs)" = "$before" ]
+}
+
+@test "each mode is accepted and read back; auto means host on this device" {
+	for m in off host auto off; do
+		[ "$(write_errno "$C/coalesce_mode" "$m")" = ok ]
+		echo "$m: $(knobs)"
+		[ "$(trim "$C/coalesce_mode")" = "$m" ]
+	done
+	echo auto >"$C/coalesce_mode"
+	[ "$(trim "$C/coalesce_active")" = host ]
+	echo off >"$C/coalesce_mode"
+	[ "$(trim "$C/coalesce_active")" = off ]
+}
+
+@test "each profile is accepted, sets the three knobs and reads back" {
+	while read -r p mode thr us; do
+		echo "$p" >"$C/coalesce_profile"
+		echo "$p: $(knobs)"
+		[ "$(trim "$C/coalesce_profile")" = "$p" ]
+		[ "$(trim "$C/coalesce_mode")" = "$mode" ]
+		[ "$(trim "$C/coalesce_threshold")" = "$thr" ]
+		[ "$(trim "$C/coalesce_time_us")" = "$us" ]
+	done <<-EOF
+		latency auto 4 100
+		balanced auto 16 500
+		iops auto 64 2000
+		adaptive host 64 2000
+		off off 0 0
+	EOF
+	# A knob written by hand makes the setting custom (and adaptive static).
+	echo adaptive >"$C/coalesce_profile"
+	echo 2000 >"$C/coalesce_time_us"
+	[ "$(trim "$C/coalesce_profile")" = custom ]
+	echo auto >"$C/coalesce_mode"
+	echo 64 >"$C/coalesce_threshold"
+	[ "$(trim "$C/coalesce_profile")" = iops ]
+}
+
+@test "threshold and time: the range ends are accepted and read back" {
+	echo host >"$C/coalesce_mode"
+	for v in 0 1 255 256; do
+		echo "$v" >"$C/coalesce_threshold"
+		[ "$(trim "$C/coalesce_threshold")" = "$v" ]
+	done
+	for v in 0 1 100 25499 25500; do
+		echo "$v" >"$C/coalesce_time_us"
+		[ "$(trim "$C/coalesce_time_us")" = "$v" ]
+	done
+	[ "$(trim "$C/coalesce_profile")" = custom ]
+}
+
+@test "garbage, negative, out-of-range and trailing junk get EINVAL; every knob stays" {
+	echo balanced >"$C/coalesce_profile"
+	before=$(knobs)
+	# One python for all the writes: a process per write is slow under TCG.
+	python3 - "$C" $KNOBS <<-'EOF'
+		import errno, os, sys
+		ctrl, knobs = sys.argv[1], sys.argv[2:]
+		def state():
+		    return {k: open(os.path.join(ctrl, k)).read() for k in knobs}
+		cases = [
+		    ("coalesce_threshold", v) for v in
+		    ["abc", "-1", "257", "4294967296", "12x", "12\n\n", "1.5", "0x10", "\n", " 4"]
+		] + [
+		    ("coalesce_time_us", v) for v in
+		    ["-100", "25501", "100us", "1e3", "99999999999999999999", "100 "]
+		] + [
+		    ("coalesce_mode", v) for v in
+		    ["fast", "HOST", "hostx", "host\n\n", "-1", "\n", " host", "host off"]
+		] + [
+		    ("coalesce_profile", v) for v in
+		    ["custom", "iopsx", "Latency", "adaptive\n\n", "2", "\n"]
+		]
+		before, bad = state(), 0
+		for f, v in cases:
+		    try:
+		        fd = os.open(os.path.join(ctrl, f), os.O_WRONLY)
+		        try:
+		            os.write(fd, v.encode())
+		            r = "ok"
+		        finally:
+		            os.close(fd)
+		    except OSError as e:
+		        r = errno.errorcode[e.errno]
+		    if r != "EINVAL" or state() != before:
+		        print("%s <- %r: %s, now %s" % (f, v, r, state()))
+		        bad += 1
+		print("%d of %d bad writes not refused cleanly" % (bad, len(cases)))
+		sys.exit(1 if bad else 0)
+	EOF
+	echo "after: $(knobs)"
+	[ "$(knobs)" = "$before" ]
+	# Read-only: coalesce_active and coalesce_caps take no writes at all.
+	r=$(write_errno "$C/coalesce_active" host)
+	echo "coalesce_active <- host: $r"
+	[ "$r" != ok ]
+}
+
+@test "writes need CAP_SYS_ADMIN: an unprivileged user and root without it are refused" {
+	echo latency >"$C/coalesce_profile"
+	before=$(knobs)
+	for f in coalesce_mode coalesce_threshold coalesce_time_us coalesce_profile; do
+		r=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+			python3 -c "$WRITE_ERRNO" "$C/$f" 16)
+		echo "nobody -> $f: $r"
+		[ "$r" = EACCES ]
+		r=$(setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin \
+			python3 -c "$WRITE_ERRNO" "$C/$f" iops)
+		echo "root without CAP_SYS_ADMIN -> $f: $r"
+		[ "$r" = EPERM ]
+	done
+	[ "$(knobs)" = "$before" ]
+}
+
+# rewrite_knobs N: N random valid-looking writes (some refused on purpose)
+rewrite_knobs() {
+	local i n=$1 ok=0 f v
+	local profiles=(off latency balanced iops adaptive)
+	local modes=(off host auto hw)
+	for ((i = 0; i < n; i++)); do
+		case $((RANDOM % 4)) in
+		0) f=coalesce_profile v=${profiles[RANDOM % 5]} ;;
+		1) f=coalesce_mode v=${modes[RANDOM % 4]} ;;
+		2) f=coalesce_threshold v=$((RANDOM % 257)) ;;
+		*) f=coalesce_time_us v=$((RANDOM % 4000)) ;;
+		esac
+		echo "$v" >"$C/$f" 2>/dev/null && ok=$((ok + 1))
+	done
+	echo "$ok" >"$SSDT_TMP/rewrites.ok"
+}
+
+@test "fio verify=crc32c at QD32 passes while the knobs are rewritten 1000 times" {
+	dmesg_mark
+	disk=$(ssdt_disk)
+	rewrite_knobs 1000 &
+	w=$!
+	runs=0
+	while :; do
+		fio_verify "$disk" --rw=randwrite --bs=4k --iodepth=32 \
+			--offset=400M --size=8M
+		runs=$((runs + 1))
+		kill -0 "$w" 2>/dev/null || break
+		[ "$runs" -lt 20 ] || break
+	done
+	wait "$w"
+	echo "fio runs: $runs; accepted knob writes: $(cat "$SSDT_TMP/rewrites.ok")/1000; $(knobs)"
+	[ "$(cat "$SSDT_TMP/rewrites.ok")" -gt 500 ]
+	# Idle now: every command submitted was completed exactly once.
+	echo host >"$C/coalesce_mode"
+	for q in "$C"/queues/q[1-9]*; do
+		s=$(trim "$q/submitted") c=$(trim "$q/completed")
+		echo "${q##*/}: submitted $s completed $c interrupts $(trim "$q/interrupts") polled $(trim "$q/polled")"
+		[ "$s" = "$c" ]
+	done
+	dmesg_clean_since_mark
+}
+
+# irq_per_io LABEL QD: 4K random read for 3 s on CPU 2; prints interrupts and
+# completions of the I/O queues during it, and sets IRQ_PER_IO (x1000)
+irq_per_io() {
+	local i0 c0 i1 c1
+	i0=$(io_counter interrupts) c0=$(io_counter completed)
+	# pinned: a submitter that migrates drains one queue and wakes another
+	run_fio "$(ssdt_disk)" --rw=randread --bs=4k --iodepth="$2" --size=256M \
+		--time_based --runtime=3 --randrepeat=0 --cpus_allowed=2 >/dev/null
+	i1=$(io_counter interrupts) c1=$(io_counter completed)
+	[ $((c1 - c0)) -gt 0 ] || { err "$1: no I/O completed"; return 1; }
+	IRQ_PER_IO=$(((i1 - i0) * 1000 / (c1 - c0)))
+	# (also on fd 3: the figures show in the TAP output)
+	echo "# $1 QD$2: $((i1 - i0)) interrupts, $((c1 - c0)) completed, $IRQ_PER_IO/1000 per I/O" | tee /dev/fd/3
+}
+
+@test "QD32 4K randread: host mode with the iops profile takes at most 1/3 of the interrupts per I/O of mode off" {
+	echo off >"$C/coalesce_profile"
+	irq_per_io off 32
+	off=$IRQ_PER_IO
+	echo iops >"$C/coalesce_profile"
+	echo host >"$C/coalesce_mode"
+	irq_per_io host+iops 32
+	iops=$IRQ_PER_IO
+	echo "ratio: $iops / $off"
+	[ "$off" -gt 0 ]
+	[ $((iops * 3)) -le "$off" ]
+}
+
+@test "QD1: an idle queue is never held, whatever the profile" {
+	for p in iops adaptive; do
+		echo "$p" >"$C/coalesce_profile"
+		echo host >"$C/coalesce_mode"
+		p0=$(io_counter polled)
+		irq_per_io "host+$p" 1
+		p1=$(io_counter polled)
+		echo "polled: $((p1 - p0))"
+		# Every completion by interrupt (a rare race may poll one).
+		[ "$IRQ_PER_IO" -ge 950 ]
+	done
+}
+
+@test "detach right after I/O with moderation active is clean; attach starts with it off" {
+	dmesg_mark
+	echo iops >"$C/coalesce_profile"
+	echo host >"$C/coalesce_mode"
+	run_fio "$(ssdt_disk)" --rw=randread --bs=4k --iodepth=32 --size=64M \
+		--time_based --runtime=2 >/dev/null
+	detach
+	attach
+	C=$(ssdt_ctrl)
+	[ "$(trim "$C/coalesce_profile")" = off ]
+	dmesg_clean_since_mark
+}
