@@ -30,6 +30,7 @@
 #include <linux/interrupt.h>
 #include <linux/irq.h>
 #include <linux/ktime.h>
+#include <linux/string.h>
 #include "ssdt.h"
 #include "ssdt_coalesce.h"
 
@@ -267,10 +268,16 @@ void ssdt_coalesce_restore(struct ssdt_ctrl *ctrl)
 
 /* ---- sysfs ------------------------------------------------------------- */
 
+static const char *const ssdt_coalesce_knobs[] = {
+	"coalesce_mode", "coalesce_threshold", "coalesce_time_us",
+	"coalesce_profile",
+};
+
 static ssize_t ssdt_coalesce_store(struct device *dev, const char *buf,
 				   size_t count, int field)
 {
 	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
+	char val[32];
 	const struct ssdt_coalesce_profile *p;
 	struct ssdt_coalesce c;
 	unsigned int v;
@@ -309,7 +316,11 @@ static ssize_t ssdt_coalesce_store(struct device *dev, const char *buf,
 	ret = ssdt_coalesce_set(ctrl, &c);
 out:
 	mutex_unlock(&ctrl->knob_mutex);
-	return ret < 0 ? ret : count;
+	if (ret < 0)
+		return ret;
+	strscpy(val, buf, sizeof(val));
+	ssdt_nl_notify_knob(ctrl, ssdt_coalesce_knobs[field], strim(val));
+	return count;
 }
 
 static ssize_t coalesce_mode_show(struct device *dev,

@@ -129,6 +129,18 @@ assert rate == 0, rate
 	grep -q ' reset_done .*state=live' "$SSDT_TMP/mon.out"
 }
 
+@test "monitor: a knob write sends a knob event with its name and value; a refused write sends none" {
+	ctrl=$(ssdt_ctrl)
+	old=$(trim "$ctrl/coalesce_threshold")
+	mon_start --count 1 --timeout 60
+	refute sh -c "echo 999 >$ctrl/coalesce_threshold" 2>/dev/null
+	echo 17 >"$ctrl/coalesce_threshold"
+	mon_wait
+	echo "$old" >"$ctrl/coalesce_threshold"
+	grep -q '^ssdt[0-9]* knob .*knob=coalesce_threshold value=17' "$SSDT_TMP/mon.out"
+	refute grep -q 'value=999' "$SSDT_TMP/mon.out"
+}
+
 @test "monitor: bad options and a missing module give one line and a non-zero exit" {
 	run "$SSDT_TOOL" monitor --count 0
 	[ "$status" -eq 2 ]

@@ -57,7 +57,7 @@ enum ssdtune_attr {
 	SSDTUNE_A_EVENT,	/* u32: enum ssdtune_event */
 	SSDTUNE_A_TIME_NS,	/* u64: CLOCK_BOOTTIME of the event */
 	SSDTUNE_A_KNOB,		/* string: sysfs file name */
-	SSDTUNE_A_VALUE,	/* string: the value as its file reads */
+	SSDTUNE_A_VALUE,	/* string: the value written (trimmed) */
 	SSDTUNE_A_QUEUE,	/* u32: queue id of a TIMEOUT */
 	SSDTUNE_A_TAG,		/* u32: tag of a TIMEOUT */
 	SSDTUNE_A_MODEL,	/* string */
