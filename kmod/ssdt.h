@@ -20,6 +20,7 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include "ssdt_coalesce.h"
+#include "ssdt_powerlimit.h"
 #include "ssdt_prp.h"
 
 #define SSDT_NAME		"ssdtune"
@@ -119,6 +120,7 @@ struct ssdt_iod {
 	dma_addr_t dsm_dma;
 	struct scatterlist sg[SSDT_MAX_SEGS];
 	struct ssdt_seg segs[SSDT_MAX_SEGS];	/* sg as the PRP math sees it */
+	struct ssdt_power_rq pw;		/* host power throttle */
 };
 
 struct ssdt_ctrl {
@@ -174,6 +176,8 @@ struct ssdt_ctrl {
 	struct mutex health_mutex;	/* temperature cache */
 	unsigned long temp_stamp;	/* jiffies of temp_mc, 0: never */
 	int temp_mc;
+
+	struct ssdt_powerlimit power;	/* power_limit_* (ssdt_powerlimit.c) */
 
 	struct device *cdev;		/* /sys/class/ssdtune/ssdtN */
 	struct kobject *queues_kobj;
