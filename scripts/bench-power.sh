@@ -28,7 +28,6 @@ rc=$?
 gnuplot <<GP || { echo "bench-power: gnuplot failed" >&2; exit 1; }
 set terminal pngcairo size 1400,450
 set output "$res.png"
-set datafile separator " "
 stats "$res.dat" using 2 nooutput
 edge = STATS_max * 1.25
 x(l) = l == 0 ? edge : l

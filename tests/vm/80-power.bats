@@ -111,10 +111,12 @@ knobs() {
 }
 
 # The issue asks for the average estimate within 5% of the limit.  In the TCG
-# guest the throttle delivers 60-90% of the dynamic budget (waiting commands
-# are re-run ~9 ms late on average; see Documentation/driver.md), so this
-# asserts what holds: never more than 5% over the limit, and at least half
-# of the dynamic budget used.
+# guest on a loaded host the throttle delivered 60-100% of the dynamic budget
+# (waiting commands are re-run ~9 ms late on average; see
+# Documentation/driver.md), so this asserts what holds: never more than 5%
+# over the limit, and at least half of the dynamic budget used.  The guest's
+# unthrottled speed swings up to 2x between neighbouring runs with the
+# host's load, so "0 restores" is checked one-sided against a neighbour.
 @test "host limit under saturating 4K random read: IOPS falls with the limit, estimate at most 5% over it, 0 restores IOPS" {
 	disk=$(ssdt_disk)
 	load="--rw=randread --bs=4k --iodepth=16 --numjobs=2 --size=512M"
@@ -158,9 +160,9 @@ knobs() {
 	[ "$(cat "$C/throttled_us")" -gt 0 ]
 	[ "$free" -gt "${got[50]}" ] && [ "${got[50]}" -gt "${got[25]}" ] && [ "${got[25]}" -gt "${got[10]}" ] ||
 		{ echo "IOPS do not fall with the limit: $free > ${got[50]} > ${got[25]} > ${got[10]} fails"; false; }
+	# one-sided: a guest that got faster meanwhile is not a limit left behind
 	iops=${got[0]}
-	off=$((iops > ref ? iops - ref : ref - iops))
-	[ $((off * 100)) -le $((ref * 10)) ] || { echo "limit 0: $iops IOPS vs $ref unthrottled"; false; }
+	[ $((iops * 100)) -ge $((ref * 90)) ] || { echo "limit 0: $iops IOPS, under 90% of $ref unthrottled"; false; }
 }
 
 @test "fio crc32c verify passes while the limit changes 200 times" {

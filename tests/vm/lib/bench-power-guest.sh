@@ -24,6 +24,7 @@ setup_attached || die "cannot attach the test controller to ssdtune"
 disk=$(ssdt_disk) || die "no ssdtune disk"
 pw_set power_limit_mode auto || die "cannot set power_limit_mode"
 pw_set energy_model "$MODEL" || die "cannot set energy_model"
+pw_burst "$PW_VM_BURST_US" || die "cannot set power_burst_us"
 : >"$dat.part"
 for w in "randread4k --rw=randread --bs=4k --iodepth=32" \
 	"randwrite4k --rw=randwrite --bs=4k --iodepth=32" \
@@ -39,6 +40,7 @@ for w in "randread4k --rw=randread --bs=4k --iodepth=32" \
 	done
 done
 pw_set power_limit_mw 0
+pw_burst 400
 teardown_stock
 mv "$dat.part" "$dat"
 {
