@@ -5,11 +5,12 @@
 #   make check     every test suite; last line "N passed, N failed"
 #   make lint      checkpatch --strict, sparse and W=1 on both kernels
 #   make bench     long measurements (reports, not tests)
+#   make bench-power  power limit sweep (a report, not a test)
 
 BUILD   ?= $(CURDIR)/build
 export BUILD
 
-.PHONY: all setup modules tools kunit host-test vm-test check lint demo bench clean
+.PHONY: all setup modules tools kunit host-test vm-test check lint demo bench bench-power clean
 
 all: modules tools
 
@@ -43,6 +44,9 @@ demo: modules tools
 
 bench: modules tools
 	@scripts/bench.sh
+
+bench-power: modules tools
+	@scripts/bench-power.sh
 
 clean:
 	$(MAKE) -C tools/ssdtune clean

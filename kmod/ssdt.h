@@ -21,6 +21,7 @@
 #include <linux/workqueue.h>
 #include "ssdt_coalesce.h"
 #include <linux/ssdtune.h>
+#include "ssdt_powerlimit.h"
 #include "ssdt_prp.h"
 
 #define SSDT_NAME		"ssdtune"
@@ -123,6 +124,7 @@ struct ssdt_iod {
 	dma_addr_t dsm_dma;
 	struct scatterlist sg[SSDT_MAX_SEGS];
 	struct ssdt_seg segs[SSDT_MAX_SEGS];	/* sg as the PRP math sees it */
+	struct ssdt_power_rq pw;		/* host power throttle */
 };
 
 struct ssdt_ctrl {
@@ -180,6 +182,8 @@ struct ssdt_ctrl {
 	int temp_mc;
 
 	struct list_head nl_node;	/* ssdt_netlink.c's controller list */
+	struct ssdt_powerlimit power;	/* power_limit_* (ssdt_powerlimit.c) */
+
 	struct device *cdev;		/* /sys/class/ssdtune/ssdtN */
 	struct kobject *queues_kobj;
 	struct dentry *debugfs;

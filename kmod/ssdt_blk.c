@@ -197,9 +197,16 @@ static blk_status_t ssdt_queue_rq(struct blk_mq_hw_ctx *hctx,
 	iod->nents = 0;
 	iod->nlists = 0;
 	iod->dsm_dma = 0;
+	/* host power limit: one predictable branch while there is none */
+	if (unlikely(READ_ONCE(q->ctrl->power.host_on))) {
+		ret = ssdt_power_gate(q->ctrl, rq, &iod->pw);
+		if (ret)
+			return ret;
+	}
 	ret = ssdt_setup_cmd(q->ctrl, ns, rq, iod);
 	if (ret)
 		return ret;
+	ssdt_power_account(&q->ctrl->power, rq);
 	blk_mq_start_request(rq);
 	ssdt_sq_write(q, &iod->cmd, bd->last);
 	return BLK_STS_OK;
@@ -327,6 +334,7 @@ static int ssdt_init_request(struct blk_mq_tag_set *set, struct request *rq,
 	struct ssdt_iod *iod = blk_mq_rq_to_pdu(rq);
 
 	iod->retries = 0;
+	iod->pw.go_ns = 0;
 	iod->q = ((struct ssdt_ctrl *)set->driver_data)->ioq[hctx_idx];
 	return 0;
 }
@@ -510,6 +518,7 @@ void ssdt_ns_remove_all(struct ssdt_ctrl *ctrl, bool flush)
 {
 	unsigned int i;
 
+	ssdt_power_stop(ctrl);		/* nothing may wait on the budget now */
 	for (i = 0; i < ctrl->nr_ns; i++) {
 		struct gendisk *disk = ctrl->ns[i].disk;
 

@@ -585,6 +585,7 @@ void ssdt_reset_work(struct work_struct *work)
 	ctrl->state = SSDT_LIVE;
 	spin_unlock_irq(&ctrl->state_lock);
 	ssdt_coalesce_restore(ctrl);
+	ssdt_power_restore(ctrl);
 	ssdt_io_unquiesce(ctrl);
 	dev_info(ssdt_dev(ctrl), "reset done\n");
 	ssdt_nl_notify(ctrl, SSDTUNE_EVENT_RESET_DONE);

@@ -105,10 +105,13 @@ static int ssdt_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (ret < 0)
 		goto free_ctrl;
 	ctrl->instance = ret;
+	ret = ssdt_power_init(ctrl);
+	if (ret)
+		goto free_ida;
 
 	ret = ssdt_pci_setup(ctrl);
 	if (ret)
-		goto free_ida;
+		goto free_power;
 	ret = ssdt_ctrl_init(ctrl);
 	if (ret)
 		goto release_pci;
@@ -143,6 +146,8 @@ teardown:
 	ssdt_ctrl_teardown(ctrl, false);
 release_pci:
 	ssdt_pci_release(ctrl);
+free_power:
+	ssdt_power_exit(ctrl);
 free_ida:
 	ida_free(&ssdt_ida, ctrl->instance);
 free_ctrl:
@@ -176,6 +181,7 @@ static void ssdt_remove(struct pci_dev *pdev)
 	ssdt_ctrl_teardown(ctrl, live);
 	ssdt_blk_exit(ctrl);
 	ssdt_pci_release(ctrl);
+	ssdt_power_exit(ctrl);
 	ssdt_nl_notify(ctrl, SSDTUNE_EVENT_DETACHED);
 	ida_free(&ssdt_ida, ctrl->instance);
 	kfree(ctrl);

@@ -5,6 +5,7 @@
  * MXPS flag is set; idle and active power carry a 2-bit scale (1: 0.0001 W,
  * 2: 0.01 W, 0: not reported).
  */
+#include <linux/errno.h>
 #include <linux/kernel.h>
 #include "ssdt_power.h"
 
@@ -58,4 +59,42 @@ int ssdt_ps_format(const struct nvme_id_power_state *ps, unsigned int idx,
 			 ps->read_tput & 0x1f, ps->read_lat & 0x1f,
 			 ps->write_tput & 0x1f, ps->write_lat & 0x1f,
 			 idle, active);
+}
+
+/* Relative read plus write throughput: lower is faster (0 is fastest). */
+static unsigned int ssdt_ps_tput_rank(const struct nvme_id_power_state *ps)
+{
+	return (ps->read_tput & 0x1f) + (ps->write_tput & 0x1f);
+}
+
+/*
+ * The specification numbers states so that max power does not increase with
+ * the index, but a table need not be sorted by speed: pick the fitting
+ * operational state with the best relative throughput, then the one allowed
+ * the most power, then the lowest index.
+ */
+int ssdt_ps_select(const struct nvme_id_power_state *psd, unsigned int npss,
+		   u32 limit_mw)
+{
+	int best = -ERANGE;
+	unsigned int i;
+
+	for (i = 0; i <= npss; i++) {
+		const struct nvme_id_power_state *ps = &psd[i], *b;
+
+		if (ps->flags & NVME_PS_FLAGS_NON_OP_STATE)
+			continue;
+		if (ssdt_ps_max_mw(ps) > limit_mw)
+			continue;
+		if (best < 0) {
+			best = i;
+			continue;
+		}
+		b = &psd[best];
+		if (ssdt_ps_tput_rank(ps) < ssdt_ps_tput_rank(b) ||
+		    (ssdt_ps_tput_rank(ps) == ssdt_ps_tput_rank(b) &&
+		     ssdt_ps_max_mw(ps) > ssdt_ps_max_mw(b)))
+			best = i;
+	}
+	return best;
 }

@@ -19,4 +19,11 @@ s64 ssdt_ps_scaled_mw(u16 value, u8 scale);
 int ssdt_ps_format(const struct nvme_id_power_state *ps, unsigned int idx,
 		   char *buf, size_t len);
 
+/*
+ * The fastest operational state among @psd[0..npss] whose max power is at
+ * most @limit_mw; -ERANGE when none fits.
+ */
+int ssdt_ps_select(const struct nvme_id_power_state *psd, unsigned int npss,
+		   u32 limit_mw);
+
 #endif

@@ -103,6 +103,7 @@ static const struct attribute_group *ssdt_ctrl_groups[] = {
 	&ssdt_ctrl_group,
 	&ssdt_feature_group,
 	&ssdt_coalesce_group,
+	&ssdt_power_group,
 	NULL,
 };
 

@@ -58,7 +58,84 @@ static void ps_format_line(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, !strncmp(buf, "ps4 non-operational max_w=0.002 ", 32));
 }
 
+/* A synthetic table of @n states: max power field, flags, throughput rank. */
+static void ps_table(struct nvme_id_power_state *psd, const u16 *max,
+		     const u8 *flags, const u8 *rrt, unsigned int n)
+{
+	unsigned int i;
+
+	memset(psd, 0, n * sizeof(*psd));
+	for (i = 0; i < n; i++) {
+		psd[i].max_power = cpu_to_le16(max[i]);
+		psd[i].flags = flags[i];
+		psd[i].read_tput = rrt[i];
+		psd[i].write_tput = rrt[i];
+	}
+}
+
+static void ps_select_centiwatts(struct kunit *test)
+{
+	/* 25 W, 18 W, 12 W operational; 5 W and 0.5 W non-operational */
+	static const u16 max[] = { 2500, 1800, 1200, 500, 50 };
+	static const u8 flags[] = { 0, 0, 0, NVME_PS_FLAGS_NON_OP_STATE,
+				    NVME_PS_FLAGS_NON_OP_STATE };
+	static const u8 rrt[] = { 0, 1, 2, 3, 4 };
+	struct nvme_id_power_state psd[5];
+
+	ps_table(psd, max, flags, rrt, 5);
+	KUNIT_EXPECT_EQ(test, ssdt_ps_select(psd, 4, 0xffffffff), 0);
+	KUNIT_EXPECT_EQ(test, ssdt_ps_select(psd, 4, 25000), 0);
+	KUNIT_EXPECT_EQ(test, ssdt_ps_select(psd, 4, 24999), 1);
+	KUNIT_EXPECT_EQ(test, ssdt_ps_select(psd, 4, 18000), 1);
+	KUNIT_EXPECT_EQ(test, ssdt_ps_select(psd, 4, 12000), 2);
+	/* only non-operational states fit: never chosen for I/O */
+	KUNIT_EXPECT_EQ(test, ssdt_ps_select(psd, 4, 11999), -ERANGE);
+	KUNIT_EXPECT_EQ(test, ssdt_ps_select(psd, 4, 500), -ERANGE);
+	KUNIT_EXPECT_EQ(test, ssdt_ps_select(psd, 4, 0), -ERANGE);
+}
+
+static void ps_select_tenth_milliwatts(struct kunit *test)
+{
+	/* 8.25 W (0.01 W units); MXPS set: 3.5 W, 0.0025 W non-operational */
+	static const u16 max[] = { 825, 35000, 25 };
+	static const u8 flags[] = {
+		0, NVME_PS_FLAGS_MAX_POWER_SCALE,
+		NVME_PS_FLAGS_MAX_POWER_SCALE | NVME_PS_FLAGS_NON_OP_STATE,
+	};
+	static const u8 rrt[] = { 0, 1, 2 };
+	struct nvme_id_power_state psd[3];
+
+	ps_table(psd, max, flags, rrt, 3);
+	KUNIT_EXPECT_EQ(test, ssdt_ps_select(psd, 2, 8250), 0);
+	KUNIT_EXPECT_EQ(test, ssdt_ps_select(psd, 2, 8249), 1);
+	KUNIT_EXPECT_EQ(test, ssdt_ps_select(psd, 2, 3500), 1);
+	KUNIT_EXPECT_EQ(test, ssdt_ps_select(psd, 2, 3499), -ERANGE);
+	/* one state only (QEMU: PS0 25.00 W) */
+	psd[0].max_power = cpu_to_le16(2500);
+	KUNIT_EXPECT_EQ(test, ssdt_ps_select(psd, 0, 30000), 0);
+	KUNIT_EXPECT_EQ(test, ssdt_ps_select(psd, 0, 20000), -ERANGE);
+}
+
+static void ps_select_fastest_not_first(struct kunit *test)
+{
+	/* unsorted by speed: ps1 is faster than ps0 at the same power */
+	static const u16 max[] = { 1000, 1000, 900 };
+	static const u8 flags[] = { 0, 0, 0 };
+	static const u8 rrt[] = { 2, 0, 0 };
+	struct nvme_id_power_state psd[3];
+
+	ps_table(psd, max, flags, rrt, 3);
+	KUNIT_EXPECT_EQ(test, ssdt_ps_select(psd, 2, 10000), 1);
+	/* same speed: the one allowed more power */
+	psd[1].read_tput = 0;
+	KUNIT_EXPECT_EQ(test, ssdt_ps_select(psd, 2, 10000), 1);
+	KUNIT_EXPECT_EQ(test, ssdt_ps_select(psd, 2, 9999), 2);
+}
+
 static struct kunit_case ssdt_power_cases[] = {
+	KUNIT_CASE(ps_select_centiwatts),
+	KUNIT_CASE(ps_select_tenth_milliwatts),
+	KUNIT_CASE(ps_select_fastest_not_first),
 	KUNIT_CASE(ps_max_centiwatts),
 	KUNIT_CASE(ps_max_tenth_milliwatts),
 	KUNIT_CASE(ps_scaled_power),

@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ssdtune power limiting: the power_limit_mw / power_limit_mode knobs,
+ * the energy estimate and the host-side throttle.
+ *
+ * hw: Set Features 0x02 to the fastest operational power state whose max
+ * power fits the limit.  host: every command is priced by the energy model
+ * and passes a token bucket in queue_rq; one that may not go yet has paid
+ * already and is handed back with BLK_STS_DEV_RESOURCE, and an hrtimer
+ * re-runs the hardware queues at the time it may go (Documentation/
+ * driver.md says why this and not a requeue list).
+ */
+#include <linux/capability.h>
+#include <linux/ktime.h>
+#include <linux/moduleparam.h>
+#include <linux/string.h>
+#include "ssdt.h"
+#include "ssdt_power.h"
+
+static unsigned int ssdt_power_burst_us = 400;
+module_param_named(power_burst_us, ssdt_power_burst_us, uint, 0644);
+MODULE_PARM_DESC(power_burst_us,
+		 "host power limit: burst the budget tolerates, in us at the limit (default 400)");
+
+#define SSDT_POWER_MAX_MW	1000000u	/* 1 kW */
+/* After a wake-up that found waiters, wake again this soon as a backstop. */
+#define SSDT_POWER_BACKSTOP_NS	(2 * NSEC_PER_MSEC)
+
+static const char * const ssdt_power_mode_names[] = {
+	[SSDT_POWER_OFF] = "off",
+	[SSDT_POWER_HW] = "hw",
+	[SSDT_POWER_HOST] = "host",
+	[SSDT_POWER_AUTO] = "auto",
+};
+
+/* Re-run every namespace's hardware queues (waiting requests retry). */
+static void ssdt_power_kick(struct ssdt_ctrl *ctrl)
+{
+	unsigned int i, n = min_t(unsigned int, READ_ONCE(ctrl->nr_ns),
+				  SSDT_MAX_NS);
+
+	for (i = 0; i < n; i++) {
+		struct gendisk *disk = READ_ONCE(ctrl->ns[i].disk);
+
+		if (disk)
+			blk_mq_run_hw_queues(disk->queue, true);
+	}
+}
+
+static enum hrtimer_restart ssdt_power_timer_fn(struct hrtimer *t)
+{
+	struct ssdt_powerlimit *pl = container_of(t, struct ssdt_powerlimit,
+						  timer);
+	struct ssdt_ctrl *ctrl = container_of(pl, struct ssdt_ctrl, power);
+	enum hrtimer_restart ret = HRTIMER_NORESTART;
+	unsigned long flags;
+	bool again;
+
+	spin_lock_irqsave(&pl->lock, flags);
+	again = pl->refused && pl->host_on;
+	pl->refused = false;
+	pl->timer_at = 0;
+	spin_unlock_irqrestore(&pl->lock, flags);
+
+	ssdt_power_kick(ctrl);
+	if (!again)
+		return HRTIMER_NORESTART;
+	/*
+	 * A kick that races with a refused request being put back on the
+	 * dispatch list finds nothing to run: look again a little later.
+	 */
+	spin_lock_irqsave(&pl->lock, flags);
+	if (!pl->timer_at) {
+		pl->timer_at = ktime_get_ns() + SSDT_POWER_BACKSTOP_NS;
+		hrtimer_set_expires(t, ns_to_ktime(pl->timer_at));
+		ret = HRTIMER_RESTART;
+	}
+	spin_unlock_irqrestore(&pl->lock, flags);
+	return ret;
+}
+
+int ssdt_power_init(struct ssdt_ctrl *ctrl)
+{
+	struct ssdt_powerlimit *pl = &ctrl->power;
+
+	pl->pcpu = alloc_percpu(struct ssdt_power_pcpu);
+	if (!pl->pcpu)
+		return -ENOMEM;
+	mutex_init(&pl->mutex);
+	spin_lock_init(&pl->lock);
+	pl->mode = SSDT_POWER_AUTO;
+	pl->active = SSDT_POWER_OFF;
+	pl->model = ssdt_energy_default;
+	ssdt_est_init(&pl->est, ktime_get_ns());
+	hrtimer_init(&pl->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	pl->timer.function = ssdt_power_timer_fn;
+	return 0;
+}
+
+void ssdt_power_exit(struct ssdt_ctrl *ctrl)
+{
+	hrtimer_cancel(&ctrl->power.timer);
+	free_percpu(ctrl->power.pcpu);
+	ctrl->power.pcpu = NULL;
+}
+
+/* Start the host throttle at @limit_mw with @m, or stop it (0). */
+static void ssdt_power_host(struct ssdt_ctrl *ctrl, u32 limit_mw,
+			    const struct ssdt_energy_model *m)
+{
+	struct ssdt_powerlimit *pl = &ctrl->power;
+	unsigned long flags;
+
+	spin_lock_irqsave(&pl->lock, flags);
+	pl->model = *m;
+	if (limit_mw)
+		ssdt_bucket_init(&pl->bucket, limit_mw - m->idle_mw,
+				 (u64)limit_mw * READ_ONCE(ssdt_power_burst_us),
+				 ktime_get_ns());
+	pl->gen++;		/* reservations on the old bucket are void */
+	WRITE_ONCE(pl->host_on, limit_mw != 0);
+	spin_unlock_irqrestore(&pl->lock, flags);
+	ssdt_power_kick(ctrl);	/* waiting requests go or re-reserve now */
+}
+
+/* Disks are going away: lift the limit for good, let everything through. */
+void ssdt_power_stop(struct ssdt_ctrl *ctrl)
+{
+	struct ssdt_powerlimit *pl = &ctrl->power;
+
+	mutex_lock(&pl->mutex);
+	pl->stopped = true;
+	ssdt_power_host(ctrl, 0, &pl->model);
+	mutex_unlock(&pl->mutex);
+	hrtimer_cancel(&pl->timer);
+}
+
+blk_status_t ssdt_power_gate(struct ssdt_ctrl *ctrl, struct request *rq,
+			     struct ssdt_power_rq *pw)
+{
+	struct ssdt_powerlimit *pl = &ctrl->power;
+	u64 now = ktime_get_ns(), go = 0;
+	unsigned long flags;
+	bool held, ok;
+
+	spin_lock_irqsave(&pl->lock, flags);
+	held = pw->go_ns && pw->gen == pl->gen;
+	if (!pl->host_on) {
+		ok = true;
+	} else if (held) {
+		go = pw->go_ns;		/* paid already: wait for its turn */
+		ok = now >= go;
+	} else {
+		u64 cost = ssdt_energy_cost(&pl->model, ssdt_rq_class(rq),
+					    blk_rq_bytes(rq));
+
+		ok = ssdt_bucket_take(&pl->bucket, now, cost, &go);
+		if (!ok) {
+			pw->since_ns = now;
+			pw->gen = pl->gen;
+			pw->go_ns = go;
+			pl->events++;
+		}
+	}
+	if (ok) {
+		if (held)
+			pl->throttled_ns += now - pw->since_ns;
+		pw->go_ns = 0;
+	} else {
+		pl->refused = true;
+		if (!pl->timer_at || go < pl->timer_at) {
+			pl->timer_at = go;
+			hrtimer_start(&pl->timer, ns_to_ktime(go),
+				      HRTIMER_MODE_ABS);
+		}
+	}
+	spin_unlock_irqrestore(&pl->lock, flags);
+	return ok ? BLK_STS_OK : BLK_STS_DEV_RESOURCE;
+}
+
+/* Set Features 0x02 to @ps and read it back. */
+static int ssdt_power_set_state(struct ssdt_ctrl *ctrl, int ps)
+{
+	struct nvme_command cmd = { };
+	u32 cur;
+	int ret;
+
+	cmd.features.opcode = nvme_admin_set_features;
+	cmd.features.fid = cpu_to_le32(NVME_FEAT_POWER_MGMT);
+	cmd.features.dword11 = cpu_to_le32(ps);
+	ret = ssdt_admin_exec(ctrl, &cmd, NULL);
+	if (ret > 0) {
+		dev_warn(ssdt_dev(ctrl), "Set Features power state %d failed: status %#x\n",
+			 ps, ret);
+		return -EIO;
+	}
+	if (ret)
+		return ret;
+	ret = ssdt_get_feature(ctrl, NVME_FEAT_POWER_MGMT, 0, 0, &cur);
+	if (ret)
+		return ret;
+	if ((cur & 0x1f) != ps) {
+		dev_warn(ssdt_dev(ctrl), "power state %u after setting %d\n",
+			 cur & 0x1f, ps);
+		return -EIO;
+	}
+	return 0;
+}
+
+/*
+ * Apply @limit_mw in @mode with model @m; under pl->mutex.  On error
+ * nothing changed (a failed return to full speed from hw leaves hw active).
+ */
+static int ssdt_power_apply(struct ssdt_ctrl *ctrl, u32 limit_mw,
+			    enum ssdt_power_mode mode,
+			    const struct ssdt_energy_model *m)
+{
+	struct ssdt_powerlimit *pl = &ctrl->power;
+	bool changeable = ctrl->power_cap == SSDT_CAP_CHANGEABLE;
+	enum ssdt_power_mode eff = SSDT_POWER_OFF;
+	int ps = -ERANGE, ret = 0;
+
+	if (pl->stopped)
+		return -ENODEV;
+	if (limit_mw) {
+		ps = ssdt_ps_select(ctrl->psd, ctrl->npss, limit_mw);
+		eff = mode;
+		if (mode == SSDT_POWER_AUTO)
+			eff = changeable && ps >= 0 ? SSDT_POWER_HW :
+						      SSDT_POWER_HOST;
+	}
+	if (eff == SSDT_POWER_HW && ps < 0)
+		return -ERANGE;		/* no operational state fits */
+	if (eff == SSDT_POWER_HW && !changeable)
+		return -EOPNOTSUPP;	/* power_caps says why */
+	if (eff == SSDT_POWER_HOST && limit_mw <= m->idle_mw)
+		return -ERANGE;		/* idle power alone is over it */
+
+	if (eff == SSDT_POWER_HW || pl->active == SSDT_POWER_HW) {
+		if (READ_ONCE(ctrl->state) != SSDT_LIVE)
+			return -EBUSY;
+		if (eff != SSDT_POWER_HW)
+			ps = ssdt_ps_select(ctrl->psd, ctrl->npss, U32_MAX);
+		if (ps >= 0)
+			ret = ssdt_power_set_state(ctrl, ps);
+		if (ret)
+			return ret;
+	}
+	ssdt_power_host(ctrl, eff == SSDT_POWER_HOST ? limit_mw : 0, m);
+	pl->limit_mw = limit_mw;
+	pl->mode = mode;
+	pl->active = eff;
+	return 0;
+}
+
+/* After a reset the device is back in its default power state. */
+void ssdt_power_restore(struct ssdt_ctrl *ctrl)
+{
+	struct ssdt_powerlimit *pl = &ctrl->power;
+	int ps;
+
+	mutex_lock(&pl->mutex);
+	if (pl->active == SSDT_POWER_HW) {
+		ps = ssdt_ps_select(ctrl->psd, ctrl->npss, pl->limit_mw);
+		if (ps < 0 || ssdt_power_set_state(ctrl, ps))
+			dev_warn(ssdt_dev(ctrl), "could not restore the power state\n");
+	}
+	mutex_unlock(&pl->mutex);
+}
+
+/* Under pl->mutex: idle power plus the moving average of the rest. */
+static u64 ssdt_power_estimate(struct ssdt_ctrl *ctrl)
+{
+	struct ssdt_powerlimit *pl = &ctrl->power;
+	struct ssdt_power_pcpu sum = { }, d;
+	unsigned int c;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct ssdt_power_pcpu *p = per_cpu_ptr(pl->pcpu, cpu);
+
+		for (c = 0; c < SSDT_OPC_NR; c++) {
+			sum.cmds[c] += READ_ONCE(p->cmds[c]);
+			sum.bytes[c] += READ_ONCE(p->bytes[c]);
+		}
+	}
+	for (c = 0; c < SSDT_OPC_NR; c++) {
+		d.cmds[c] = sum.cmds[c] - pl->seen.cmds[c];
+		d.bytes[c] = sum.bytes[c] - pl->seen.bytes[c];
+	}
+	pl->seen = sum;
+	return pl->model.idle_mw +
+	       ssdt_est_update(&pl->est, ktime_get_ns(),
+			       ssdt_energy_of(&pl->model, d.cmds, d.bytes));
+}
+
+/* ---- sysfs ------------------------------------------------------------- */
+
+enum { SSDT_KNOB_LIMIT, SSDT_KNOB_MODE, SSDT_KNOB_MODEL };
+
+static const char *const ssdt_power_knobs[] = {
+	[SSDT_KNOB_LIMIT]	= "power_limit_mw",
+	[SSDT_KNOB_MODE]	= "power_limit_mode",
+	[SSDT_KNOB_MODEL]	= "energy_model",
+};
+
+static ssize_t ssdt_power_store(struct device *dev, const char *buf,
+				size_t count, int knob)
+{
+	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
+	struct ssdt_powerlimit *pl = &ctrl->power;
+	struct ssdt_energy_model m;
+	enum ssdt_power_mode mode;
+	char val[128];
+	u32 limit;
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	mutex_lock(&pl->mutex);
+	limit = pl->limit_mw;
+	mode = pl->mode;
+	m = pl->model;
+	ret = -EINVAL;
+	switch (knob) {
+	case SSDT_KNOB_LIMIT:
+		if (kstrtou32(buf, 10, &limit) || limit > SSDT_POWER_MAX_MW)
+			goto out;
+		break;
+	case SSDT_KNOB_MODE:
+		ret = sysfs_match_string(ssdt_power_mode_names, buf);
+		if (ret <= SSDT_POWER_OFF) {	/* "off" is not a mode */
+			ret = -EINVAL;
+			goto out;
+		}
+		mode = ret;
+		break;
+	default:
+		if (ssdt_energy_parse(&m, buf))
+			goto out;
+		ssdt_power_estimate(ctrl);	/* the past at the old prices */
+		break;
+	}
+	ret = ssdt_power_apply(ctrl, limit, mode, &m);
+out:
+	mutex_unlock(&pl->mutex);
+	if (ret < 0)
+		return ret;
+	strscpy(val, buf, sizeof(val));
+	ssdt_nl_notify_knob(ctrl, ssdt_power_knobs[knob], strim(val));
+	return count;
+}
+
+static ssize_t power_limit_mw_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(ctrl->power.limit_mw));
+}
+
+static ssize_t power_limit_mw_store(struct device *dev,
+				    struct device_attribute *attr,
+				    const char *buf, size_t count)
+{
+	return ssdt_power_store(dev, buf, count, SSDT_KNOB_LIMIT);
+}
+static DEVICE_ATTR_RW(power_limit_mw);
+
+static ssize_t power_limit_mode_show(struct device *dev,
+				     struct device_attribute *attr, char *buf)
+{
+	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%s\n",
+			  ssdt_power_mode_names[READ_ONCE(ctrl->power.mode)]);
+}
+
+static ssize_t power_limit_mode_store(struct device *dev,
+				      struct device_attribute *attr,
+				      const char *buf, size_t count)
+{
+	return ssdt_power_store(dev, buf, count, SSDT_KNOB_MODE);
+}
+static DEVICE_ATTR_RW(power_limit_mode);
+
+static ssize_t power_limit_active_show(struct device *dev,
+				       struct device_attribute *attr,
+				       char *buf)
+{
+	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%s\n",
+			  ssdt_power_mode_names[READ_ONCE(ctrl->power.active)]);
+}
+static DEVICE_ATTR_RO(power_limit_active);
+
+static ssize_t energy_model_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
+	struct ssdt_energy_model m;
+
+	mutex_lock(&ctrl->power.mutex);
+	m = ctrl->power.model;
+	mutex_unlock(&ctrl->power.mutex);
+	return ssdt_energy_format(&m, buf, PAGE_SIZE);
+}
+
+static ssize_t energy_model_store(struct device *dev,
+				  struct device_attribute *attr,
+				  const char *buf, size_t count)
+{
+	return ssdt_power_store(dev, buf, count, SSDT_KNOB_MODEL);
+}
+static DEVICE_ATTR_RW(energy_model);
+
+static ssize_t power_estimate_mw_show(struct device *dev,
+				      struct device_attribute *attr, char *buf)
+{
+	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
+	u64 mw;
+
+	mutex_lock(&ctrl->power.mutex);
+	mw = ssdt_power_estimate(ctrl);
+	mutex_unlock(&ctrl->power.mutex);
+	return sysfs_emit(buf, "%llu\n", mw);
+}
+static DEVICE_ATTR_RO(power_estimate_mw);
+
+static ssize_t throttle_events_show(struct device *dev,
+				    struct device_attribute *attr, char *buf)
+{
+	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
+	unsigned long flags;
+	u64 v;
+
+	spin_lock_irqsave(&ctrl->power.lock, flags);
+	v = ctrl->power.events;
+	spin_unlock_irqrestore(&ctrl->power.lock, flags);
+	return sysfs_emit(buf, "%llu\n", v);
+}
+static DEVICE_ATTR_RO(throttle_events);
+
+static ssize_t throttled_us_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
+	unsigned long flags;
+	u64 v;
+
+	spin_lock_irqsave(&ctrl->power.lock, flags);
+	v = ctrl->power.throttled_ns;
+	spin_unlock_irqrestore(&ctrl->power.lock, flags);
+	return sysfs_emit(buf, "%llu\n", div_u64(v, NSEC_PER_USEC));
+}
+static DEVICE_ATTR_RO(throttled_us);
+
+static struct attribute *ssdt_power_attrs[] = {
+	&dev_attr_power_limit_mw.attr,
+	&dev_attr_power_limit_mode.attr,
+	&dev_attr_power_limit_active.attr,
+	&dev_attr_power_estimate_mw.attr,
+	&dev_attr_energy_model.attr,
+	&dev_attr_throttle_events.attr,
+	&dev_attr_throttled_us.attr,
+	NULL,
+};
+
+const struct attribute_group ssdt_power_group = {
+	.attrs = ssdt_power_attrs,
+};
