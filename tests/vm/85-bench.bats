@@ -131,3 +131,39 @@ FIELDS="iops mbps clat_mean_us clat_p50_us clat_p99_us clat_p99_9_us clat_p99_99
 	[ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["purge"])' "$OUT/purge/bench.json")" = blkdiscard ]
 	field_check "$OUT/purge" $FIELDS
 }
+
+# tuning_sum: a checksum of every file apply may touch (IRQ affinities,
+# the controller's knobs, cpuidle and cpufreq), with their names
+tuning_sum() {
+	local f
+	for f in /proc/irq/*/smp_affinity_list "$(ssdt_ctrl)"/coalesce_{mode,threshold,time_us,profile} \
+		"$(ssdt_ctrl)"/power_limit_{mw,mode} \
+		/sys/devices/system/cpu/cpu*/cpuidle/state*/disable \
+		/sys/devices/system/cpu/cpufreq/policy*/scaling_governor; do
+		[ -r "$f" ] && printf '%s %s\n' "$f" "$(cat "$f")"
+	done | sha256sum
+}
+
+@test "bench --ab latency runs baseline, apply, tuned run, revert and compare, and leaves the host as found" {
+	setup_attached
+	disk=$(ssdt_disk)
+	state=$SSDT_TMP/ab-state
+	rm -rf "$state"
+	before=$(tuning_sum)
+	run ssdt bench "$disk" --bs 4k --qd 8 --rounds 3 --runtime 1 --ab latency \
+		--state-dir "$state" --out "$OUT/ab"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -E -q 'IOPS .*%  (better|worse|within noise)$'
+	# the tuned run saw the profile's coalescing, the baseline did not
+	python3 - "$OUT/ab" <<-'EOF2'
+	import json, sys
+	prof = lambda run: {c["ssdtune"]["coalesce_profile"]
+	                    for c in json.load(open(sys.argv[1] + "/" + run + "/bench.json"))["cells"].values()}
+	b, t = prof("baseline"), prof("tuned")
+	assert t == {"latency"}, t
+	assert "latency" not in b, b
+	EOF2
+	[ "$(tuning_sum)" = "$before" ]
+	[ ! -e "$state/state.json" ]
+}

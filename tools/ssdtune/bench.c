@@ -39,7 +39,7 @@ struct bench_opts {
 	int rounds;		/* 0: unset */
 	bool steady;		/* rounds until steady state (max 25) */
 	bool purge, precondition, destroy;
-	const char *suite, *out, *ab, *cpus;
+	const char *suite, *out, *ab, *cpus, *state_dir;
 	int temp_warn_c;
 };
 
@@ -49,7 +49,7 @@ enum {
 	OPT_BS = 0x200, OPT_QD, OPT_JOBS, OPT_RW, OPT_RANDOM, OPT_SEQ,
 	OPT_IOENGINE, OPT_RUNTIME, OPT_ROUNDS, OPT_STEADY, OPT_PURGE,
 	OPT_PRECOND, OPT_SUITE, OPT_OUT, OPT_DESTROY, OPT_AB, OPT_CPUS,
-	OPT_TEMP_WARN,
+	OPT_TEMP_WARN, OPT_STATE_DIR,
 };
 
 const struct option bench_options[] = {
@@ -72,6 +72,7 @@ const struct option bench_options[] = {
 	{ "ab",			required_argument, NULL, OPT_AB },
 	{ "cpus",		required_argument, NULL, OPT_CPUS },
 	{ "temp-warn",		required_argument, NULL, OPT_TEMP_WARN },
+	{ "state-dir",		required_argument, NULL, OPT_STATE_DIR },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -183,6 +184,11 @@ int bench_option(struct cli *cli, int val, const char *arg)
 		return 0;
 	case OPT_AB:
 		o.ab = arg;
+		return 0;
+	case OPT_STATE_DIR:
+		if (!*arg)
+			return usage_error(NULL, "bench: --state-dir needs a directory");
+		o.state_dir = arg;
 		return 0;
 	case OPT_CPUS:
 		if (!*arg || strspn(arg, "0123456789,-") != strlen(arg))
@@ -839,9 +845,20 @@ static void adopt(struct json_object *rep)
 static int self(const char *a, const char *b, const char *c)
 {
 	const char *exe = getenv("SSDTUNE_BENCH_SELF");
-	char *argv[] = { (char *)(exe && *exe ? exe : "/proc/self/exe"),
-			 (char *)a, (char *)b, (char *)c, NULL };
+	char *argv[8] = { (char *)(exe && *exe ? exe : "/proc/self/exe"),
+			  (char *)a };
+	int n = 2;
 
+	if (b)
+		argv[n++] = (char *)b;
+	if (b && c)
+		argv[n++] = (char *)c;
+	/* apply and revert: the state directory bench was given, if any */
+	if (o.state_dir && strcmp(b ? b : "", "--help")) {
+		argv[n++] = "--state-dir";
+		argv[n++] = (char *)o.state_dir;
+	}
+	argv[n] = NULL;
 	return bench_spawn(argv, NULL, NULL);
 }
 

@@ -50,6 +50,7 @@ static const struct command commands[] = {
 "  --destroy-data     allow purge, precondition and writes\n"
 "  --ab PROFILE       baseline, 'apply --profile PROFILE', rerun, 'revert',\n"
 "                     compare\n"
+"  --state-dir DIR    with --ab: the state directory for apply and revert\n"
 "With --dry-run: print the fio jobs and change nothing.  See bench.md.\n",
 		.flags = CMD_DRY_RUN,
 		.min_args = 0, .max_args = 3,
