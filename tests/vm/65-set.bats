@@ -6,6 +6,8 @@
 
 load lib/common
 
+bats_require_minimum_version 1.5.0
+
 setup_file() {
 	setup_attached
 }
