@@ -115,7 +115,7 @@ knobs() {
 # (waiting commands are re-run ~9 ms late on average; see
 # Documentation/driver.md), so this asserts what holds: never more than 5%
 # over the limit, and at least half of the dynamic budget used.
-@test "host limit under saturating 4K random read: IOPS falls with the limit, estimate at most 5% over it, 0 restores IOPS" {
+@test "host limit under saturating 4K random read: IOPS falls with the limit, estimate at most 5% over it, limit 0 delays nothing" {
 	disk=$(ssdt_disk)
 	load="--rw=randread --bs=4k --iodepth=16 --numjobs=2 --size=512M"
 	pw_set power_limit_mw 0
