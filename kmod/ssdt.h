@@ -49,6 +49,14 @@ enum ssdt_feat_cap {
 	SSDT_CAP_CHANGEABLE,
 };
 
+/* Shadow doorbells, as the sysfs file shadow_doorbells shows them. */
+enum ssdt_dbbuf_state {
+	SSDT_DBBUF_UNSUPPORTED,		/* no OACS bit 8, or too many queues */
+	SSDT_DBBUF_OFF,			/* module parameter shadow_doorbells=N */
+	SSDT_DBBUF_REFUSED,		/* the command failed: MMIO doorbells */
+	SSDT_DBBUF_ON,
+};
+
 /* Completion slot of a synchronous or fire-and-forget admin command. */
 struct ssdt_admin_slot {
 	struct completion *waiter;	/* NULL: nobody waits (abort) */
@@ -78,6 +86,11 @@ struct ssdt_queue {
 
 	u32 __iomem *sq_db;
 	u32 __iomem *cq_db;
+	/* Shadow doorbell slots (ssdt_dbbuf.c), NULL: MMIO doorbells only. */
+	__le32 *dbbuf_sq_db;
+	__le32 *dbbuf_sq_ei;
+	__le32 *dbbuf_cq_db;
+	__le32 *dbbuf_cq_ei;
 	bool live;
 
 	/* Host moderation (ssdt_irqmod.c); knobs written live, READ_ONCE. */
@@ -117,6 +130,8 @@ struct ssdt_iod {
 	bool requeue;			/* cancelled by a reset: retry */
 	u8 retries;
 	int nents;			/* DMA-mapped sg entries, 0: no data */
+	u32 bvec_len;			/* single-segment fast path: mapped */
+	dma_addr_t bvec_dma;		/* bytes at bvec_dma, 0: not used */
 	u32 nlists;
 	__le64 *lists[SSDT_MAX_PRP_LISTS];
 	dma_addr_t list_dma[SSDT_MAX_PRP_LISTS];
@@ -158,6 +173,12 @@ struct ssdt_ctrl {
 	bool tagset_ready;
 	struct dma_pool *prp_pool;
 
+	enum ssdt_dbbuf_state dbbuf;	/* shadow doorbells (ssdt_dbbuf.c) */
+	__le32 *dbbuf_dbs;		/* shadow tails and heads, one page */
+	__le32 *dbbuf_eis;		/* event indexes, one page */
+	dma_addr_t dbbuf_dbs_dma;
+	dma_addr_t dbbuf_eis_dma;
+
 	struct ssdt_ns ns[SSDT_MAX_NS];
 	unsigned int nr_ns;
 
@@ -167,6 +188,7 @@ struct ssdt_ctrl {
 	char firmware[9];
 	u32 max_xfer;			/* bytes per request */
 	u16 oncs;
+	u16 oacs;
 	u8 vwc;
 	u8 npss;			/* power states - 1 */
 	struct nvme_id_power_state psd[32];
@@ -226,10 +248,11 @@ void ssdt_queue_reset(struct ssdt_queue *q);
 void ssdt_sq_write(struct ssdt_queue *q, const struct nvme_command *cmd,
 		   bool ring);
 void ssdt_sq_ring(struct ssdt_queue *q);
-int ssdt_cq_reap(struct ssdt_queue *q);
+int ssdt_cq_reap(struct ssdt_queue *q, struct io_comp_batch *iob);
 u32 ssdt_cq_pending(struct ssdt_queue *q, u32 max);
 int ssdt_cq_poll(struct ssdt_queue *q);
 int ssdt_irqs_request(struct ssdt_ctrl *ctrl);
+void ssdt_irqs_spread(struct ssdt_ctrl *ctrl);
 void ssdt_irqs_free(struct ssdt_ctrl *ctrl);
 void ssdt_irqs_sync(struct ssdt_ctrl *ctrl);
 
@@ -238,10 +261,18 @@ int ssdt_blk_init(struct ssdt_ctrl *ctrl);
 int ssdt_ns_scan(struct ssdt_ctrl *ctrl);
 void ssdt_ns_remove_all(struct ssdt_ctrl *ctrl, bool flush);
 void ssdt_blk_exit(struct ssdt_ctrl *ctrl);
-void ssdt_io_complete_cqe(struct ssdt_queue *q, struct nvme_completion *cqe);
+void ssdt_io_complete_cqe(struct ssdt_queue *q, struct nvme_completion *cqe,
+			  struct io_comp_batch *iob);
 void ssdt_io_quiesce(struct ssdt_ctrl *ctrl);
 void ssdt_io_unquiesce(struct ssdt_ctrl *ctrl);
 void ssdt_io_cancel_all(struct ssdt_ctrl *ctrl, bool requeue);
+
+/* ssdt_dbbuf.c: shadow doorbells */
+void ssdt_dbbuf_setup(struct ssdt_ctrl *ctrl);
+void ssdt_dbbuf_free(struct ssdt_ctrl *ctrl);
+void ssdt_dbbuf_queue_init(struct ssdt_queue *q);
+bool ssdt_dbbuf_update(__le32 *db, __le32 *ei, u16 new, u16 old);
+const char *ssdt_dbbuf_name(enum ssdt_dbbuf_state state);
 
 /* ssdt_features.c: feature capabilities, power states, temperature */
 int ssdt_get_feature(struct ssdt_ctrl *ctrl, u8 fid, u8 sel, u32 dw11,

@@ -43,6 +43,11 @@ static void ssdt_unmap_data(struct ssdt_ctrl *ctrl, struct request *rq)
 	for (i = 0; i < iod->nlists; i++)
 		dma_pool_free(ctrl->prp_pool, iod->lists[i], iod->list_dma[i]);
 	iod->nlists = 0;
+	if (iod->bvec_len) {
+		dma_unmap_page(ssdt_dev(ctrl), iod->bvec_dma, iod->bvec_len,
+			       rq_dma_dir(rq));
+		iod->bvec_len = 0;
+	}
 	if (iod->nents) {
 		dma_unmap_sg(ssdt_dev(ctrl), iod->sg, iod->nents, rq_dma_dir(rq));
 		iod->nents = 0;
@@ -54,6 +59,41 @@ static void ssdt_unmap_data(struct ssdt_ctrl *ctrl, struct request *rq)
 	}
 }
 
+/*
+ * Fast path for the common small request: one physical segment within two
+ * controller pages needs no scatterlist and no PRP list, only PRP1/PRP2.
+ * Returns false when @rq does not qualify.
+ */
+static bool ssdt_map_bvec(struct ssdt_ctrl *ctrl, struct request *rq,
+			  struct ssdt_iod *iod, blk_status_t *sts)
+{
+	struct nvme_rw_command *rw = &iod->cmd.rw;
+	struct bio_vec bv;
+	dma_addr_t dma;
+
+	if (blk_rq_nr_phys_segments(rq) != 1)
+		return false;
+	bv = req_bvec(rq);
+	if (bv.bv_offset + bv.bv_len > 2 * SSDT_PAGE_SIZE)
+		return false;
+	dma = dma_map_bvec(ssdt_dev(ctrl), &bv, rq_dma_dir(rq), 0);
+	if (dma_mapping_error(ssdt_dev(ctrl), dma)) {
+		*sts = BLK_STS_RESOURCE;
+		return true;
+	}
+	iod->bvec_dma = dma;
+	iod->bvec_len = bv.bv_len;
+	iod->segs[0].addr = dma;
+	iod->segs[0].len = bv.bv_len;
+	/* At most two entries: PRP1 and PRP2, no list (ssdt_prp.c's rule). */
+	*sts = ssdt_prp_fill(iod->segs, 1, SSDT_PAGE_SIZE, &rw->dptr.prp1,
+			     &rw->dptr.prp2, NULL, NULL, 0) ?
+		BLK_STS_IOERR : BLK_STS_OK;
+	if (*sts)
+		ssdt_unmap_data(ctrl, rq);
+	return true;
+}
+
 static blk_status_t ssdt_map_data(struct ssdt_ctrl *ctrl, struct request *rq,
 				  struct ssdt_iod *iod)
 {
@@ -61,7 +101,11 @@ static blk_status_t ssdt_map_data(struct ssdt_ctrl *ctrl, struct request *rq,
 	struct nvme_rw_command *rw = &iod->cmd.rw;
 	struct scatterlist *sg;
 	int nsg, mapped, i;
+	blk_status_t sts;
 	u32 entries;
+
+	if (ssdt_map_bvec(ctrl, rq, iod, &sts))
+		return sts;
 
 	sg_init_table(iod->sg, blk_rq_nr_phys_segments(rq));
 	nsg = blk_rq_map_sg(rq->q, rq, iod->sg);
@@ -196,6 +240,7 @@ static blk_status_t ssdt_queue_rq(struct blk_mq_hw_ctx *hctx,
 	iod->requeue = false;
 	iod->nents = 0;
 	iod->nlists = 0;
+	iod->bvec_len = 0;
 	iod->dsm_dma = 0;
 	/* host power limit: one predictable branch while there is none */
 	if (unlikely(READ_ONCE(q->ctrl->power.host_on))) {
@@ -221,8 +266,48 @@ static void ssdt_commit_rqs(struct blk_mq_hw_ctx *hctx)
 	spin_unlock(&q->sq_lock);
 }
 
-/* Completion reaping found @cqe on I/O queue @q. */
-void ssdt_io_complete_cqe(struct ssdt_queue *q, struct nvme_completion *cqe)
+static void ssdt_complete_rq(struct request *rq)
+{
+	struct ssdt_iod *iod = blk_mq_rq_to_pdu(rq);
+	struct ssdt_ctrl *ctrl = iod->q->ctrl;
+	blk_status_t sts;
+
+	ssdt_unmap_data(ctrl, rq);
+	if (iod->requeue) {
+		if (iod->retries++ < SSDT_MAX_RETRIES) {
+			blk_mq_requeue_request(rq, true);
+			return;
+		}
+		sts = BLK_STS_IOERR;
+	} else {
+		sts = ssdt_status(iod->nvme_status);
+	}
+	iod->retries = 0;
+	blk_mq_end_request(rq, sts);
+}
+
+/* End a batch of successful requests gathered by one reaping pass. */
+static void ssdt_complete_batch(struct io_comp_batch *iob)
+{
+	struct request *rq;
+
+	rq_list_for_each(&iob->req_list, rq) {
+		struct ssdt_iod *iod = blk_mq_rq_to_pdu(rq);
+
+		ssdt_unmap_data(iod->q->ctrl, rq);
+		iod->retries = 0;
+	}
+	blk_mq_end_request_batch(iob);
+}
+
+/*
+ * Completion reaping found @cqe on I/O queue @q.  A request whose submitter
+ * runs elsewhere is sent there (blk-mq's rq_affinity); one that may end
+ * here joins @iob when given, so the caller ends them together after
+ * dropping its lock; any other ends now.
+ */
+void ssdt_io_complete_cqe(struct ssdt_queue *q, struct nvme_completion *cqe,
+			  struct io_comp_batch *iob)
 {
 	struct request *rq = blk_mq_tag_to_rq(q->tags, cqe->command_id);
 	struct ssdt_iod *iod;
@@ -242,27 +327,11 @@ void ssdt_io_complete_cqe(struct ssdt_queue *q, struct nvme_completion *cqe)
 	}
 	iod = blk_mq_rq_to_pdu(rq);
 	iod->nvme_status = le16_to_cpu(cqe->status) >> 1;
-	blk_mq_complete_request(rq);
-}
-
-static void ssdt_complete_rq(struct request *rq)
-{
-	struct ssdt_iod *iod = blk_mq_rq_to_pdu(rq);
-	struct ssdt_ctrl *ctrl = iod->q->ctrl;
-	blk_status_t sts;
-
-	ssdt_unmap_data(ctrl, rq);
-	if (iod->requeue) {
-		if (iod->retries++ < SSDT_MAX_RETRIES) {
-			blk_mq_requeue_request(rq, true);
-			return;
-		}
-		sts = BLK_STS_IOERR;
-	} else {
-		sts = ssdt_status(iod->nvme_status);
-	}
-	iod->retries = 0;
-	blk_mq_end_request(rq, sts);
+	if (blk_mq_complete_request_remote(rq))
+		return;
+	if (!blk_mq_add_to_batch(rq, iob, iod->nvme_status || iod->requeue,
+				 ssdt_complete_batch))
+		ssdt_complete_rq(rq);
 }
 
 static enum blk_eh_timer_return ssdt_timeout(struct request *rq)
@@ -379,6 +448,7 @@ int ssdt_blk_init(struct ssdt_ctrl *ctrl)
 		return ret;
 	}
 	ctrl->tagset_ready = true;
+	ssdt_irqs_spread(ctrl);
 	return 0;
 }
 

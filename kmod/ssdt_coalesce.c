@@ -142,6 +142,10 @@ void ssdt_mod_est_update(struct ssdt_mod_est *e, u32 inflight, u32 reaped,
 	u64 gap;
 
 	e->depth_x16 = e->depth_x16 - e->depth_x16 / 8 + min(inflight, 65536U) * 2;
+	if (!now_ns) {
+		e->last_ns = 0;
+		return;
+	}
 	if (e->last_ns && reaped && now_ns > e->last_ns) {
 		gap = div_u64(now_ns - e->last_ns, reaped);
 		gap = min_t(u64, gap, SSDT_MOD_EST_MAX_GAP_NS);

@@ -104,7 +104,10 @@ u64 ssdt_mod_next_ns(u32 time_us, u64 now_ns, u64 start_ns, u64 eta_ns);
 /*
  * Adaptive profile: per-queue estimate of the depth (commands in flight
  * at a reap) and of the time between completions, both EWMAs with weight
- * 1/8.  Documentation/driver.md gives the rule.
+ * 1/8.  Documentation/driver.md gives the rule.  A sample with @now_ns 0
+ * (a reap that left the queue idle: nothing to time, and the clock is
+ * not read on that path) updates the depth only and drops the time
+ * baseline, so an idle gap is never taken for a completion interval.
  */
 struct ssdt_mod_est {
 	u32 depth_x16;		/* mean depth, 1/16 units */

@@ -249,6 +249,7 @@ static int ssdt_identify_ctrl(struct ssdt_ctrl *ctrl)
 	strim(ctrl->serial);
 	strim(ctrl->firmware);
 	ctrl->oncs = le16_to_cpu(id->oncs);
+	ctrl->oacs = le16_to_cpu(id->oacs);
 	ctrl->vwc = id->vwc;
 	ctrl->npss = min_t(u8, id->npss, ARRAY_SIZE(ctrl->psd) - 1);
 	memcpy(ctrl->psd, id->psd, sizeof(ctrl->psd));
@@ -288,6 +289,7 @@ static int ssdt_create_io_queue(struct ssdt_ctrl *ctrl, struct ssdt_queue *q)
 	struct nvme_command cmd = { };
 	int ret;
 
+	ssdt_dbbuf_queue_init(q);
 	cmd.create_cq.opcode = nvme_admin_create_cq;
 	cmd.create_cq.prp1 = cpu_to_le64(q->cq_dma);
 	cmd.create_cq.cqid = cpu_to_le16(q->qid);
@@ -439,20 +441,23 @@ int ssdt_ctrl_init(struct ssdt_ctrl *ctrl)
 	ret = ssdt_irqs_request(ctrl);
 	if (ret)
 		goto free_ioq;
+	ssdt_dbbuf_setup(ctrl);
 	ret = ssdt_create_io_queues(ctrl);
 	if (ret)
 		goto free_irqs_io;
 
-	dev_info(ssdt_dev(ctrl), "%u I/O queues of depth %u, %u %s vectors\n",
+	dev_info(ssdt_dev(ctrl), "%u I/O queues of depth %u, %u %s vectors, shadow doorbells %s\n",
 		 ctrl->nr_io, ctrl->io_depth, ctrl->nr_vecs,
 		 pdev->msix_enabled ? "MSI-X" :
-		 pdev->msi_enabled ? "MSI" : "INTx");
+		 pdev->msi_enabled ? "MSI" : "INTx",
+		 ssdt_dbbuf_name(ctrl->dbbuf));
 	ctrl->state = SSDT_LIVE;
 	return 0;
 
 free_irqs_io:
 	ssdt_ctrl_disable(ctrl);
 	ssdt_irqs_free(ctrl);
+	ssdt_dbbuf_free(ctrl);
 free_ioq:
 	for (i = 0; i < ctrl->nr_io; i++)
 		ssdt_queue_free(ctrl->ioq[i]);
@@ -510,6 +515,7 @@ void ssdt_ctrl_teardown(struct ssdt_ctrl *ctrl, bool shutdown)
 	kfree(ctrl->ioq);
 	ctrl->ioq = NULL;
 	ctrl->nr_io = 0;
+	ssdt_dbbuf_free(ctrl);
 	ssdt_queue_free(ctrl->admin);
 	ctrl->admin = NULL;
 }
@@ -577,6 +583,7 @@ void ssdt_reset_work(struct work_struct *work)
 		goto dead;
 	for (i = 0; i < ctrl->nr_io; i++)
 		ssdt_queue_reset(ctrl->ioq[i]);
+	ssdt_dbbuf_setup(ctrl);
 	ret = ssdt_create_io_queues(ctrl);
 	if (ret)
 		goto dead;

@@ -59,8 +59,13 @@ void ssdt_mod_after_irq(struct ssdt_queue *q, u32 found)
 
 	if (!READ_ONCE(q->mod_time_us) || q->mod_masked)
 		return;
-	now = ktime_get_ns();
 	out = ssdt_mod_outstanding(q);
+	if (!out) {
+		/* Idle queue (QD1): never held, and no clock read per I/O. */
+		ssdt_mod_est_update(&q->mod_est, found, found, 0);
+		return;
+	}
+	now = ktime_get_ns();
 	ssdt_mod_est_update(&q->mod_est, out + found, found, now);
 	ssdt_mod_knobs(q, &thr, &time_us);
 	if (!ssdt_mod_should_hold(time_us, out))
@@ -78,6 +83,7 @@ static enum hrtimer_restart ssdt_mod_timer_fn(struct hrtimer *t)
 {
 	struct ssdt_queue *q = container_of(t, struct ssdt_queue, mod_timer);
 	enum hrtimer_restart ret = HRTIMER_NORESTART;
+	DEFINE_IO_COMP_BATCH(iob);
 	struct ssdt_mod_view v;
 	enum ssdt_mod_action act;
 	unsigned long flags;
@@ -95,7 +101,7 @@ static enum hrtimer_restart ssdt_mod_timer_fn(struct hrtimer *t)
 	v.pending = ssdt_cq_pending(q, q->depth);
 	act = ssdt_mod_decide(&v);
 	if (act != SSDT_MOD_WAIT && v.pending) {
-		found = ssdt_cq_reap(q);
+		found = ssdt_cq_reap(q, &iob);
 		q->polled += found;
 		ssdt_mod_est_update(&q->mod_est, v.outstanding, found, v.now_ns);
 		v.outstanding -= min(v.outstanding, found);
@@ -117,6 +123,8 @@ static enum hrtimer_restart ssdt_mod_timer_fn(struct hrtimer *t)
 	}
 out:
 	spin_unlock_irqrestore(&q->cq_lock, flags);
+	if (iob.complete)
+		iob.complete(&iob);
 	return ret;
 }
 

@@ -5,14 +5,47 @@
  *
  * Vectors are allocated without PCI_IRQ_AFFINITY, so they are not
  * kernel-managed: userspace may move them through /proc/irq/N/smp_affinity.
- * The initial spread covers the CPUs of the device's NUMA node.
+ * Initial affinity (module parameter irq_spread): "queue" puts each I/O
+ * vector on a CPU its queue serves, preferring the device's NUMA node, so
+ * a completion lands where it was submitted; "node" spreads the vectors
+ * round-robin over the device's node.  Documentation/driver.md says why
+ * "queue" is the default.
  */
 #include <linux/interrupt.h>
 #include <linux/io.h>
 #include <linux/irq.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/topology.h>
 #include "ssdt.h"
+
+enum { SSDT_SPREAD_QUEUE, SSDT_SPREAD_NODE };
+static const char * const ssdt_spread_names[] = { "queue", "node" };
+static int ssdt_irq_spread = SSDT_SPREAD_QUEUE;
+
+static int ssdt_spread_set(const char *val, const struct kernel_param *kp)
+{
+	int i = sysfs_match_string(ssdt_spread_names, val);
+
+	if (i < 0)
+		return -EINVAL;
+	*(int *)kp->arg = i;
+	return 0;
+}
+
+static int ssdt_spread_get(char *buf, const struct kernel_param *kp)
+{
+	return scnprintf(buf, PAGE_SIZE, "%s\n",
+			 ssdt_spread_names[*(int *)kp->arg]);
+}
+
+static const struct kernel_param_ops ssdt_spread_ops = {
+	.set = ssdt_spread_set,
+	.get = ssdt_spread_get,
+};
+module_param_cb(irq_spread, &ssdt_spread_ops, &ssdt_irq_spread, 0444);
+MODULE_PARM_DESC(irq_spread, "initial I/O vector affinity: queue (a CPU each queue serves, default) or node (round-robin over the device's NUMA node)");
 
 struct ssdt_queue *ssdt_queue_alloc(struct ssdt_ctrl *ctrl, u16 qid,
 				    u16 depth, u16 vector)
@@ -85,10 +118,16 @@ void ssdt_queue_reset(struct ssdt_queue *q)
 
 void ssdt_sq_ring(struct ssdt_queue *q)
 {
-	if (q->sq_tail != q->last_sq_tail) {
+	if (q->sq_tail == q->last_sq_tail)
+		return;
+	if (q->dbbuf_sq_db) {
+		if (ssdt_dbbuf_update(q->dbbuf_sq_db, q->dbbuf_sq_ei,
+				      q->sq_tail, q->last_sq_tail))
+			writel(q->sq_tail, q->sq_db);
+	} else {
 		writel(q->sq_tail, q->sq_db);
-		q->last_sq_tail = q->sq_tail;
 	}
+	q->last_sq_tail = q->sq_tail;
 }
 
 /* Copy @cmd into the next submission slot; ring now or leave it batched. */
@@ -129,9 +168,13 @@ u32 ssdt_cq_pending(struct ssdt_queue *q, u32 max)
 	return n;
 }
 
-/* Reap every posted completion.  Caller holds cq_lock. */
-int ssdt_cq_reap(struct ssdt_queue *q)
+/*
+ * Reap every posted completion.  Caller holds cq_lock; with @iob it ends
+ * the batched requests (iob->complete) after dropping it.
+ */
+int ssdt_cq_reap(struct ssdt_queue *q, struct io_comp_batch *iob)
 {
+	u16 old_head = q->cq_head;
 	int found = 0;
 
 	while (ssdt_cqe_pending(q)) {
@@ -147,10 +190,13 @@ int ssdt_cq_reap(struct ssdt_queue *q)
 		if (q->qid == 0)
 			ssdt_admin_complete(q->ctrl, cqe);
 		else
-			ssdt_io_complete_cqe(q, cqe);
+			ssdt_io_complete_cqe(q, cqe, iob);
 	}
 	if (found) {
-		writel(q->cq_head, q->cq_db);
+		if (!q->dbbuf_cq_db ||
+		    ssdt_dbbuf_update(q->dbbuf_cq_db, q->dbbuf_cq_ei,
+				      q->cq_head, old_head))
+			writel(q->cq_head, q->cq_db);
 		q->completed += found;
 	}
 	return found;
@@ -163,7 +209,7 @@ int ssdt_cq_poll(struct ssdt_queue *q)
 	int found;
 
 	spin_lock_irqsave(&q->cq_lock, flags);
-	found = ssdt_cq_reap(q);
+	found = ssdt_cq_reap(q, NULL);
 	q->polled += found;
 	spin_unlock_irqrestore(&q->cq_lock, flags);
 	return found;
@@ -172,14 +218,17 @@ int ssdt_cq_poll(struct ssdt_queue *q)
 static irqreturn_t ssdt_irq(int irq, void *data)
 {
 	struct ssdt_queue *q = data;
+	DEFINE_IO_COMP_BATCH(iob);
 	int found;
 
 	spin_lock(&q->cq_lock);
 	q->interrupts++;
-	found = ssdt_cq_reap(q);
+	found = ssdt_cq_reap(q, &iob);
 	if (found)
 		ssdt_mod_after_irq(q, found);
 	spin_unlock(&q->cq_lock);
+	if (iob.complete)
+		iob.complete(&iob);
 	return found ? IRQ_HANDLED : IRQ_NONE;
 }
 
@@ -271,6 +320,38 @@ unwind:
 	pci_free_irq(pdev, 0, ctrl->admin);
 	ctrl->admin->irq = -1;
 	return ret;
+}
+
+/*
+ * irq_spread=queue, once the tag set's CPU-to-queue map exists: each I/O
+ * vector moves to the first CPU its queue serves on the device's node, or
+ * to the first it serves at all.  Userspace may move it afterwards.
+ */
+void ssdt_irqs_spread(struct ssdt_ctrl *ctrl)
+{
+	const struct blk_mq_queue_map *map = &ctrl->tagset.map[HCTX_TYPE_DEFAULT];
+	const struct cpumask *local = ssdt_local_cpus(ctrl);
+	unsigned int i, cpu;
+
+	if (ssdt_irq_spread != SSDT_SPREAD_QUEUE || ctrl->single_vector)
+		return;
+	for (i = 0; i < ctrl->nr_io; i++) {
+		unsigned int pick = nr_cpu_ids;
+
+		for_each_online_cpu(cpu) {
+			if (map->mq_map[cpu] != map->queue_offset + i)
+				continue;
+			if (pick == nr_cpu_ids)
+				pick = cpu;
+			if (cpumask_test_cpu(cpu, local)) {
+				pick = cpu;
+				break;
+			}
+		}
+		if (pick < nr_cpu_ids)
+			irq_set_affinity_and_hint(ctrl->ioq[i]->irq,
+						  cpumask_of(pick));
+	}
 }
 
 void ssdt_irqs_free(struct ssdt_ctrl *ctrl)

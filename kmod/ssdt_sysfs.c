@@ -83,6 +83,15 @@ static ssize_t queue_depth_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(queue_depth);
 
+static ssize_t shadow_doorbells_show(struct device *dev,
+				     struct device_attribute *attr, char *buf)
+{
+	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%s\n", ssdt_dbbuf_name(READ_ONCE(ctrl->dbbuf)));
+}
+static DEVICE_ATTR_RO(shadow_doorbells);
+
 static struct attribute *ssdt_ctrl_attrs[] = {
 	&dev_attr_model.attr,
 	&dev_attr_serial.attr,
@@ -92,6 +101,7 @@ static struct attribute *ssdt_ctrl_attrs[] = {
 	&dev_attr_state.attr,
 	&dev_attr_io_queues.attr,
 	&dev_attr_queue_depth.attr,
+	&dev_attr_shadow_doorbells.attr,
 	NULL,
 };
 

@@ -523,6 +523,19 @@ static void mod_est_converges(struct kunit *test)
 	/* No completion, no gap sample (and no division by zero). */
 	ssdt_mod_est_update(&e, 1, 0, 200000 * US);
 	KUNIT_EXPECT_EQ(test, e.gap_ns, (u32)(SSDT_MOD_EST_MAX_GAP_NS / 8));
+	/*
+	 * An idle reap (time 0) moves the depth, keeps the gap and drops the
+	 * baseline: the next timed reap is a first sample again.
+	 */
+	e = (struct ssdt_mod_est){ .depth_x16 = 32 * 16, .gap_ns = 50 * US };
+	ssdt_mod_est_update(&e, 8, 8, 10 * US);
+	ssdt_mod_est_update(&e, 1, 1, 0);
+	KUNIT_EXPECT_EQ(test, e.last_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, e.gap_ns, (u32)(50 * US));
+	KUNIT_EXPECT_LT(test, e.depth_x16, 32U * 16);
+	ssdt_mod_est_update(&e, 8, 8, 9000 * US);
+	KUNIT_EXPECT_EQ(test, e.gap_ns, (u32)(50 * US));
+	KUNIT_EXPECT_EQ(test, e.last_ns, 9000ULL * US);
 }
 
 static void mod_adapt_rule(struct kunit *test)

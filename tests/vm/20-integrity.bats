@@ -76,6 +76,22 @@ stat_field() { awk -v f="$2" '{ print $f }' "/sys/block/$(basename "$1")/stat"; 
 	[ $((f1 - f0)) -ge 250 ]
 }
 
+@test "shadow doorbells are on (QEMU sets OACS bit 8); with shadow_doorbells=0 the MMIO doorbells carry verified I/O too" {
+	[ "$(trim "$(ssdt_ctrl)/shadow_doorbells")" = on ]
+	detach
+	module_unload
+	insmod "$SSDT_KO" shadow_doorbells=0
+	attach
+	[ "$(trim "$(ssdt_ctrl)/shadow_doorbells")" = off ]
+	job_4k_randwrite "$(ssdt_disk)"
+	job_bssplit "$(ssdt_disk)"
+	detach
+	module_unload
+	module_load
+	attach
+	[ "$(trim "$(ssdt_ctrl)/shadow_doorbells")" = on ]
+}
+
 @test "no kernel warnings or errors during the data-integrity tests" {
 	dmesg_clean_since_mark
 }

@@ -52,6 +52,7 @@ resets() { dmesg_new | grep -c 'reset done' || true; }
 	dmesg_new | grep -q 'timed out, aborting'
 	dmesg_new | grep -q 'still outstanding, resetting controller'
 	[ "$(resets)" -ge 1 ]
+	[ "$(trim "$ctrl/shadow_doorbells")" = on ]
 	# one timeout to abort, one more to reset: at least two io_timeouts
 	[ "$secs" -ge 3 ]
 	[ "$(trim "$ctrl/state")" = live ]
@@ -70,7 +71,9 @@ resets() { dmesg_new | grep -c 'reset done' || true; }
 	dmesg_clean_since_mark
 }
 
-@test "after the resets every queue still takes I/O and the per-queue counters balance" {
+@test "after the resets every queue still takes I/O, shadow doorbells are set up again and the per-queue counters balance" {
+	# a reset forgets the Doorbell Buffer Config: the driver sends it again
+	[ "$(trim "$ctrl/shadow_doorbells")" = on ]
 	fio_verify "$disk" --rw=randrw --bs=4k --iodepth=16 --numjobs=4 --offset=600M --offset_increment=4M --size=4M --group_reporting
 	for q in "$ctrl"/queues/q*; do
 		[ "$(basename "$q")" = q0 ] && continue

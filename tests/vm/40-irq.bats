@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
-# IRQ steering: ssdtune's queue vectors are not kernel-managed, start on the
-# controller's NUMA node, and follow smp_affinity_list writes.  (The stock
-# driver's refusal is in 00-harness.bats.)
+# IRQ steering: ssdtune's queue vectors are not kernel-managed, start on a
+# CPU their queue serves (irq_spread=queue, the default) or on the
+# controller's NUMA node (irq_spread=node), and follow smp_affinity_list
+# writes.  (The stock driver's refusal is in 00-harness.bats.)
 #
 # Note: without interrupt remapping (the guest has no IOMMU), x86 moves an
 # MSI/MSI-X vector when it next fires, so effective_affinity_list changes
@@ -35,27 +36,76 @@ kick() {
 	taskset -c "$cpu" dd if="$(ssdt_disk)" of=/dev/null bs=4k count=8 iflag=direct status=none
 }
 
-@test "queue vectors start on the CPUs of the controller's NUMA node (node 1: CPUs 2-3), spread over them" {
+# check_node_spread: every vector on node 1's CPUs, the I/O vectors on 2+ CPUs
+check_node_spread() {
+	local c node want used="" q irq aff eff cpu nq distinct
 	c=$(ssdt_ctrl)
 	node=$(trim "$c/numa_node")
 	[ "$node" = 1 ]
 	want=" $(node_cpus "$node") "
-	used=""
 	while read -r q irq; do
 		aff=$(trim "/proc/irq/$irq/smp_affinity_list")
 		eff=$(trim "/proc/irq/$irq/effective_affinity_list")
 		echo "$q irq $irq: smp_affinity_list=$aff effective_affinity_list=$eff (node $node CPUs:$want)"
 		for cpu in $(expand_cpulist "$aff") $(expand_cpulist "$eff"); do
-			[[ $want == *" $cpu "* ]] || { echo "CPU $cpu is not on node $node"; false; }
+			[[ $want == *" $cpu "* ]] || { echo "CPU $cpu is not on node $node"; return 1; }
 		done
 		[ "$q" = q0 ] || used="$used $eff"
 	done < <(ssdt_queue_irqs)
 	nq=$(echo $used | wc -w)
 	distinct=$(echo $used | tr ' ' '\n' | sort -u | wc -l)
 	echo "$nq I/O queue vectors on $distinct distinct CPUs"
-	if [ "$nq" -ge 2 ]; then
-		[ "$distinct" -ge 2 ]
-	fi
+	[ "$nq" -lt 2 ] || [ "$distinct" -ge 2 ]
+}
+
+@test "irq_spread=queue (default): each I/O vector starts on a CPU its queue serves, preferring node 1; the admin vector on node 1" {
+	c=$(ssdt_ctrl)
+	[ "$(trim /sys/module/ssdtune/parameters/irq_spread)" = queue ]
+	want=" $(node_cpus 1) "
+	nio=0
+	while read -r q irq; do
+		aff=$(trim "/proc/irq/$irq/smp_affinity_list")
+		if [ "$q" = q0 ]; then
+			echo "admin irq $irq: $aff"
+			for cpu in $(expand_cpulist "$aff"); do [[ $want == *" $cpu "* ]]; done
+			continue
+		fi
+		serves=" $(expand_cpulist "$(trim "$c/queues/$q/cpus")") "
+		echo "$q irq $irq: smp_affinity_list=$aff, queue serves CPUs:$serves"
+		[ "$(expand_cpulist "$aff" | wc -w)" = 1 ]
+		[[ $serves == *" $aff "* ]] || { echo "CPU $aff does not submit to $q"; false; }
+		# a queue serving a node-1 CPU gets a node-1 CPU
+		for cpu in $serves; do
+			if [[ $want == *" $cpu "* ]]; then
+				[[ $want == *" $aff "* ]] || { echo "$q serves node-1 CPU $cpu but got CPU $aff"; false; }
+			fi
+		done
+		kick "$q"
+		[ "$(trim "/proc/irq/$irq/effective_affinity_list")" = "$aff" ]
+		nio=$((nio + 1))
+	done < <(ssdt_queue_irqs)
+	# one queue per online CPU in this guest, so every CPU has its own vector
+	[ "$nio" = "$(expand_cpulist "$(trim /sys/devices/system/cpu/online)" | wc -w)" ]
+}
+
+@test "irq_spread=node: vectors start on the controller's NUMA node (node 1: CPUs 2-3), spread over them; a bad value refuses to load" {
+	bdf=$(nvme_bdf)
+	detach
+	module_unload
+	run insmod "$SSDT_KO" irq_spread=nodes
+	echo "$output"
+	[ "$status" -ne 0 ]
+	[[ $output == *"Invalid"* ]]
+	! module_loaded
+	insmod "$SSDT_KO" irq_spread=node
+	[ "$(trim /sys/module/ssdtune/parameters/irq_spread)" = node ]
+	attach
+	for q in $(ls "$(ssdt_ctrl)/queues"); do kick "$q"; done
+	check_node_spread
+	detach
+	module_unload
+	module_load
+	attach
 }
 
 @test "every queue vector accepts each CPU in smp_affinity_list and effective_affinity_list follows" {
