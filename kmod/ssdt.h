@@ -189,6 +189,7 @@ struct ssdt_ctrl {
 	u32 max_xfer;			/* bytes per request */
 	u16 oncs;
 	u16 oacs;
+	u16 wctemp;			/* warning temperature, K; 0: none */
 	u8 vwc;
 	u8 npss;			/* power states - 1 */
 	struct nvme_id_power_state psd[32];

@@ -250,6 +250,7 @@ static int ssdt_identify_ctrl(struct ssdt_ctrl *ctrl)
 	strim(ctrl->firmware);
 	ctrl->oncs = le16_to_cpu(id->oncs);
 	ctrl->oacs = le16_to_cpu(id->oacs);
+	ctrl->wctemp = le16_to_cpu(id->wctemp);
 	ctrl->vwc = id->vwc;
 	ctrl->npss = min_t(u8, id->npss, ARRAY_SIZE(ctrl->psd) - 1);
 	memcpy(ctrl->psd, id->psd, sizeof(ctrl->psd));

@@ -162,12 +162,26 @@ static ssize_t temperature_mc_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(temperature_mc);
 
+/* Identify Controller WCTEMP (kelvin) in millidegrees Celsius. */
+static ssize_t temperature_warn_mc_show(struct device *dev,
+					struct device_attribute *attr,
+					char *buf)
+{
+	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
+
+	if (!ctrl->wctemp)
+		return -ENODATA;
+	return sysfs_emit(buf, "%d\n", (int)ctrl->wctemp * 1000 - 273150);
+}
+static DEVICE_ATTR_RO(temperature_warn_mc);
+
 static struct attribute *ssdt_feature_attrs[] = {
 	&dev_attr_coalesce_caps.attr,
 	&dev_attr_power_caps.attr,
 	&dev_attr_power_states.attr,
 	&dev_attr_power_state.attr,
 	&dev_attr_temperature_mc.attr,
+	&dev_attr_temperature_warn_mc.attr,
 	NULL,
 };
 

@@ -232,12 +232,34 @@ make_knobs() {
 	[ "$status" -eq 0 ]
 	c=randread-4k-t1q1
 	[ "$(report cells $c suspect)" = true ]
-	[ "$(report cells $c rounds 0 suspect_reason)" = "temperature 71.5 C reached the 70 C warning threshold" ]
+	[ "$(report cells $c rounds 0 suspect_reason)" = "temperature 71.5 C reached the 70.00 C warning threshold (default)" ]
+	[ "$(report method temp_warn_source)" = default ]
 	grep -q "SUSPECT" "$OUT/bench.txt"
 	FAKE_FIO_TEMP=$SC/temperature_mc FAKE_FIO_TEMP_MC=71500 \
 		run --separate-stderr ssdt bench ssdt0n1 --bs 4k --qd 1 --rounds 3 \
 		--runtime 1 --temp-warn 75 --out "$OUT.2"
 	[ "$(report "$OUT.2/bench.json" cells $c suspect)" = false ]
+	[ "$(report "$OUT.2/bench.json" method temp_warn_source)" = option ]
+}
+
+@test "the drive's own warning threshold (temperature_warn_mc, WCTEMP) is used when --temp-warn is not given" {
+	make_knobs
+	echo 69850 >"$SC/temperature_warn_mc"
+	FAKE_FIO_TEMP=$SC/temperature_mc FAKE_FIO_TEMP_MC=69900 \
+		run --separate-stderr ssdt bench ssdt0n1 --bs 4k --qd 1 --rounds 3 \
+		--runtime 1 --out "$OUT"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	c=randread-4k-t1q1
+	[ "$(report method temp_warn_c)" = 69.85 ]
+	[ "$(report method temp_warn_source)" = device ]
+	[ "$(report cells $c rounds 0 suspect_reason)" = "temperature 69.9 C reached the 69.85 C warning threshold (device)" ]
+	# --temp-warn still wins over the drive
+	rm -rf "$FAKE_FIO_STATE"
+	FAKE_FIO_TEMP=$SC/temperature_mc FAKE_FIO_TEMP_MC=69900 \
+		run --separate-stderr ssdt bench ssdt0n1 --bs 4k --qd 1 --rounds 3 \
+		--runtime 1 --temp-warn 80 --out "$OUT.2"
+	[ "$(report "$OUT.2/bench.json" cells $c suspect)" = false ]
+	[ "$(report "$OUT.2/bench.json" method temp_warn_c)" = 80.0 ]
 }
 
 @test "bench compare prints setting, metric, A, B and delta %; a gain inside the spread is noise" {

@@ -39,7 +39,7 @@ teardown_file() {
 	refute nvme_disk
 }
 
-@test "controller sysfs shows model, serial, firmware, numa_node 1 and pci_address" {
+@test "controller sysfs shows model, serial, firmware, numa_node 1, pci_address and the warning temperature" {
 	setup_attached
 	c=$(ssdt_ctrl)
 	for f in model serial firmware numa_node pci_address; do
@@ -50,6 +50,8 @@ teardown_file() {
 	[ "$(trim "$c/numa_node")" = 1 ]
 	[ "$(trim "$c/model")" = "$(cat "$SSDT_TMP/stock.model")" ]
 	[ "$(trim "$c/firmware")" = "$(cat "$SSDT_TMP/stock.firmware")" ]
+	# Identify WCTEMP: QEMU reports 343 K
+	[ "$(trim "$c/temperature_warn_mc")" = 69850 ]
 }
 
 @test "every queue exposes irq, cpus and counters; every CPU maps to a queue; I/O moves the counters" {

@@ -79,6 +79,9 @@ FIELDS="iops mbps clat_mean_us clat_p50_us clat_p99_us clat_p99_9_us clat_p99_99
 	rep = json.load(open(sys.argv[1]))
 	ctrl = sys.argv[2]
 	assert rep["device"]["driver"] == "ssdtune", rep["device"]
+	# the warning temperature is the drive's own (QEMU: WCTEMP 343 K)
+	assert rep["method"]["temp_warn_source"] == "device", rep["method"]
+	assert rep["method"]["temp_warn_c"] == 69.85, rep["method"]
 	for c in rep["cells"].values():
 	    for k in ("coalesce_mode", "coalesce_profile", "coalesce_active"):
 	        assert c["ssdtune"][k] is not None, k

@@ -40,10 +40,30 @@ struct bench_opts {
 	bool steady;		/* rounds until steady state (max 25) */
 	bool purge, precondition, destroy;
 	const char *suite, *out, *ab, *cpus, *state_dir;
-	int temp_warn_c;
+	int temp_warn_c;		/* --temp-warn, 0: not given */
 };
 
-static struct bench_opts o = { .pattern = -1, .temp_warn_c = 70 };
+static struct bench_opts o = { .pattern = -1 };
+
+/*
+ * The temperature that marks a round suspect: --temp-warn, else the
+ * drive's own warning threshold (ssdtune: temperature_warn_mc, Identify
+ * WCTEMP), else 70 C.  Settled once the device is known.
+ */
+#define TEMP_WARN_DEFAULT_MC	70000LL
+static long long temp_warn_mc = TEMP_WARN_DEFAULT_MC;
+static const char *temp_warn_source = "default";
+
+static void settle_temp_warn(const struct bench_dev *d)
+{
+	if (o.temp_warn_c) {
+		temp_warn_mc = o.temp_warn_c * 1000LL;
+		temp_warn_source = "option";
+	} else if (d->have_temp_warn && d->temp_warn_mc > 0) {
+		temp_warn_mc = d->temp_warn_mc;
+		temp_warn_source = "device";
+	}
+}
 
 enum {
 	OPT_BS = 0x200, OPT_QD, OPT_JOBS, OPT_RW, OPT_RANDOM, OPT_SEQ,
@@ -486,10 +506,11 @@ static int run_round(const struct bench_dev *d, const char *dir, const char *id,
 	add_num(r, "power_estimate_mw", b.have_power ? (double)b.power_mw : NAN);
 	add_num(r, "throttle_events", a.have_throttle && b.have_throttle ?
 		(double)(b.throttle_events - a.throttle_events) : NAN);
-	if (b.have_temp && b.temp_mc >= o.temp_warn_c * 1000LL)
+	if (b.have_temp && b.temp_mc >= temp_warn_mc)
 		snprintf(why, sizeof(why),
-			 "temperature %.1f C reached the %d C warning threshold",
-			 b.temp_mc / 1000.0, o.temp_warn_c);
+			 "temperature %.1f C reached the %.2f C warning threshold (%s)",
+			 b.temp_mc / 1000.0, temp_warn_mc / 1000.0,
+			 temp_warn_source);
 	else if (a.have_throttle && b.have_throttle &&
 		 b.throttle_events > a.throttle_events)
 		snprintf(why, sizeof(why), "the power budget throttled I/O %lld times",
@@ -695,7 +716,10 @@ static struct json_object *method_json(const char *fio_version)
 	json_object_object_add(m, "max_rounds", json_object_new_int(
 		o.steady ? SS_MAX_ROUNDS : o.rounds));
 	json_object_object_add(m, "cpus", o.cpus ? json_object_new_string(o.cpus) : NULL);
-	json_object_object_add(m, "temp_warn_c", json_object_new_int(o.temp_warn_c));
+	json_object_object_add(m, "temp_warn_c",
+			       json_object_new_double(temp_warn_mc / 1000.0));
+	json_object_object_add(m, "temp_warn_source",
+			       json_object_new_string(temp_warn_source));
 	json_object_object_add(m, "destroy_data", json_object_new_boolean(o.destroy));
 	return m;
 }
@@ -933,6 +957,7 @@ int cmd_bench(const struct command *cmd, struct cli *cli)
 	rc = bench_dev_resolve(cli->argc ? cli->argv[0] : NULL, &d);
 	if (rc)
 		return rc;
+	settle_temp_warn(&d);
 	n = cells_of(&cells);
 	if (n < 0)
 		return out_fail(EXIT_REFUSED, "out of memory");

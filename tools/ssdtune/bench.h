@@ -29,6 +29,8 @@ struct bench_dev {
 	char driver[64];
 	int irqs[BENCH_MAX_IRQS];	/* the controller's vectors */
 	int nirqs;
+	long long temp_warn_mc;		/* ssdtune: temperature_warn_mc */
+	bool have_temp_warn;
 };
 
 /* Resolve DEVICE ("/dev/ssdt0n1" or "ssdt0n1"); NULL: the first ssdtune

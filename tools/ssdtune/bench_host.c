@@ -101,6 +101,18 @@ static void find_irqs(struct bench_dev *d)
 	fclose(f);
 }
 
+static int read_ll(const char *dir, const char *file, long long *v)
+{
+	char p[PATH_MAX + 64], buf[64], *end;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, file);
+	if (sys_read(p, buf, sizeof(buf)))
+		return -1;
+	errno = 0;
+	*v = strtoll(buf, &end, 10);
+	return errno || end == buf || *end ? -1 : 0;
+}
+
 int bench_dev_resolve(const char *arg, struct bench_dev *d)
 {
 	char p[PATH_MAX * 2], walk[PATH_MAX], *slash, *n;
@@ -160,21 +172,13 @@ int bench_dev_resolve(const char *arg, struct bench_dev *d)
 	}
 	if (!d->driver[0] && d->ssdt_dir[0])
 		snprintf(d->driver, sizeof(d->driver), "ssdtune");
+	if (d->ssdt_dir[0])
+		d->have_temp_warn = !read_ll(d->ssdt_dir, "temperature_warn_mc",
+					     &d->temp_warn_mc);
 	find_irqs(d);
 	return 0;
 }
 
-static int read_ll(const char *dir, const char *file, long long *v)
-{
-	char p[PATH_MAX + 64], buf[64], *end;
-
-	snprintf(p, sizeof(p), "%s/%s", dir, file);
-	if (sys_read(p, buf, sizeof(buf)))
-		return -1;
-	errno = 0;
-	*v = strtoll(buf, &end, 10);
-	return errno || end == buf || *end ? -1 : 0;
-}
 
 /* Sum of the per-CPU counts after "IRQ:" on a /proc/interrupts line. */
 static unsigned long long irq_line_total(const char *line)
