@@ -272,7 +272,6 @@ void ssdt_io_cancel_all(struct ssdt_ctrl *ctrl, bool requeue);
 void ssdt_dbbuf_setup(struct ssdt_ctrl *ctrl);
 void ssdt_dbbuf_free(struct ssdt_ctrl *ctrl);
 void ssdt_dbbuf_queue_init(struct ssdt_queue *q);
-bool ssdt_dbbuf_update(__le32 *db, __le32 *ei, u16 new, u16 old);
 const char *ssdt_dbbuf_name(enum ssdt_dbbuf_state state);
 
 /* ssdt_features.c: feature capabilities, power states, temperature */

@@ -2,7 +2,8 @@
 /*
  * Shadow doorbells: set-up of the Doorbell Buffer Config command and the
  * per-queue pointers into its two pages.  The hot path is ssdt_queue.c's
- * ssdt_sq_ring() and ssdt_cq_reap(); the rule is ssdt_dbbuf.h's.
+ * ssdt_dbbuf_update() (for ssdt_sq_ring() and ssdt_cq_reap()); the rule
+ * is ssdt_dbbuf.h's.
  *
  * The shadow page holds, at the offsets the doorbell registers have past
  * 0x1000, each I/O queue's SQ tail and CQ head; the event-index page holds
@@ -132,21 +133,4 @@ void ssdt_dbbuf_queue_init(struct ssdt_queue *q)
 	q->dbbuf_sq_ei = &ctrl->dbbuf_eis[sq];
 	q->dbbuf_cq_db = &ctrl->dbbuf_dbs[cq];
 	q->dbbuf_cq_ei = &ctrl->dbbuf_eis[cq];
-}
-
-/*
- * Publish @new in the shadow slot @db (it was @old); true when the MMIO
- * doorbell must ring too.
- */
-bool ssdt_dbbuf_update(__le32 *db, __le32 *ei, u16 new, u16 old)
-{
-	/*
-	 * SQ: the new entries are written before the tail that hands them
-	 * over; CQ: the reaped entries are read before the head frees them.
-	 */
-	mb();
-	WRITE_ONCE(*db, cpu_to_le32(new));
-	/* The shadow write must be visible before the event index is read. */
-	mb();
-	return ssdt_dbbuf_need_event(le32_to_cpu(READ_ONCE(*ei)), new, old);
 }

@@ -428,17 +428,25 @@ static ssize_t power_estimate_mw_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(power_estimate_mw);
 
+/* A counter the throttle updates under power.lock (64 bits on 32-bit too). */
+static u64 ssdt_power_counter(struct ssdt_ctrl *ctrl, const u64 *v)
+{
+	unsigned long flags;
+	u64 ret;
+
+	spin_lock_irqsave(&ctrl->power.lock, flags);
+	ret = *v;
+	spin_unlock_irqrestore(&ctrl->power.lock, flags);
+	return ret;
+}
+
 static ssize_t throttle_events_show(struct device *dev,
 				    struct device_attribute *attr, char *buf)
 {
 	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-	unsigned long flags;
-	u64 v;
 
-	spin_lock_irqsave(&ctrl->power.lock, flags);
-	v = ctrl->power.events;
-	spin_unlock_irqrestore(&ctrl->power.lock, flags);
-	return sysfs_emit(buf, "%llu\n", v);
+	return sysfs_emit(buf, "%llu\n",
+			  ssdt_power_counter(ctrl, &ctrl->power.events));
 }
 static DEVICE_ATTR_RO(throttle_events);
 
@@ -446,13 +454,10 @@ static ssize_t throttled_us_show(struct device *dev,
 				 struct device_attribute *attr, char *buf)
 {
 	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-	unsigned long flags;
-	u64 v;
 
-	spin_lock_irqsave(&ctrl->power.lock, flags);
-	v = ctrl->power.throttled_ns;
-	spin_unlock_irqrestore(&ctrl->power.lock, flags);
-	return sysfs_emit(buf, "%llu\n", div_u64(v, NSEC_PER_USEC));
+	return sysfs_emit(buf, "%llu\n",
+			  div_u64(ssdt_power_counter(ctrl, &ctrl->power.throttled_ns),
+				  NSEC_PER_USEC));
 }
 static DEVICE_ATTR_RO(throttled_us);
 

@@ -19,6 +19,7 @@
 #include <linux/string.h>
 #include <linux/topology.h>
 #include "ssdt.h"
+#include "ssdt_dbbuf.h"
 
 enum { SSDT_SPREAD_QUEUE, SSDT_SPREAD_NODE };
 static const char * const ssdt_spread_names[] = { "queue", "node" };
@@ -114,6 +115,24 @@ void ssdt_queue_reset(struct ssdt_queue *q)
 	q->mod_lost = q->submitted - q->completed;
 	memset(&q->mod_est, 0, sizeof(q->mod_est));
 	memset(q->cqes, 0, q->depth * sizeof(struct nvme_completion));
+}
+
+/*
+ * Publish @new in the shadow slot @db (it was @old); true when the MMIO
+ * doorbell must ring too.  Inline: it runs on every doorbell.
+ */
+static inline bool ssdt_dbbuf_update(__le32 *db, __le32 *ei, u16 new,
+				     u16 old)
+{
+	/*
+	 * SQ: the new entries are written before the tail that hands them
+	 * over; CQ: the reaped entries are read before the head frees them.
+	 */
+	mb();
+	WRITE_ONCE(*db, cpu_to_le32(new));
+	/* The shadow write must be visible before the event index is read. */
+	mb();
+	return ssdt_dbbuf_need_event(le32_to_cpu(READ_ONCE(*ei)), new, old);
 }
 
 void ssdt_sq_ring(struct ssdt_queue *q)
