@@ -288,6 +288,29 @@ void ssdt_coalesce_restore(struct ssdt_ctrl *ctrl);
 extern const struct attribute_group ssdt_coalesce_group;
 
 /* ssdt_sysfs.c: /sys/class/ssdtune */
+
+/*
+ * A writable knob: one store function serves a group of knobs and tells
+ * them apart by @knob.
+ */
+struct ssdt_knob_attr {
+	struct device_attribute dev_attr;
+	int knob;
+};
+
+#define SSDT_KNOB_ATTR(_name, _store, _knob)				\
+	struct ssdt_knob_attr ssdt_knob_##_name = {			\
+		.dev_attr = __ATTR(_name, 0644, _name##_show, _store),	\
+		.knob = _knob,						\
+	}
+
+static inline int ssdt_knob_of(struct device_attribute *attr)
+{
+	return container_of(attr, struct ssdt_knob_attr, dev_attr)->knob;
+}
+
+ssize_t ssdt_knob_stored(struct ssdt_ctrl *ctrl, struct device_attribute *attr,
+			 const char *buf, size_t count, int ret);
 int ssdt_class_register(void);
 void ssdt_class_unregister(void);
 int ssdt_sysfs_add(struct ssdt_ctrl *ctrl);

@@ -276,16 +276,16 @@ void ssdt_coalesce_restore(struct ssdt_ctrl *ctrl)
 
 /* ---- sysfs ------------------------------------------------------------- */
 
-static const char *const ssdt_coalesce_knobs[] = {
-	"coalesce_mode", "coalesce_threshold", "coalesce_time_us",
-	"coalesce_profile",
+enum {
+	SSDT_KNOB_MODE, SSDT_KNOB_THRESHOLD, SSDT_KNOB_TIME, SSDT_KNOB_PROFILE,
 };
 
-static ssize_t ssdt_coalesce_store(struct device *dev, const char *buf,
-				   size_t count, int field)
+static ssize_t ssdt_coalesce_store(struct device *dev,
+				   struct device_attribute *attr,
+				   const char *buf, size_t count)
 {
 	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-	char val[32];
+	int knob = ssdt_knob_of(attr);
 	const struct ssdt_coalesce_profile *p;
 	struct ssdt_coalesce c;
 	unsigned int v;
@@ -296,19 +296,19 @@ static ssize_t ssdt_coalesce_store(struct device *dev, const char *buf,
 	mutex_lock(&ctrl->knob_mutex);
 	c = ctrl->coalesce;
 	ret = -EINVAL;
-	switch (field) {
-	case 0:
+	switch (knob) {
+	case SSDT_KNOB_MODE:
 		ret = sysfs_match_string(ssdt_coalesce_mode_names, buf);
 		if (ret < 0)
 			goto out;
 		c.mode = ret;
 		c.adaptive = false;
 		break;
-	case 1:
-	case 2:
+	case SSDT_KNOB_THRESHOLD:
+	case SSDT_KNOB_TIME:
 		if (kstrtouint(buf, 10, &v))
 			goto out;
-		if (field == 1)
+		if (knob == SSDT_KNOB_THRESHOLD)
 			c.threshold = v;
 		else
 			c.time_us = v;
@@ -324,11 +324,7 @@ static ssize_t ssdt_coalesce_store(struct device *dev, const char *buf,
 	ret = ssdt_coalesce_set(ctrl, &c);
 out:
 	mutex_unlock(&ctrl->knob_mutex);
-	if (ret < 0)
-		return ret;
-	strscpy(val, buf, sizeof(val));
-	ssdt_nl_notify_knob(ctrl, ssdt_coalesce_knobs[field], strim(val));
-	return count;
+	return ssdt_knob_stored(ctrl, attr, buf, count, ret);
 }
 
 static ssize_t coalesce_mode_show(struct device *dev,
@@ -340,13 +336,7 @@ static ssize_t coalesce_mode_show(struct device *dev,
 			  ssdt_coalesce_mode_names[READ_ONCE(ctrl->coalesce.mode)]);
 }
 
-static ssize_t coalesce_mode_store(struct device *dev,
-				   struct device_attribute *attr,
-				   const char *buf, size_t count)
-{
-	return ssdt_coalesce_store(dev, buf, count, 0);
-}
-static DEVICE_ATTR_RW(coalesce_mode);
+static SSDT_KNOB_ATTR(coalesce_mode, ssdt_coalesce_store, SSDT_KNOB_MODE);
 
 static ssize_t coalesce_threshold_show(struct device *dev,
 				       struct device_attribute *attr, char *buf)
@@ -356,13 +346,8 @@ static ssize_t coalesce_threshold_show(struct device *dev,
 	return sysfs_emit(buf, "%u\n", READ_ONCE(ctrl->coalesce.threshold));
 }
 
-static ssize_t coalesce_threshold_store(struct device *dev,
-					struct device_attribute *attr,
-					const char *buf, size_t count)
-{
-	return ssdt_coalesce_store(dev, buf, count, 1);
-}
-static DEVICE_ATTR_RW(coalesce_threshold);
+static SSDT_KNOB_ATTR(coalesce_threshold, ssdt_coalesce_store,
+		      SSDT_KNOB_THRESHOLD);
 
 static ssize_t coalesce_time_us_show(struct device *dev,
 				     struct device_attribute *attr, char *buf)
@@ -372,13 +357,7 @@ static ssize_t coalesce_time_us_show(struct device *dev,
 	return sysfs_emit(buf, "%u\n", READ_ONCE(ctrl->coalesce.time_us));
 }
 
-static ssize_t coalesce_time_us_store(struct device *dev,
-				      struct device_attribute *attr,
-				      const char *buf, size_t count)
-{
-	return ssdt_coalesce_store(dev, buf, count, 2);
-}
-static DEVICE_ATTR_RW(coalesce_time_us);
+static SSDT_KNOB_ATTR(coalesce_time_us, ssdt_coalesce_store, SSDT_KNOB_TIME);
 
 static ssize_t coalesce_profile_show(struct device *dev,
 				     struct device_attribute *attr, char *buf)
@@ -392,13 +371,7 @@ static ssize_t coalesce_profile_show(struct device *dev,
 	return sysfs_emit(buf, "%s\n", ssdt_coalesce_profile_name(&c));
 }
 
-static ssize_t coalesce_profile_store(struct device *dev,
-				      struct device_attribute *attr,
-				      const char *buf, size_t count)
-{
-	return ssdt_coalesce_store(dev, buf, count, 3);
-}
-static DEVICE_ATTR_RW(coalesce_profile);
+static SSDT_KNOB_ATTR(coalesce_profile, ssdt_coalesce_store, SSDT_KNOB_PROFILE);
 
 static ssize_t coalesce_active_show(struct device *dev,
 				    struct device_attribute *attr, char *buf)
@@ -411,10 +384,10 @@ static ssize_t coalesce_active_show(struct device *dev,
 static DEVICE_ATTR_RO(coalesce_active);
 
 static struct attribute *ssdt_coalesce_attrs[] = {
-	&dev_attr_coalesce_mode.attr,
-	&dev_attr_coalesce_threshold.attr,
-	&dev_attr_coalesce_time_us.attr,
-	&dev_attr_coalesce_profile.attr,
+	&ssdt_knob_coalesce_mode.dev_attr.attr,
+	&ssdt_knob_coalesce_threshold.dev_attr.attr,
+	&ssdt_knob_coalesce_time_us.dev_attr.attr,
+	&ssdt_knob_coalesce_profile.dev_attr.attr,
 	&dev_attr_coalesce_active.attr,
 	NULL,
 };

@@ -298,20 +298,15 @@ static u64 ssdt_power_estimate(struct ssdt_ctrl *ctrl)
 
 enum { SSDT_KNOB_LIMIT, SSDT_KNOB_MODE, SSDT_KNOB_MODEL };
 
-static const char *const ssdt_power_knobs[] = {
-	[SSDT_KNOB_LIMIT]	= "power_limit_mw",
-	[SSDT_KNOB_MODE]	= "power_limit_mode",
-	[SSDT_KNOB_MODEL]	= "energy_model",
-};
-
-static ssize_t ssdt_power_store(struct device *dev, const char *buf,
-				size_t count, int knob)
+static ssize_t ssdt_power_store(struct device *dev,
+				struct device_attribute *attr,
+				const char *buf, size_t count)
 {
 	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
 	struct ssdt_powerlimit *pl = &ctrl->power;
+	int knob = ssdt_knob_of(attr);
 	struct ssdt_energy_model m;
 	enum ssdt_power_mode mode;
-	char val[128];
 	u32 limit;
 	int ret;
 
@@ -344,11 +339,7 @@ static ssize_t ssdt_power_store(struct device *dev, const char *buf,
 	ret = ssdt_power_apply(ctrl, limit, mode, &m);
 out:
 	mutex_unlock(&pl->mutex);
-	if (ret < 0)
-		return ret;
-	strscpy(val, buf, sizeof(val));
-	ssdt_nl_notify_knob(ctrl, ssdt_power_knobs[knob], strim(val));
-	return count;
+	return ssdt_knob_stored(ctrl, attr, buf, count, ret);
 }
 
 static ssize_t power_limit_mw_show(struct device *dev,
@@ -359,13 +350,7 @@ static ssize_t power_limit_mw_show(struct device *dev,
 	return sysfs_emit(buf, "%u\n", READ_ONCE(ctrl->power.limit_mw));
 }
 
-static ssize_t power_limit_mw_store(struct device *dev,
-				    struct device_attribute *attr,
-				    const char *buf, size_t count)
-{
-	return ssdt_power_store(dev, buf, count, SSDT_KNOB_LIMIT);
-}
-static DEVICE_ATTR_RW(power_limit_mw);
+static SSDT_KNOB_ATTR(power_limit_mw, ssdt_power_store, SSDT_KNOB_LIMIT);
 
 static ssize_t power_limit_mode_show(struct device *dev,
 				     struct device_attribute *attr, char *buf)
@@ -376,13 +361,7 @@ static ssize_t power_limit_mode_show(struct device *dev,
 			  ssdt_power_mode_names[READ_ONCE(ctrl->power.mode)]);
 }
 
-static ssize_t power_limit_mode_store(struct device *dev,
-				      struct device_attribute *attr,
-				      const char *buf, size_t count)
-{
-	return ssdt_power_store(dev, buf, count, SSDT_KNOB_MODE);
-}
-static DEVICE_ATTR_RW(power_limit_mode);
+static SSDT_KNOB_ATTR(power_limit_mode, ssdt_power_store, SSDT_KNOB_MODE);
 
 static ssize_t power_limit_active_show(struct device *dev,
 				       struct device_attribute *attr,
@@ -407,13 +386,7 @@ static ssize_t energy_model_show(struct device *dev,
 	return ssdt_energy_format(&m, buf, PAGE_SIZE);
 }
 
-static ssize_t energy_model_store(struct device *dev,
-				  struct device_attribute *attr,
-				  const char *buf, size_t count)
-{
-	return ssdt_power_store(dev, buf, count, SSDT_KNOB_MODEL);
-}
-static DEVICE_ATTR_RW(energy_model);
+static SSDT_KNOB_ATTR(energy_model, ssdt_power_store, SSDT_KNOB_MODEL);
 
 static ssize_t power_estimate_mw_show(struct device *dev,
 				      struct device_attribute *attr, char *buf)
@@ -462,11 +435,11 @@ static ssize_t throttled_us_show(struct device *dev,
 static DEVICE_ATTR_RO(throttled_us);
 
 static struct attribute *ssdt_power_attrs[] = {
-	&dev_attr_power_limit_mw.attr,
-	&dev_attr_power_limit_mode.attr,
+	&ssdt_knob_power_limit_mw.dev_attr.attr,
+	&ssdt_knob_power_limit_mode.dev_attr.attr,
 	&dev_attr_power_limit_active.attr,
 	&dev_attr_power_estimate_mw.attr,
-	&dev_attr_energy_model.attr,
+	&ssdt_knob_energy_model.dev_attr.attr,
 	&dev_attr_throttle_events.attr,
 	&dev_attr_throttled_us.attr,
 	NULL,

@@ -9,6 +9,22 @@
 #include <linux/sysfs.h>
 #include "ssdt.h"
 
+/*
+ * The end of a knob's store: on success tell netlink listeners the knob's
+ * new value (as written, trimmed) and consume the write; else return @ret.
+ */
+ssize_t ssdt_knob_stored(struct ssdt_ctrl *ctrl, struct device_attribute *attr,
+			 const char *buf, size_t count, int ret)
+{
+	char val[128];
+
+	if (ret < 0)
+		return ret;
+	strscpy(val, buf, sizeof(val));
+	ssdt_nl_notify_knob(ctrl, attr->attr.name, strim(val));
+	return count;
+}
+
 /* ---- controller attributes ---------------------------------------------- */
 
 static ssize_t model_show(struct device *dev, struct device_attribute *attr,

@@ -51,7 +51,9 @@ for k in $kvers; do
 	obj=$BUILD/lint-$k
 	log=$BUILD/lint-$k.log
 	rm -rf "$obj"
-	if make -C kmod KVER="$k" OBJ="$obj" W=1 C=1 >"$log" 2>&1; then
+	# (without the caller's MAKEFLAGS: `make -s lint` would hide the CHECK
+	# lines that show sparse ran)
+	if env -u MAKEFLAGS -u MFLAGS make -C kmod KVER="$k" OBJ="$obj" W=1 C=1 >"$log" 2>&1; then
 		built=1
 	else
 		built=0
