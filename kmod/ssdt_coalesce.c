@@ -157,14 +157,22 @@ void ssdt_mod_est_update(struct ssdt_mod_est *e, u32 inflight, u32 reaped,
 void ssdt_mod_adapt(const struct ssdt_mod_est *e, u32 max_thr, u32 max_time_us,
 		    u32 *thr, u32 *time_us)
 {
-	/* A quarter of the mean depth per window: 4 wake-ups per round trip. */
-	u32 t = e->depth_x16 / 64;
+	/*
+	 * A quarter of the mean depth per window (4 wake-ups per round trip),
+	 * 2 at least: a queue the device drains as fast as it is filled
+	 * shows a low depth however deep the submitter's queue is, and there
+	 * every completion per interrupt counts.
+	 */
+	u32 t = max(e->depth_x16 / 64, 2U);
 	u64 us;
 
 	if (max_thr)
 		t = min(t, max_thr);
-	if (t < 2) {
-		/* One completion per window is what interrupts give anyway. */
+	if (e->depth_x16 <= SSDT_MOD_ADAPT_MIN_DEPTH * 16 || t < 2) {
+		/*
+		 * Shallow queues run as with moderation off: there a held
+		 * completion costs the submitter more than the interrupt.
+		 */
 		*thr = 0;
 		*time_us = 0;
 		return;

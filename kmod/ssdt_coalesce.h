@@ -123,6 +123,9 @@ void ssdt_mod_est_update(struct ssdt_mod_est *e, u32 inflight, u32 reaped,
 /* When @want completions are expected, @pending being there (0: unknown). */
 u64 ssdt_mod_eta_ns(const struct ssdt_mod_est *e, u32 want, u32 pending);
 
+/* At a mean depth of this or less, adaptive does not moderate. */
+#define SSDT_MOD_ADAPT_MIN_DEPTH	4
+
 /* Threshold and time for the estimate @e, within @max_thr / @max_time_us. */
 void ssdt_mod_adapt(const struct ssdt_mod_est *e, u32 max_thr, u32 max_time_us,
 		    u32 *thr, u32 *time_us);

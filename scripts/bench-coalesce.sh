@@ -2,10 +2,12 @@
 # make bench-coalesce (issue 5's benchmark; a report, not a test): one VM
 # run on the newest kernel from scripts/kvers.sh (BENCH_KVER to choose):
 # every coalescing profile and a (threshold, time) grid in host mode, at
-# QD 1/4/32/128, 4K random read and write, BENCH_SECS (default 3) s each.
-# Prints the table, keeps it in $BUILD/results/bench-coalesce-KVER.txt
+# QD 1/4/32/128, 4K random read and write, BENCH_SECS (default 3) s each,
+# BENCH_ROUNDS (default 3) rounds with the settings side by side in each.
+# Prints the table (medians, ratios to off per round, issue 5's targets), keeps it in $BUILD/results/bench-coalesce-KVER.txt
 # (raw runs in .raw) and plots bench-coalesce-KVER.png with gnuplot.
-# Knobs: BENCH_QDS, BENCH_RWS, BENCH_PROFILES, BENCH_GRID ("THR:US ...").
+# Knobs: BENCH_QDS, BENCH_RWS, BENCH_PROFILES, BENCH_GRID ("THR:US ...";
+# empty for none).
 # Guest side: tests/vm/lib/bench-coalesce-guest.sh.
 set -u
 cd "$(dirname "$0")/.."
@@ -20,10 +22,10 @@ kver=${BENCH_KVER:-$(scripts/kvers.sh | tail -n 1)}
 res=$BUILD/results/bench-coalesce-$kver
 rm -f "$res.raw" "$res.txt" "$res.png"
 scripts/vm.sh --timeout "${VM_TIMEOUT:-3600}" "$kver" -- \
-	env BENCH_SECS="${BENCH_SECS:-3}" ${BENCH_QDS:+BENCH_QDS="$BENCH_QDS"} \
+	env BENCH_SECS="${BENCH_SECS:-3}" BENCH_ROUNDS="${BENCH_ROUNDS:-3}" ${BENCH_QDS:+BENCH_QDS="$BENCH_QDS"} \
 	${BENCH_RWS:+BENCH_RWS="$BENCH_RWS"} \
 	${BENCH_PROFILES:+BENCH_PROFILES="$BENCH_PROFILES"} \
-	${BENCH_GRID:+BENCH_GRID="$BENCH_GRID"} \
+	${BENCH_GRID+BENCH_GRID="$BENCH_GRID"} \
 	tests/vm/lib/bench-coalesce-guest.sh >&2
 rc=$?
 [ -f "$res.raw" ] || { echo "bench-coalesce: no result (vm.sh exit $rc)" >&2; exit 1; }

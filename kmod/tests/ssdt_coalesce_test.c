@@ -543,12 +543,23 @@ static void mod_adapt_rule(struct kunit *test)
 	struct ssdt_mod_est e = { .gap_ns = 100 * US };
 	u32 thr = 99, time = 99;
 
-	/* QD1 .. QD7: no moderation, as with mode off. */
+	/* QD1 .. QD4 (a mean depth of 4 or less): as with mode off. */
 	e.depth_x16 = 1 * 16;
 	ssdt_mod_adapt(&e, 64, 2000, &thr, &time);
 	KUNIT_EXPECT_EQ(test, time, 0U);
-	e.depth_x16 = 7 * 16;
+	e.depth_x16 = SSDT_MOD_ADAPT_MIN_DEPTH * 16;
 	ssdt_mod_adapt(&e, 64, 2000, &thr, &time);
+	KUNIT_EXPECT_EQ(test, time, 0U);
+	/* Deeper, to QD11: two per window, twice the time two take. */
+	e.depth_x16 = SSDT_MOD_ADAPT_MIN_DEPTH * 16 + 1;
+	ssdt_mod_adapt(&e, 64, 2000, &thr, &time);
+	KUNIT_EXPECT_EQ(test, thr, 2U);
+	KUNIT_EXPECT_EQ(test, time, 400U);
+	e.depth_x16 = 11 * 16;
+	ssdt_mod_adapt(&e, 64, 2000, &thr, &time);
+	KUNIT_EXPECT_EQ(test, thr, 2U);
+	/* A threshold ceiling under 2 means no moderation. */
+	ssdt_mod_adapt(&e, 1, 2000, &thr, &time);
 	KUNIT_EXPECT_EQ(test, time, 0U);
 	/* QD32: a quarter of the depth, twice the time it takes to gather. */
 	e.depth_x16 = 32 * 16;
