@@ -110,12 +110,13 @@ knobs() {
 	pw_set power_limit_mode auto
 }
 
-# The issue asks for the average estimate within 5% of the limit.  In the TCG
-# guest on a loaded host the throttle delivered 60-100% of the dynamic budget
-# (waiting commands are re-run ~9 ms late on average; see
-# Documentation/driver.md), so this asserts what holds: never more than 5%
-# over the limit, and at least half of the dynamic budget used.
-@test "host limit under saturating 4K random read: IOPS falls with the limit, estimate at most 5% over it, limit 0 delays nothing" {
+# Three limits at 35%, 20% and 10% of the unthrottled dynamic power: under
+# half of it, so each stays binding even when the shared host slows the
+# guest by 2x between runs (measured here: neighbouring unthrottled runs of
+# 4817 vs 7243 and 11724 vs 6251 IOPS).  A limit above what the guest can
+# do at that moment would not be a saturating load, and its estimate would
+# say nothing about the throttle.
+@test "host limit under saturating 4K random read: IOPS falls with the limit, estimate within 5% of it, limit 0 delays nothing" {
 	disk=$(ssdt_disk)
 	load="--rw=randread --bs=4k --iodepth=16 --numjobs=2 --size=512M"
 	pw_set power_limit_mw 0
@@ -128,22 +129,13 @@ knobs() {
 	free=$(pw_field "$l" iops)
 	dyn=$(($(pw_field "$l" est_mw) - PW_VM_IDLE))
 	[ "$dyn" -gt 300 ] || { echo "unthrottled dynamic power only $dyn mW"; false; }
-	# 10% first, then 0 right after it and an unthrottled reference right
-	# after that (the shared host's load drifts the guest's speed by tens of
-	# percent within a minute: compare neighbours), then 50% and 25%
 	declare -A got
-	for pct in 10 0 ref 50 25; do
-		if [ "$pct" = ref ]; then
-			l=$(pw_run ref "$disk" 5 $load)
-			echo "unthrottled reference: $l"
-			ref=$(pw_field "$l" iops)
-			continue
-		fi
+	for pct in 35 20 10 0; do
 		lim=$((pct ? PW_VM_IDLE + dyn * pct / 100 : 0))
 		pw_set power_limit_mw $lim
 		e0=$(cat "$C/throttle_events")
 		l=$(pw_run "lim$pct" "$disk" 5 $load)
-		echo "limit $lim mW: $l"
+		echo "limit $lim mW: $l, $(($(cat "$C/throttle_events") - e0)) delayed"
 		got[$pct]=$(pw_field "$l" iops)
 		if [ "$pct" = 0 ]; then
 			# 0 lifts the limit at once: nothing is delayed any more
@@ -153,22 +145,26 @@ knobs() {
 			continue
 		fi
 		[ "$(cat "$C/power_limit_active")" = host ]
+		[ "$(cat "$C/throttle_events")" -gt "$e0" ] ||
+			{ echo "nothing was delayed under $lim mW: not a saturating load"; false; }
 		est=$(pw_field "$l" est_mw)
 		[ $((est * 100)) -le $((lim * 105)) ] || { echo "estimate $est mW is over $lim mW + 5%"; false; }
-		[ $((est - PW_VM_IDLE)) -ge $(((lim - PW_VM_IDLE) / 2)) ] ||
-			{ echo "estimate $est mW uses under half of the $((lim - PW_VM_IDLE)) mW dynamic budget"; false; }
+		[ $((est * 100)) -ge $((lim * 95)) ] || { echo "estimate $est mW is under $lim mW - 5%"; false; }
 	done
+	l=$(pw_run ref "$disk" 5 $load)
+	echo "unthrottled reference after limit 0: $l"
+	ref=$(pw_field "$l" iops)
 	pw_set power_limit_mw 0
 	pw_burst 400
 	echo "throttle_events $ev0 -> $(cat "$C/throttle_events"), throttled_us $(cat "$C/throttled_us")"
-	[ "$(cat "$C/throttle_events")" -gt "$ev0" ]
 	[ "$(cat "$C/throttled_us")" -gt 0 ]
-	[ "$free" -gt "${got[50]}" ] && [ "${got[50]}" -gt "${got[25]}" ] && [ "${got[25]}" -gt "${got[10]}" ] ||
-		{ echo "IOPS do not fall with the limit: $free > ${got[50]} > ${got[25]} > ${got[10]} fails"; false; }
+	[ "$free" -gt "${got[35]}" ] && [ "${got[35]}" -gt "${got[20]}" ] && [ "${got[20]}" -gt "${got[10]}" ] ||
+		{ echo "IOPS do not fall with the limit: $free > ${got[35]} > ${got[20]} > ${got[10]} fails"; false; }
 	# The issue's "limit 0 within 10% of the unthrottled IOPS" is reported,
-	# not asserted: neighbouring unthrottled runs differed by up to 2x here
-	# with the shared host's load (4817 vs 7243, 11724 vs 6251 IOPS); that
-	# no request is delayed under limit 0 is asserted above.
+	# not asserted: with limit 0 the gate is one untaken branch, and what
+	# a ratio of two runs measures here is the shared host (neighbouring
+	# unthrottled runs differed by up to 2x).  That no request is delayed
+	# under limit 0 is asserted above.
 	echo "limit 0: ${got[0]} IOPS; unthrottled $free and $ref IOPS"
 }
 
