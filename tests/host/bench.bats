@@ -369,3 +369,55 @@ make_knobs() {
 	[ "$stderr" = "ssdtune: bench --ab needs the 'apply' and 'revert' commands, which this ssdtune does not have" ]
 	[ ! -e "$FAKE_FIO_LOG" ]
 }
+
+# topo_disk: on a make_topo fixture, give ssdt0 (0000:41:00.0) a namespace
+# ssdt0n1 so that bench can run on it.
+topo_disk() {
+	local d=devices/pci0000:40/0000:40:01.1/0000:41:00.0/block/ssdt0n1
+	mkdir -p "$FX/$d"
+	echo 2097152 >"$FX/$d/size"
+	ln -s "../$d" "$FX/block/ssdt0n1"
+}
+
+@test "with a profile applied, fio runs on the I/O cores the profile plans for the device; --cpus wins" {
+	make_topo 4n128c
+	topo_disk
+	STATE=$BATS_TEST_TMPDIR/state
+	# nothing applied: fio is not placed
+	run --separate-stderr ssdt bench ssdt0n1 --dry-run --json --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(printf '%s' "$output" | python3 -c 'import json,sys; print(json.load(sys.stdin)["cpus_source"])')" = none ]
+	[[ $output != *cpus_allowed* ]]
+	run --separate-stderr ssdt plan --profile latency --json 0000:41:00.0
+	io=$(printf '%s' "$output" | python3 -c 'import json,sys; print(json.load(sys.stdin)["devices"][0]["io_cpus"])')
+	[ -n "$io" ]
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	run --separate-stderr ssdt bench ssdt0n1 --dry-run --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[[ $output == *"# fio on CPUs $io (the I/O cores of the applied profile)"* ]]
+	[ "$(grep -c "^cpus_allowed=$io\$" <<<"$output")" -eq 4 ]	# 2 sizes x 2 depths
+	run --separate-stderr ssdt bench ssdt0n1 --bs 4k --qd 1 --rounds 1 --runtime 1 \
+		--out "$OUT" --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(report method cpus)" = "$io" ]
+	[ "$(report method cpus_source)" = plan ]
+	[ "$(report method cpus_profile)" = latency ]
+	grep -qx "cpus_allowed=$io" "$OUT/jobs/randread-4k-t1q1.fio"
+	# --cpus wins over the plan
+	run --separate-stderr ssdt bench ssdt0n1 --dry-run --json --cpus 3 --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s' "$output" | python3 -c 'import json,sys; v=json.load(sys.stdin); print(v["cpus_source"], v["cpus"])')" = "option 3" ]
+}
+
+@test "knobs changed by 'ssdtune set' are not a plan: fio is not placed" {
+	make_topo 4n128c
+	topo_disk
+	STATE=$BATS_TEST_TMPDIR/state
+	run --separate-stderr ssdt set ssdt0 power_limit_mw=5000 --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ -f "$STATE/state.json" ]
+	run --separate-stderr ssdt bench ssdt0n1 --dry-run --json --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(printf '%s' "$output" | python3 -c 'import json,sys; print(json.load(sys.stdin)["cpus_source"])')" = none ]
+}

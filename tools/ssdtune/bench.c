@@ -21,6 +21,7 @@
 #include "blkdev.h"
 #include "cli.h"
 #include "output.h"
+#include "state.h"
 #include "sysfs.h"
 
 #define MAX_LIST 16
@@ -53,6 +54,37 @@ static struct bench_opts o = { .pattern = -1 };
 #define TEMP_WARN_DEFAULT_MC	70000LL
 static long long temp_warn_mc = TEMP_WARN_DEFAULT_MC;
 static const char *temp_warn_source = "default";
+
+/*
+ * Where fio runs: --cpus, else the I/O cores the applied profile plans for
+ * the device (ssdtune apply's saved state), else wherever the scheduler
+ * puts it.  Settled before each run: --ab's baseline runs unplaced and
+ * its tuned run on the profile's cores.
+ */
+static const char *cpus, *cpus_source = "none";
+static char plan_cpus[1024], plan_profile[32];
+
+static int settle_cpus(const struct bench_dev *d)
+{
+	int r;
+
+	cpus = o.cpus;
+	cpus_source = o.cpus ? "option" : "none";
+	if (o.cpus || !d->bdf[0])
+		return 0;
+	r = tune_applied_io_cpus(o.state_dir ? o.state_dir : STATE_DIR_DEFAULT,
+				 d->bdf, plan_cpus, sizeof(plan_cpus),
+				 plan_profile, sizeof(plan_profile));
+	if (r == -ENOENT)
+		return 0;
+	if (r)
+		return r;
+	if (plan_cpus[0]) {
+		cpus = plan_cpus;
+		cpus_source = "plan";
+	}
+	return 0;
+}
 
 static void settle_temp_warn(const struct bench_dev *d)
 {
@@ -592,7 +624,7 @@ static int run_cell(const struct bench_dev *d, const struct bench_cell *c,
 		    const char *dir, struct json_object *cells)
 {
 	char id[64], label[96], bs[16], jobfile[PATH_MAX], job[2048];
-	struct bench_job j = { d->path, o.ioengine, o.runtime, o.cpus };
+	struct bench_job j = { d->path, o.ioengine, o.runtime, cpus };
 	struct json_object *cell, *rounds, *r, *ss;
 	double v[SS_MAX_ROUNDS];
 	int n = 0, max = o.steady ? SS_MAX_ROUNDS : o.rounds, rc, first = 0;
@@ -678,7 +710,7 @@ static int purge(const struct bench_dev *d, const char *dir,
 static int precondition(const struct bench_dev *d, const char *dir,
 			struct json_object *rep)
 {
-	struct bench_job j = { d->path, o.ioengine, 0, o.cpus };
+	struct bench_job j = { d->path, o.ioengine, 0, cpus };
 	char job[2048], jobfile[PATH_MAX], raw[PATH_MAX];
 	struct fio_figures f;
 	long long t0 = sys_now_ms();
@@ -715,7 +747,10 @@ static struct json_object *method_json(const char *fio_version)
 	json_object_object_add(m, "steady_state", json_object_new_boolean(o.steady));
 	json_object_object_add(m, "max_rounds", json_object_new_int(
 		o.steady ? SS_MAX_ROUNDS : o.rounds));
-	json_object_object_add(m, "cpus", o.cpus ? json_object_new_string(o.cpus) : NULL);
+	json_object_object_add(m, "cpus", cpus ? json_object_new_string(cpus) : NULL);
+	json_object_object_add(m, "cpus_source", json_object_new_string(cpus_source));
+	json_object_object_add(m, "cpus_profile", strcmp(cpus_source, "plan") ? NULL :
+			       json_object_new_string(plan_profile));
 	json_object_object_add(m, "temp_warn_c",
 			       json_object_new_double(temp_warn_mc / 1000.0));
 	json_object_object_add(m, "temp_warn_source",
@@ -759,6 +794,9 @@ static int bench_run(const struct bench_dev *d, const struct bench_cell *cells,
 	int i, rc;
 
 	*out = rep;
+	rc = settle_cpus(d);
+	if (rc)
+		return rc;
 	snprintf(p, sizeof(p), "%s/raw", dir);
 	rc = mkdirs(p);
 	snprintf(p, sizeof(p), "%s/jobs", dir);
@@ -817,11 +855,24 @@ static int bench_run(const struct bench_dev *d, const struct bench_cell *cells,
 static int dry_run(const struct bench_dev *d, const struct bench_cell *cells,
 		   int ncells)
 {
-	struct bench_job j = { d->path, o.ioengine, o.runtime, o.cpus };
-	struct json_object *jobs = json_object_new_array(), *x;
+	struct bench_job j = { d->path, o.ioengine, o.runtime, NULL };
+	struct json_object *jobs, *x;
 	char job[2048], id[64];
-	int i;
+	int i, r;
 
+	r = settle_cpus(d);
+	if (r)
+		return r;
+	j.cpus = cpus;
+	jobs = json_object_new_array();
+	out_set_str("cpus_source", cpus_source);
+	if (cpus) {
+		out_set_str("cpus", cpus);
+		if (!out_json())
+			printf("# fio on CPUs %s (%s)\n", cpus,
+			       strcmp(cpus_source, "plan") ? "--cpus" :
+			       "the I/O cores of the applied profile");
+	}
 	if (o.purge) {
 		out_set_str("purge", "blkdiscard");
 		if (!out_json())

@@ -51,6 +51,8 @@ int cmd_apply(const struct command *cmd, struct cli *cli);
 int cmd_verify(const struct command *cmd, struct cli *cli);
 int cmd_revert(const struct command *cmd, struct cli *cli);
 int tune_option(struct cli *cli, int val, const char *arg);
+int tune_applied_io_cpus(const char *dir, const char *bdf, char *cpus,
+			 size_t len, char *prof, size_t plen);
 extern const struct option plan_options[], apply_options[], state_options[];
 
 /* A usage error: one line, exit status 2. */

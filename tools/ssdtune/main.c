@@ -45,13 +45,14 @@ static const struct command commands[] = {
 "  --precondition     write the device twice, sequential 128k, first\n"
 "  --suite S          quick (default), pts-iops, pts-throughput, pts-latency\n"
 "  --out DIR          where the report goes (default ./ssdtune-bench-TIME)\n"
-"  --cpus LIST        run fio on these CPUs (e.g. the plan's I/O cores)\n"
+"  --cpus LIST        run fio on these CPUs (default: the I/O cores the\n"
+"                     applied profile plans for the device, if one is applied)\n"
 "  --temp-warn C      mark a round suspect at this temperature (default: the\n"
 "                     drive's warning threshold where it reports one, else 70)\n"
 "  --destroy-data     allow purge, precondition and writes\n"
 "  --ab PROFILE       baseline, 'apply --profile PROFILE', rerun, 'revert',\n"
 "                     compare\n"
-"  --state-dir DIR    with --ab: the state directory for apply and revert\n"
+"  --state-dir DIR    where apply saved its state (default /var/lib/ssdtune)\n"
 "With --dry-run: print the fio jobs and change nothing.  See bench.md.\n",
 		.flags = CMD_DRY_RUN,
 		.min_args = 0, .max_args = 3,

@@ -232,6 +232,49 @@ int cmd_plan(const struct command *cmd, struct cli *cli)
 	return r;
 }
 
+/*
+ * bench's CPU placement: the I/O cores the applied profile (saved in @dir)
+ * plans for @bdf.  0 with @cpus and @prof filled; -ENOENT when no profile
+ * is applied; else an exit code after one line.
+ */
+int tune_applied_io_cpus(const char *dir, const char *bdf, char *cpus,
+			 size_t len, char *prof, size_t plen)
+{
+	struct state s = { 0 };
+	struct topo t;
+	struct plan p = { 0 };
+	int r, pr, sel;
+
+	r = state_load(dir, &s);
+	if (r)
+		return r;
+	snprintf(prof, plen, "%s", s.profile);
+	state_free(&s);
+	pr = plan_profile_parse(prof);
+	if (pr < 0)
+		return -ENOENT;	/* "set": knobs changed by hand, no plan */
+	r = topo_gather(&t);
+	if (!r) {
+		for (sel = 0; sel < t.npcis; sel++)
+			if (!strcmp(t.pcis[sel].bdf, bdf))
+				break;
+		if (sel == t.npcis)
+			r = out_fail(EXIT_REFUSED, "%s is not in the PCI topology: cannot place I/O as the applied profile plans",
+				     bdf);
+	}
+	if (!r) {
+		r = plan_build(&t, pr, &sel, 1, &p);
+		if (r)
+			r = out_fail(EXIT_REFUSED, "cannot plan the applied profile %s for %s",
+				     prof, bdf);
+		else
+			snprintf(cpus, len, "%s", p.devs[0].io_cpus);
+	}
+	plan_free(&p);
+	topo_free(&t);
+	return r;
+}
+
 static int cmp_int(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
