@@ -117,6 +117,7 @@ struct ssdt_ns {
 	struct ssdt_ctrl *ctrl;
 	u32 nsid;
 	u8 lba_shift;
+	u8 lbaf;			/* LBA format index in force */
 	u64 nsze;			/* in logical blocks */
 	struct gendisk *disk;
 };
@@ -189,6 +190,7 @@ struct ssdt_ctrl {
 	u32 max_xfer;			/* bytes per request */
 	u16 oncs;
 	u16 oacs;
+	u8 fna;				/* Format NVM attributes */
 	u16 wctemp;			/* warning temperature, K; 0: none */
 	u8 vwc;
 	u8 npss;			/* power states - 1 */
@@ -232,6 +234,8 @@ const char *ssdt_state_name(enum ssdt_state state);
 /* ssdt_ctrl.c: controller bring-up, admin commands, reset */
 int ssdt_ctrl_init(struct ssdt_ctrl *ctrl);
 void ssdt_ctrl_teardown(struct ssdt_ctrl *ctrl, bool shutdown);
+int ssdt_admin_exec_timeout(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
+			    u32 *result, unsigned int timeout_s);
 int ssdt_admin_exec(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
 		    u32 *result);
 int ssdt_admin_submit_nowait(struct ssdt_ctrl *ctrl, struct nvme_command *cmd);
@@ -273,6 +277,9 @@ void ssdt_dbbuf_setup(struct ssdt_ctrl *ctrl);
 void ssdt_dbbuf_free(struct ssdt_ctrl *ctrl);
 void ssdt_dbbuf_queue_init(struct ssdt_queue *q);
 const char *ssdt_dbbuf_name(enum ssdt_dbbuf_state state);
+
+/* ssdt_format.c: Format NVM, keeping the LBA format (SSDTUNE_CMD_FORMAT) */
+int ssdt_ns_format(struct ssdt_ctrl *ctrl, u32 nsid, u32 ses);
 
 /* ssdt_features.c: feature capabilities, power states, temperature */
 int ssdt_get_feature(struct ssdt_ctrl *ctrl, u8 fid, u8 sel, u32 dw11,

@@ -515,6 +515,7 @@ static int ssdt_ns_add(struct ssdt_ctrl *ctrl, u32 nsid)
 	ns->ctrl = ctrl;
 	ns->nsid = nsid;
 	ns->lba_shift = shift;
+	ns->lbaf = fmt;
 	ns->nsze = le64_to_cpu(id->nsze);
 
 	lim.lba_size = 1u << shift;

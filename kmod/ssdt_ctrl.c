@@ -178,11 +178,12 @@ static int ssdt_admin_post(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
 }
 
 /*
- * Run an admin command and wait for it.  Returns 0, a negative errno, or
- * the positive NVMe status code the controller answered with.
+ * Run an admin command and wait for it, at most @timeout_s seconds (then
+ * the controller is reset).  Returns 0, a negative errno, or the positive
+ * NVMe status code the controller answered with.
  */
-int ssdt_admin_exec(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
-		    u32 *result)
+int ssdt_admin_exec_timeout(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
+			    u32 *result, unsigned int timeout_s)
 {
 	DECLARE_COMPLETION_ONSTACK(done);
 	struct ssdt_admin_slot *s;
@@ -194,7 +195,7 @@ int ssdt_admin_exec(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
 	if (slot < 0)
 		return slot;
 	s = &ctrl->slots[slot];
-	left = wait_for_completion_timeout(&done, ssdt_admin_timeout * HZ);
+	left = wait_for_completion_timeout(&done, timeout_s * HZ);
 	spin_lock_irqsave(&ctrl->slot_lock, flags);
 	if (!left && s->waiter) {
 		/* Still outstanding: whoever completes it frees the slot. */
@@ -213,6 +214,13 @@ int ssdt_admin_exec(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
 	if (status == NVME_SC_HOST_ABORTED_CMD)
 		return -EINTR;
 	return status & 0x7ff;
+}
+
+/* An admin command within the admin_timeout module parameter. */
+int ssdt_admin_exec(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
+		    u32 *result)
+{
+	return ssdt_admin_exec_timeout(ctrl, cmd, result, ssdt_admin_timeout);
 }
 
 /* Post an admin command nobody waits for (Abort from the timeout path). */
@@ -250,6 +258,7 @@ static int ssdt_identify_ctrl(struct ssdt_ctrl *ctrl)
 	strim(ctrl->firmware);
 	ctrl->oncs = le16_to_cpu(id->oncs);
 	ctrl->oacs = le16_to_cpu(id->oacs);
+	ctrl->fna = id->fna;
 	ctrl->wctemp = le16_to_cpu(id->wctemp);
 	ctrl->vwc = id->vwc;
 	ctrl->npss = min_t(u8, id->npss, ARRAY_SIZE(ctrl->psd) - 1);

@@ -34,6 +34,8 @@ const char *ssdt_state_name(enum ssdt_state state)
 
 static const struct nla_policy ssdt_nl_policy[SSDTUNE_A_MAX + 1] = {
 	[SSDTUNE_A_CTRL] = { .type = NLA_U32 },
+	[SSDTUNE_A_NSID] = { .type = NLA_U32 },
+	[SSDTUNE_A_SES] = { .type = NLA_U32 },
 };
 
 enum { SSDT_NL_EVENTS };
@@ -128,10 +130,44 @@ static int ssdt_nl_dump_ctrl(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
+/*
+ * FORMAT: ssdtN's namespace NSID with secure erase setting SES.  The
+ * controller list lock is held throughout, so removal waits for it.
+ */
+static int ssdt_nl_format(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ssdt_ctrl *ctrl;
+	u32 idx, nsid, ses;
+	int ret = -ENODEV;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (!info->attrs[SSDTUNE_A_CTRL] || !info->attrs[SSDTUNE_A_NSID] ||
+	    !info->attrs[SSDTUNE_A_SES])
+		return -EINVAL;
+	idx = nla_get_u32(info->attrs[SSDTUNE_A_CTRL]);
+	nsid = nla_get_u32(info->attrs[SSDTUNE_A_NSID]);
+	ses = nla_get_u32(info->attrs[SSDTUNE_A_SES]);
+	mutex_lock(&ssdt_ctrls_lock);
+	list_for_each_entry(ctrl, &ssdt_ctrls, nl_node) {
+		if ((u32)ctrl->instance == idx) {
+			ret = ssdt_ns_format(ctrl, nsid, ses);
+			break;
+		}
+	}
+	mutex_unlock(&ssdt_ctrls_lock);
+	return ret;
+}
+
 static const struct genl_small_ops ssdt_nl_ops[] = {
 	{
 		.cmd	= SSDTUNE_CMD_GET_CTRL,
 		.dumpit	= ssdt_nl_dump_ctrl,
+	},
+	{
+		.cmd	= SSDTUNE_CMD_FORMAT,
+		.doit	= ssdt_nl_format,
+		.flags	= GENL_ADMIN_PERM,
 	},
 };
 
@@ -143,7 +179,7 @@ static struct genl_family ssdt_nl_family __ro_after_init = {
 	.module		= THIS_MODULE,
 	.small_ops	= ssdt_nl_ops,
 	.n_small_ops	= ARRAY_SIZE(ssdt_nl_ops),
-	.resv_start_op	= SSDTUNE_CMD_MAX + 1,
+	.resv_start_op	= SSDTUNE_CMD_FORMAT,	/* strict checks from here on */
 	.mcgrps		= ssdt_nl_mcgrps,
 	.n_mcgrps	= ARRAY_SIZE(ssdt_nl_mcgrps),
 };

@@ -124,15 +124,43 @@ FIELDS="iops mbps clat_mean_us clat_p50_us clat_p99_us clat_p99_9_us clat_p99_99
 	umount "$MNT"
 }
 
-@test "purge and a write round run with --destroy-data on an unused device" {
-	setup_attached
-	disk=$(ssdt_disk)
-	run ssdt bench "$disk" --purge --rw 0/100 --bs 4k --qd 4 --destroy-data \
-		--rounds 1 --runtime 1 --out "$OUT/purge"
+# purge_check DISK LABEL: a pattern at the start of DISK, then a read
+# bench with --purge: the purge is Format NVM (QEMU's device supports it,
+# OACS bit 1), and the first MiB reads back as zeros.
+purge_check() {
+	local disk=$1 out=$OUT/$2 pat=/tmp/ssdt-vm/purge-pattern
+	head -c 1M /dev/urandom >"$pat"
+	dd if="$pat" of="$disk" bs=1M count=1 oflag=direct status=none
+	cmp -n 1048576 "$pat" "$disk" || { echo "pattern not written"; return 1; }
+	run ssdt bench "$disk" --purge --bs 4k --qd 4 --destroy-data \
+		--rounds 1 --runtime 1 --out "$out"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["purge"])' "$OUT/purge/bench.json")" = blkdiscard ]
-	field_check "$OUT/purge" $FIELDS
+	python3 - "$out/bench.json" <<-'EOF2'
+	import json, sys
+	rep = json.load(open(sys.argv[1]))
+	assert rep["purge"] == "format", (rep["purge"], rep["purge_note"])
+	assert rep["purge_note"] is None, rep["purge_note"]
+	EOF2
+	cmp -n 1048576 /dev/zero "$disk" || { echo "the first MiB is not zeros after the purge"; return 1; }
+}
+
+@test "purge is Format NVM (user data erase) through ssdtune; a write round runs with --destroy-data" {
+	setup_attached
+	disk=$(ssdt_disk)
+	purge_check "$disk" purge
+	dmesg | grep -q "formatting namespace 1 (secure erase setting 1)"
+	run ssdt bench "$disk" --rw 0/100 --bs 4k --qd 4 --destroy-data \
+		--rounds 1 --runtime 1 --out "$OUT/write"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	field_check "$OUT/write" $FIELDS
+}
+
+@test "purge is Format NVM through the stock driver's admin passthrough" {
+	bdf=$(nvme_bdf)
+	[ "$(pci_driver "$bdf")" = nvme ] || detach
+	purge_check "$(nvme_disk)" purge-nvme
 }
 
 # tuning_sum: a checksum of every file apply may touch (IRQ affinities,

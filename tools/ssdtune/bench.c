@@ -20,6 +20,7 @@
 #include "bench_stats.h"
 #include "blkdev.h"
 #include "cli.h"
+#include "format.h"
 #include "output.h"
 #include "state.h"
 #include "sysfs.h"
@@ -688,15 +689,29 @@ static int run_cell(const struct bench_dev *d, const struct bench_cell *c,
 	return 0;
 }
 
+/*
+ * Purge: NVMe Format NVM with user data erase where the controller and
+ * its driver allow it, else blkdiscard.  The report's "purge" says which
+ * ran and "purge_note" why Format did not.
+ */
 static int purge(const struct bench_dev *d, const char *dir,
 		 struct json_object *rep)
 {
 	char *argv[] = { "blkdiscard", "-f", (char *)d->path, NULL };
-	char err[PATH_MAX], line[256];
+	char err[PATH_MAX], line[256], why[512];
 	int rc;
 
+	rc = format_namespace(d->driver, d->ctrl, d->name, d->path, why,
+			      sizeof(why));
+	json_object_object_add(rep, "purge_note", rc == FORMAT_DONE ? NULL :
+			       json_object_new_string(why));
+	if (rc == FORMAT_DONE) {
+		json_object_object_add(rep, "purge", json_object_new_string("format"));
+		return 0;
+	}
 	if (!bench_have("blkdiscard"))
-		return out_fail(EXIT_REFUSED, "purge needs blkdiscard (util-linux), which is not installed");
+		return out_fail(EXIT_REFUSED, "purge needs blkdiscard (util-linux), which is not installed (Format NVM: %s)",
+				why);
 	snprintf(err, sizeof(err), "%s/raw/purge.err", dir);
 	rc = bench_spawn(argv, NULL, err);
 	bench_first_line(err, line, sizeof(line));
@@ -810,6 +825,7 @@ static int bench_run(const struct bench_dev *d, const struct bench_cell *cells,
 	json_object_object_add(rep, "host", host_state(d));
 	json_object_object_add(rep, "method", method_json(fio_version));
 	json_object_object_add(rep, "purge", json_object_new_string("none"));
+	json_object_object_add(rep, "purge_note", NULL);
 	json_object_object_add(rep, "precondition", NULL);
 	if (o.purge && (rc = purge(d, dir, rep)))
 		return rc;
@@ -874,9 +890,10 @@ static int dry_run(const struct bench_dev *d, const struct bench_cell *cells,
 			       "the I/O cores of the applied profile");
 	}
 	if (o.purge) {
-		out_set_str("purge", "blkdiscard");
+		out_set_str("purge", "format, else blkdiscard");
 		if (!out_json())
-			printf("# purge: blkdiscard -f %s\n", d->path);
+			printf("# purge: NVMe Format NVM (user data erase), else blkdiscard -f %s\n",
+			       d->path);
 	}
 	if (o.precondition) {
 		bench_precondition_format(&j, job, sizeof(job));

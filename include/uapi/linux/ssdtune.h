@@ -18,6 +18,8 @@
  * Generic netlink family SSDTUNE_GENL_NAME.  SSDTUNE_CMD_GET_CTRL is a dump
  * (one message per controller, any user may ask); the driver multicasts
  * SSDTUNE_CMD_EVENT messages to the group SSDTUNE_GENL_MCGRP_EVENTS.
+ * SSDTUNE_CMD_FORMAT formats one namespace keeping its LBA format (the
+ * data is gone; it answers with an ack or an errno).
  * Attributes only ever get added at the end of each enum.
  */
 #define SSDTUNE_GENL_NAME		"ssdtune"
@@ -28,6 +30,7 @@ enum ssdtune_cmd {
 	SSDTUNE_CMD_UNSPEC,
 	SSDTUNE_CMD_GET_CTRL,	/* dump: identity, state, per-queue counters */
 	SSDTUNE_CMD_EVENT,	/* notification on the events group */
+	SSDTUNE_CMD_FORMAT,	/* CTRL, NSID, SES: Format NVM (CAP_SYS_ADMIN) */
 	__SSDTUNE_CMD_MAX,
 };
 
@@ -64,10 +67,19 @@ enum ssdtune_attr {
 	SSDTUNE_A_SERIAL,	/* string */
 	SSDTUNE_A_QUEUES,	/* nested: one SSDTUNE_A_QSTATS per I/O queue */
 	SSDTUNE_A_QSTATS,	/* nested: SSDTUNE_Q_* */
+	SSDTUNE_A_NSID,		/* u32: namespace id of a FORMAT */
+	SSDTUNE_A_SES,		/* u32: enum ssdtune_ses of a FORMAT */
 	__SSDTUNE_A_MAX,
 };
 
 #define SSDTUNE_A_MAX (__SSDTUNE_A_MAX - 1)
+
+/* SSDTUNE_A_SES: Format NVM's Secure Erase Settings */
+enum ssdtune_ses {
+	SSDTUNE_SES_NONE,	/* no secure erase */
+	SSDTUNE_SES_USER_DATA,	/* user data erase */
+	SSDTUNE_SES_CRYPTO,	/* cryptographic erase (FNA bit 2) */
+};
 
 enum ssdtune_queue_attr {
 	SSDTUNE_Q_UNSPEC,
