@@ -39,16 +39,43 @@ for w in "randread4k --rw=randread --bs=4k --iodepth=32" \
 		echo "$name $lim $(pw_field "$line" iops) $(pw_field "$line" mbps) $(pw_field "$line" p99_us) $(pw_field "$line" est_mw)" >>"$dat.part"
 	done
 done
+# Limit 0 restores full speed at once: per round, a run under the lowest
+# limit, then limit 0 (restored), then an unchanged unlimited reference
+# right after it; the ratio of the last two compares neighbours.
+low=${LIMITS##* }
+ratios=()
+for ((r = 0; r < ${BENCH_RESTORE_ROUNDS:-3}; r++)); do
+	load="--rw=randread --bs=4k --iodepth=32 --size=512M"
+	pw_set power_limit_mw "$low" || die "cannot set power_limit_mw $low"
+	# shellcheck disable=SC2086
+	pw_run "restore-low-$r" "$disk" "$SECS" $load >/dev/null || die "fio failed (restore)"
+	pw_set power_limit_mw 0 || die "cannot set power_limit_mw 0"
+	# shellcheck disable=SC2086
+	a=$(pw_run "restore-0-$r" "$disk" "$SECS" $load) || die "fio failed (restore)"
+	# shellcheck disable=SC2086
+	b=$(pw_run "restore-ref-$r" "$disk" "$SECS" $load) || die "fio failed (restore)"
+	ratios+=("$(pw_field "$a" iops)/$(pw_field "$b" iops)")
+	echo "restore round $r: limit 0 after $low mW: $a; unlimited reference: $b" >&2
+done
 pw_set power_limit_mw 0
 pw_burst 400
 teardown_stock
 mv "$dat.part" "$dat"
 {
 	echo "power limit sweep, $kver, host mode, ${SECS} s per point, model: $MODEL"
-	echo "| workload | limit mW | IOPS | MB/s | p99 us | estimate mW |"
-	echo "| --- | --- | --- | --- | --- | --- |"
+	echo "| workload | limit mW | IOPS | MB/s | p99 us | estimate mW | estimate/limit |"
+	echo "| --- | --- | --- | --- | --- | --- | --- |"
 	while read -r n l i m p e; do
+		q=-
+		[ "$l" != 0 ] && q=$(python3 -c "print('%.3f' % ($e / $l))")
 		[ "$l" = 0 ] && l="none"
-		echo "| $n | $l | $i | $m | $p | $e |"
+		echo "| $n | $l | $i | $m | $p | $e | $q |"
 	done <"$dat"
+	python3 - "${ratios[@]}" <<-'PY'
+	import statistics, sys
+	r = [int(a) / int(b) for a, b in (x.split("/") for x in sys.argv[1:])]
+	print("\nlimit 0 right after the lowest limit, IOPS / the unlimited run next to it "
+	      "(4K randread QD32, per round): %s; median %.3f (issue 6: within 10%%)"
+	      % (" ".join("%.3f" % x for x in r), statistics.median(r)))
+	PY
 } | tee "$out"
