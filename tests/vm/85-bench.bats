@@ -157,6 +157,27 @@ purge_check() {
 	field_check "$OUT/write" $FIELDS
 }
 
+@test "bad netlink FORMAT requests get an errno and leave the data as it was" {
+	setup_attached
+	disk=$(ssdt_disk)
+	c=$(ssdt_ctrl)
+	idx=${c##*/ssdt}
+	pat=/tmp/ssdt-vm/format-pattern
+	head -c 1M /dev/urandom >"$pat"
+	dd if="$pat" of="$disk" bs=1M count=1 oflag=direct status=none
+	fmt() { python3 "$SSDT_REPO/tests/vm/lib/genl-format.py" "$@"; }
+	[ "$(fmt "$idx" 99 1)" = ENOENT ]	# no such namespace
+	[ "$(fmt 99 1 1)" = ENODEV ]		# no such controller
+	[ "$(fmt "$idx" 1 3)" = EINVAL ]	# secure erase setting 3
+	[ "$(fmt "$idx" 1 2)" = EOPNOTSUPP ]	# crypto erase: QEMU's FNA bit 2 is clear
+	for a in ctrl nsid ses; do
+		[ "$(fmt "$idx" 1 1 --omit $a)" = EINVAL ]
+	done
+	[ "$(setpriv --bounding-set -sys_admin python3 "$SSDT_REPO/tests/vm/lib/genl-format.py" "$idx" 1 1)" = EPERM ]
+	cmp -n 1048576 "$pat" "$disk" || { echo "a refused FORMAT changed the data"; false; }
+	! dmesg | grep -q "formatting namespace 99"
+}
+
 @test "purge is Format NVM through the stock driver's admin passthrough" {
 	bdf=$(nvme_bdf)
 	[ "$(pci_driver "$bdf")" = nvme ] || detach
