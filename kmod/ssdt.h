@@ -12,6 +12,7 @@
 #include <linux/hrtimer.h>
 #include <linux/dmapool.h>
 #include <linux/kobject.h>
+#include <linux/mempool.h>
 #include <linux/mutex.h>
 #include <linux/nvme.h>
 #include <linux/pci.h>
@@ -123,6 +124,16 @@ struct ssdt_ns {
 };
 
 /* Per-request driver data (blk_mq_rq_to_pdu). */
+/*
+ * Scatter list of a request with more than one segment, from
+ * ctrl->sgl_pool while the request is mapped.  Kept out of the PDU, which
+ * blk-mq allocates for every tag of every queue (3 KiB each otherwise).
+ */
+struct ssdt_sgl {
+	struct scatterlist sg[SSDT_MAX_SEGS];
+	struct ssdt_seg segs[SSDT_MAX_SEGS];	/* sg as the PRP math sees it */
+};
+
 struct ssdt_iod {
 	struct nvme_command cmd;
 	struct ssdt_queue *q;
@@ -138,8 +149,7 @@ struct ssdt_iod {
 	dma_addr_t list_dma[SSDT_MAX_PRP_LISTS];
 	struct nvme_dsm_range dsm;
 	dma_addr_t dsm_dma;
-	struct scatterlist sg[SSDT_MAX_SEGS];
-	struct ssdt_seg segs[SSDT_MAX_SEGS];	/* sg as the PRP math sees it */
+	struct ssdt_sgl *sgl;		/* multi-segment requests only */
 	struct ssdt_power_rq pw;		/* host power throttle */
 };
 
@@ -173,6 +183,7 @@ struct ssdt_ctrl {
 	struct blk_mq_tag_set tagset;
 	bool tagset_ready;
 	struct dma_pool *prp_pool;
+	mempool_t *sgl_pool;		/* struct ssdt_sgl */
 
 	enum ssdt_dbbuf_state dbbuf;	/* shadow doorbells (ssdt_dbbuf.c) */
 	__le32 *dbbuf_dbs;		/* shadow tails and heads, one page */

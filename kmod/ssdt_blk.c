@@ -49,8 +49,13 @@ static void ssdt_unmap_data(struct ssdt_ctrl *ctrl, struct request *rq)
 		iod->bvec_len = 0;
 	}
 	if (iod->nents) {
-		dma_unmap_sg(ssdt_dev(ctrl), iod->sg, iod->nents, rq_dma_dir(rq));
+		dma_unmap_sg(ssdt_dev(ctrl), iod->sgl->sg, iod->nents,
+			     rq_dma_dir(rq));
 		iod->nents = 0;
+	}
+	if (iod->sgl) {
+		mempool_free(iod->sgl, ctrl->sgl_pool);
+		iod->sgl = NULL;
 	}
 	if (iod->dsm_dma) {
 		dma_unmap_single(ssdt_dev(ctrl), iod->dsm_dma, sizeof(iod->dsm),
@@ -68,6 +73,7 @@ static bool ssdt_map_bvec(struct ssdt_ctrl *ctrl, struct request *rq,
 			  struct ssdt_iod *iod, blk_status_t *sts)
 {
 	struct nvme_rw_command *rw = &iod->cmd.rw;
+	struct ssdt_seg seg;
 	struct bio_vec bv;
 	dma_addr_t dma;
 
@@ -83,10 +89,10 @@ static bool ssdt_map_bvec(struct ssdt_ctrl *ctrl, struct request *rq,
 	}
 	iod->bvec_dma = dma;
 	iod->bvec_len = bv.bv_len;
-	iod->segs[0].addr = dma;
-	iod->segs[0].len = bv.bv_len;
+	seg.addr = dma;
+	seg.len = bv.bv_len;
 	/* At most two entries: PRP1 and PRP2, no list (ssdt_prp.c's rule). */
-	*sts = ssdt_prp_fill(iod->segs, 1, SSDT_PAGE_SIZE, &rw->dptr.prp1,
+	*sts = ssdt_prp_fill(&seg, 1, SSDT_PAGE_SIZE, &rw->dptr.prp1,
 			     &rw->dptr.prp2, NULL, NULL, 0) ?
 		BLK_STS_IOERR : BLK_STS_OK;
 	if (*sts)
@@ -97,9 +103,9 @@ static bool ssdt_map_bvec(struct ssdt_ctrl *ctrl, struct request *rq,
 static blk_status_t ssdt_map_data(struct ssdt_ctrl *ctrl, struct request *rq,
 				  struct ssdt_iod *iod)
 {
-	struct ssdt_seg *segs = iod->segs;
 	struct nvme_rw_command *rw = &iod->cmd.rw;
 	struct scatterlist *sg;
+	struct ssdt_seg *segs;
 	int nsg, mapped, i;
 	blk_status_t sts;
 	u32 entries;
@@ -107,17 +113,21 @@ static blk_status_t ssdt_map_data(struct ssdt_ctrl *ctrl, struct request *rq,
 	if (ssdt_map_bvec(ctrl, rq, iod, &sts))
 		return sts;
 
-	sg_init_table(iod->sg, blk_rq_nr_phys_segments(rq));
-	nsg = blk_rq_map_sg(rq->q, rq, iod->sg);
-	if (!nsg)
-		return BLK_STS_IOERR;
-	mapped = dma_map_sg_attrs(ssdt_dev(ctrl), iod->sg, nsg, rq_dma_dir(rq),
-				  DMA_ATTR_NO_WARN);
-	if (!mapped)
+	iod->sgl = mempool_alloc(ctrl->sgl_pool, GFP_ATOMIC);
+	if (!iod->sgl)
 		return BLK_STS_RESOURCE;
+	segs = iod->sgl->segs;
+	sg_init_table(iod->sgl->sg, blk_rq_nr_phys_segments(rq));
+	nsg = blk_rq_map_sg(rq->q, rq, iod->sgl->sg);
+	if (!nsg)
+		goto ioerr;
+	mapped = dma_map_sg_attrs(ssdt_dev(ctrl), iod->sgl->sg, nsg,
+				  rq_dma_dir(rq), DMA_ATTR_NO_WARN);
+	if (!mapped)
+		goto resource;
 	iod->nents = nsg;
 
-	for_each_sg(iod->sg, sg, mapped, i) {
+	for_each_sg(iod->sgl->sg, sg, mapped, i) {
 		segs[i].addr = sg_dma_address(sg);
 		segs[i].len = sg_dma_len(sg);
 	}
@@ -242,6 +252,7 @@ static blk_status_t ssdt_queue_rq(struct blk_mq_hw_ctx *hctx,
 	iod->nlists = 0;
 	iod->bvec_len = 0;
 	iod->dsm_dma = 0;
+	iod->sgl = NULL;
 	/* host power limit: one predictable branch while there is none */
 	if (unlikely(READ_ONCE(q->ctrl->power.host_on))) {
 		ret = ssdt_power_gate(q->ctrl, rq, &iod->pw);
@@ -403,6 +414,7 @@ static int ssdt_init_request(struct blk_mq_tag_set *set, struct request *rq,
 	struct ssdt_iod *iod = blk_mq_rq_to_pdu(rq);
 
 	iod->retries = 0;
+	iod->sgl = NULL;
 	iod->pw.go_ns = 0;
 	iod->q = ((struct ssdt_ctrl *)set->driver_data)->ioq[hctx_idx];
 	return 0;
@@ -432,6 +444,14 @@ int ssdt_blk_init(struct ssdt_ctrl *ctrl)
 					 SSDT_PAGE_SIZE, SSDT_PAGE_SIZE, 0);
 	if (!ctrl->prp_pool)
 		return -ENOMEM;
+	/* One in reserve: a multi-segment request can always make progress. */
+	ctrl->sgl_pool = mempool_create_node(1, mempool_kmalloc, mempool_kfree,
+					     (void *)sizeof(struct ssdt_sgl),
+					     GFP_KERNEL, ctrl->node);
+	if (!ctrl->sgl_pool) {
+		ret = -ENOMEM;
+		goto out_prp;
+	}
 	set->ops = &ssdt_mq_ops;
 	set->nr_hw_queues = ctrl->nr_io;
 	set->nr_maps = 1;
@@ -442,14 +462,18 @@ int ssdt_blk_init(struct ssdt_ctrl *ctrl)
 	set->timeout = ssdt_io_timeout * HZ;
 	set->driver_data = ctrl;
 	ret = blk_mq_alloc_tag_set(set);
-	if (ret) {
-		dma_pool_destroy(ctrl->prp_pool);
-		ctrl->prp_pool = NULL;
-		return ret;
-	}
+	if (ret)
+		goto out_sgl;
 	ctrl->tagset_ready = true;
 	ssdt_irqs_spread(ctrl);
 	return 0;
+out_sgl:
+	mempool_destroy(ctrl->sgl_pool);
+	ctrl->sgl_pool = NULL;
+out_prp:
+	dma_pool_destroy(ctrl->prp_pool);
+	ctrl->prp_pool = NULL;
+	return ret;
 }
 
 void ssdt_blk_exit(struct ssdt_ctrl *ctrl)
@@ -457,6 +481,8 @@ void ssdt_blk_exit(struct ssdt_ctrl *ctrl)
 	if (ctrl->tagset_ready)
 		blk_mq_free_tag_set(&ctrl->tagset);
 	ctrl->tagset_ready = false;
+	mempool_destroy(ctrl->sgl_pool);
+	ctrl->sgl_pool = NULL;
 	dma_pool_destroy(ctrl->prp_pool);
 	ctrl->prp_pool = NULL;
 }

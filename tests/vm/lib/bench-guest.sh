@@ -4,13 +4,15 @@
 # times each, for 4K random read at QD1/QD32 x numjobs 1/4; record IOPS,
 # mean and p99 completion latency, interrupts per I/O; print the table with
 # the median ssdtune/nvme ratio per point.  Each driver's runs follow a
-# rebind and a BENCH_WARM (3) s warm-up.  Writes
+# rebind and a BENCH_WARM (3) s warm-up; the order of the two drivers
+# alternates from round to round; fio is pinned the same way for both
+# (BENCH_PIN=0 to let the scheduler place it).  Writes
 # $SSDT_RESULTS/bench-$(uname -r).txt (table) and .raw (one line per run).
 set -u
 cd "$(dirname "$0")/../../.."
 . tests/vm/lib/common.bash
 . tests/vm/lib/measure.bash
-ROUNDS=${BENCH_ROUNDS:-5}
+ROUNDS=${BENCH_ROUNDS:-7}
 WARM=${BENCH_WARM:-3}
 SECS=${BENCH_SECS:-5}
 POINTS=${BENCH_POINTS:-"1:1 32:1 1:4 32:4"}
@@ -26,26 +28,47 @@ module_load || die "cannot load ssdtune.ko"
 # the runs just after a switch came out 10-20% slower than the driver
 # that had stayed bound (measured: in each of 5 rounds, whichever driver
 # ran second in the round lost at QD32 x 4 jobs), so no driver may be
-# measured without a switch before it.  Start on ssdtune so that round 1's
-# nvme runs follow a switch too.
-attach || die "attach failed"
+# measured without a switch before it.  The order alternates (odd rounds
+# nvme first, even rounds ssdtune first) so that what is left of an order
+# effect falls on both drivers; a driver already bound is rebound through
+# the other one.
 warm() {
 	fio --name=warm --filename="$1" --direct=1 --ioengine=libaio --rw=randread \
 		--bs=4k --iodepth=32 --numjobs=4 --size=512M --time_based \
 		--runtime="$WARM" --output=/dev/null || die "warm-up fio failed on $1"
 }
+# switch_to DRIVER: rebind the controller to DRIVER, through the other
+# driver when it is bound already; sets dev to its disk.
+switch_to() {
+	if [ "$1" = nvme ]; then
+		if [ "$(pci_driver "$bdf")" = nvme ]; then attach || die "attach failed"; fi
+		detach || die "detach failed"
+		dev=$(nvme_disk)
+	else
+		if [ "$(pci_driver "$bdf")" = ssdtune ]; then detach || die "detach failed"; fi
+		attach || die "attach failed"
+		dev=$(ssdt_disk)
+	fi
+}
+# Pinning: one job on the first CPU of the controller's node (its queue's
+# vector sits there under both drivers), several jobs one per online CPU,
+# so that both drivers are measured with the same placement.
+cpus1="" cpusn=""
+if [ "${BENCH_PIN:-1}" = 1 ]; then
+	cpus1=$(expand_cpulist "$(cat "/sys/bus/pci/devices/$bdf/local_cpulist")" | awk '{print $1}')
+	cpusn=$(cat /sys/devices/system/cpu/online)
+fi
 for r in $(seq 1 "$ROUNDS"); do
-	for drv in nvme ssdtune; do
-		if [ "$drv" = nvme ]; then
-			detach || die "detach failed"
-			dev=$(nvme_disk)
-		else
-			attach || die "attach failed"
-			dev=$(ssdt_disk)
-		fi
+	order="nvme ssdtune"
+	[ $((r % 2)) -eq 0 ] && order="ssdtune nvme"
+	for drv in $order; do
+		switch_to "$drv"
 		warm "$dev"
 		for p in $POINTS; do
-			line=$(measure "$drv" "$dev" "$bdf" "${p%:*}" "${p#*:}" "$SECS") ||
+			qd=${p%:*} jobs=${p#*:}
+			cpus=$cpusn
+			[ "$jobs" -eq 1 ] && cpus=$cpus1
+			line=$(measure "$drv" "$dev" "$bdf" "$qd" "$jobs" "$SECS" "$cpus") ||
 				die "fio failed: $drv $p"
 			echo "round=$r $line" | tee -a "$raw.part" >&2
 		done
@@ -54,4 +77,4 @@ done
 [ "$(pci_driver "$bdf")" = nvme ] || detach
 module_unload
 mv "$raw.part" "$raw"
-python3 tests/vm/lib/benchtable.py "$raw" "$kver" "$SECS" | tee "$out"
+python3 tests/vm/lib/benchtable.py "$raw" "$kver" "$SECS" "${cpus1:+pinned: 1 job on CPU $cpus1, more on CPUs $cpusn}" | tee "$out"

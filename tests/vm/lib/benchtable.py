@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""benchtable.py RAW KVER SECS: the make-bench table from bench-guest.sh's
-raw lines ("round=R DRIVER qd=Q jobs=J iops=.. mean_us=.. p99_us=..
-irq_per_io=.. err=..")."""
+"""benchtable.py RAW KVER SECS [METHOD]: the make-bench table from
+bench-guest.sh's raw lines ("round=R DRIVER qd=Q jobs=J iops=.. mean_us=..
+p99_us=.. irq_per_io=.. err=..").  METHOD, when given, is printed under the
+title (how fio was placed)."""
 import statistics
 import sys
 
 raw, kver, secs = sys.argv[1:4]
+method = sys.argv[4] if len(sys.argv) > 4 else ""
 runs = {}
 for line in open(raw):
     f = line.split()
@@ -22,7 +24,10 @@ for line in open(raw):
 med = statistics.median
 print("make bench: 4K random read, %s s per run, kernel %s, emulated NVMe (QEMU TCG)"
       % (secs, kver))
-print("medians over rounds; ratio = median over rounds of ssdtune/nvme in the same round")
+if method:
+    print("fio " + method)
+print("medians over rounds; ratio = median over rounds of ssdtune/nvme in the same round;")
+print("IOPS range = lowest and highest of those per-round ratios")
 hdr = "%-9s %-8s %6s %9s %10s %10s %8s" % ("point", "driver", "rounds", "IOPS",
                                            "mean us", "p99 us", "irq/IO")
 print(hdr)
@@ -41,7 +46,7 @@ for key in sorted(runs, key=lambda k: (k[1], k[0])):
     a, b = d.get("nvme", {}), d.get("ssdtune", {})
     common = sorted(set(a) & set(b))
     if common:
-        def ratio(m, inv=False):
+        def ratios(m, inv=False):
             rs = []
             for r in common:
                 x, y = a[r][m], b[r][m]
@@ -49,9 +54,10 @@ for key in sorted(runs, key=lambda k: (k[1], k[0])):
                     rs.append(x / y if y else float("nan"))
                 else:
                     rs.append(y / x if x else float("nan"))
-            return med(rs)
-        print("%-9s %-8s %6d %9.2f %10.2f %10.2f %8s   <- IOPS ratio >= 1.00 %s" % (
-            point, "ratio", len(common), ratio("iops"), ratio("mean", True),
-            ratio("p99", True), "",
-            "met" if ratio("iops") >= 1.0 else "NOT met"))
+            return rs
+        iops = ratios("iops")
+        print("%-9s %-8s %6d %9.3f %10.2f %10.2f %8s   <- IOPS ratio >= 1.00 %s (range %.2f-%.2f)" % (
+            point, "ratio", len(common), med(iops), med(ratios("mean", True)),
+            med(ratios("p99", True)), "",
+            "met" if med(iops) >= 1.0 else "NOT met", min(iops), max(iops)))
 print("latency ratios are nvme/ssdtune (>1: ssdtune faster)")
