@@ -154,6 +154,11 @@ void ssdt_mod_est_update(struct ssdt_mod_est *e, u32 inflight, u32 reaped,
 	e->last_ns = now_ns;
 }
 
+void ssdt_mod_est_busy(struct ssdt_mod_est *e, bool busy)
+{
+	e->busy_x256 = e->busy_x256 - e->busy_x256 / 8 + (busy ? 32 : 0);
+}
+
 void ssdt_mod_adapt(const struct ssdt_mod_est *e, u32 max_thr, u32 max_time_us,
 		    u32 *thr, u32 *time_us)
 {
@@ -168,6 +173,21 @@ void ssdt_mod_adapt(const struct ssdt_mod_est *e, u32 max_thr, u32 max_time_us,
 
 	if (max_thr)
 		t = min(t, max_thr);
+	/*
+	 * Interrupts that nearly always find the CPU at work (not idle) take
+	 * CPU from the submitter: there a queue of two or more is held up to
+	 * the ceilings, and ssdt_mod_want()'s half-the-outstanding rule
+	 * keeps the device fed; the CPU saved goes into submitting more, so
+	 * the depth grows.  Interrupts that wake an idle CPU only wake a
+	 * waiting submitter: there a shallow queue is not held.
+	 */
+	if (e->busy_x256 >= SSDT_MOD_ADAPT_BUSY &&
+	    e->depth_x16 > SSDT_MOD_ADAPT_BUSY_MIN_DEPTH * 16 &&
+	    (!max_thr || max_thr >= 2)) {
+		*thr = max_thr;
+		*time_us = max_time_us;
+		return;
+	}
 	if (e->depth_x16 <= SSDT_MOD_ADAPT_MIN_DEPTH * 16 || t < 2) {
 		/*
 		 * Shallow queues run as with moderation off: there a held

@@ -113,6 +113,7 @@ struct ssdt_mod_est {
 	u32 depth_x16;		/* mean depth, 1/16 units */
 	u32 gap_ns;		/* mean time between completions */
 	u64 last_ns;		/* time of the previous sample, 0: none */
+	u32 busy_x256;		/* share of reaps that interrupted a task */
 };
 
 #define SSDT_MOD_EST_MAX_GAP_NS	(10 * NSEC_PER_MSEC)
@@ -120,11 +121,24 @@ struct ssdt_mod_est {
 void ssdt_mod_est_update(struct ssdt_mod_est *e, u32 inflight, u32 reaped,
 			 u64 now_ns);
 
+/*
+ * A reap's interrupt or timer tick found its CPU running a task (@busy),
+ * not idle: the share of such reaps (EWMA, weight 1/8, 1/256 units) says
+ * whether interrupts wake a sleeping submitter or take CPU from work.
+ */
+void ssdt_mod_est_busy(struct ssdt_mod_est *e, bool busy);
+
 /* When @want completions are expected, @pending being there (0: unknown). */
 u64 ssdt_mod_eta_ns(const struct ssdt_mod_est *e, u32 want, u32 pending);
 
-/* At a mean depth of this or less, adaptive does not moderate. */
+/*
+ * At a mean depth of this or less, adaptive does not moderate, unless the
+ * CPU is busy (busy_x256 at SSDT_MOD_ADAPT_BUSY or more): then a mean
+ * depth over SSDT_MOD_ADAPT_BUSY_MIN_DEPTH gets the ceilings.
+ */
 #define SSDT_MOD_ADAPT_MIN_DEPTH	4
+#define SSDT_MOD_ADAPT_BUSY		224	/* 7/8 of the reaps */
+#define SSDT_MOD_ADAPT_BUSY_MIN_DEPTH	1
 
 /* Threshold and time for the estimate @e, within @max_thr / @max_time_us. */
 void ssdt_mod_adapt(const struct ssdt_mod_est *e, u32 max_thr, u32 max_time_us,

@@ -30,6 +30,7 @@
 #include <linux/interrupt.h>
 #include <linux/irq.h>
 #include <linux/ktime.h>
+#include <linux/sched.h>
 #include <linux/string.h>
 #include "ssdt.h"
 #include "ssdt_coalesce.h"
@@ -63,10 +64,12 @@ void ssdt_mod_after_irq(struct ssdt_queue *q, u32 found)
 	if (!out) {
 		/* Idle queue (QD1): never held, and no clock read per I/O. */
 		ssdt_mod_est_update(&q->mod_est, found, found, 0);
+		ssdt_mod_est_busy(&q->mod_est, !is_idle_task(current));
 		return;
 	}
 	now = ktime_get_ns();
 	ssdt_mod_est_update(&q->mod_est, out + found, found, now);
+	ssdt_mod_est_busy(&q->mod_est, !is_idle_task(current));
 	ssdt_mod_knobs(q, &thr, &time_us);
 	if (!ssdt_mod_should_hold(time_us, out))
 		return;
@@ -104,6 +107,7 @@ static enum hrtimer_restart ssdt_mod_timer_fn(struct hrtimer *t)
 		found = ssdt_cq_reap(q, &iob);
 		q->polled += found;
 		ssdt_mod_est_update(&q->mod_est, v.outstanding, found, v.now_ns);
+		ssdt_mod_est_busy(&q->mod_est, !is_idle_task(current));
 		v.outstanding -= min(v.outstanding, found);
 		v.pending = 0;
 	}

@@ -592,6 +592,70 @@ static void mod_adapt_rule(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, time, 0U);
 }
 
+static void mod_est_busy_share(struct kunit *test)
+{
+	struct ssdt_mod_est e = { };
+	int i;
+
+	/* Every reap at work: the share converges to all of them. */
+	for (i = 0; i < 64; i++)
+		ssdt_mod_est_busy(&e, true);
+	KUNIT_EXPECT_GE(test, e.busy_x256, 250U);
+	KUNIT_EXPECT_LE(test, e.busy_x256, 256U);
+	KUNIT_EXPECT_GE(test, e.busy_x256, (u32)SSDT_MOD_ADAPT_BUSY);
+	/* Three of four at work: about 3/4, under the threshold. */
+	for (i = 0; i < 256; i++)
+		ssdt_mod_est_busy(&e, i % 4 != 0);
+	KUNIT_EXPECT_GE(test, e.busy_x256, 176U);
+	KUNIT_EXPECT_LE(test, e.busy_x256, 208U);
+	KUNIT_EXPECT_LT(test, e.busy_x256, (u32)SSDT_MOD_ADAPT_BUSY);
+	/* Idle from then on: it decays to (almost) nothing. */
+	for (i = 0; i < 72; i++)
+		ssdt_mod_est_busy(&e, false);
+	KUNIT_EXPECT_LT(test, e.busy_x256, 8U);
+	/* Back at work: over the threshold again within 16 reaps. */
+	for (i = 0; i < 16; i++)
+		ssdt_mod_est_busy(&e, true);
+	KUNIT_EXPECT_GE(test, e.busy_x256, (u32)SSDT_MOD_ADAPT_BUSY);
+}
+
+static void mod_adapt_busy_cpu(struct kunit *test)
+{
+	struct ssdt_mod_est e = { .gap_ns = 100 * US };
+	u32 thr = 99, time = 99;
+
+	/* QD2-4 on a CPU that is often idle: as with mode off. */
+	e.depth_x16 = 3 * 16;
+	e.busy_x256 = SSDT_MOD_ADAPT_BUSY - 1;
+	ssdt_mod_adapt(&e, 64, 2000, &thr, &time);
+	KUNIT_EXPECT_EQ(test, time, 0U);
+	/* The same queue on a CPU nearly always at work: the ceilings. */
+	e.busy_x256 = SSDT_MOD_ADAPT_BUSY;
+	ssdt_mod_adapt(&e, 64, 2000, &thr, &time);
+	KUNIT_EXPECT_EQ(test, thr, 64U);
+	KUNIT_EXPECT_EQ(test, time, 2000U);
+	/* ... and so for a deep queue. */
+	e.depth_x16 = 32 * 16;
+	ssdt_mod_adapt(&e, 64, 2000, &thr, &time);
+	KUNIT_EXPECT_EQ(test, thr, 64U);
+	KUNIT_EXPECT_EQ(test, time, 2000U);
+	/* A mean depth of one or less is never held, busy or not. */
+	e.depth_x16 = SSDT_MOD_ADAPT_BUSY_MIN_DEPTH * 16;
+	e.busy_x256 = 256;
+	ssdt_mod_adapt(&e, 64, 2000, &thr, &time);
+	KUNIT_EXPECT_EQ(test, time, 0U);
+	/* A threshold ceiling under 2 means no moderation here either. */
+	e.depth_x16 = 8 * 16;
+	ssdt_mod_adapt(&e, 1, 2000, &thr, &time);
+	KUNIT_EXPECT_EQ(test, time, 0U);
+	/* Not busy: a deep queue follows the depth, as before. */
+	e.depth_x16 = 32 * 16;
+	e.busy_x256 = 0;
+	ssdt_mod_adapt(&e, 64, 2000, &thr, &time);
+	KUNIT_EXPECT_EQ(test, thr, 8U);
+	KUNIT_EXPECT_EQ(test, time, 1600U);
+}
+
 static void mod_tick(struct kunit *test)
 {
 	/* A quarter of the hold time, in ns. */
@@ -638,6 +702,8 @@ static struct kunit_case ssdt_coalesce_cases[] = {
 	KUNIT_CASE(mod_eta),
 	KUNIT_CASE(mod_est_converges),
 	KUNIT_CASE(mod_adapt_rule),
+	KUNIT_CASE(mod_est_busy_share),
+	KUNIT_CASE(mod_adapt_busy_cpu),
 	{}
 };
 
