@@ -123,7 +123,6 @@ struct ssdt_ns {
 	struct gendisk *disk;
 };
 
-/* Per-request driver data (blk_mq_rq_to_pdu). */
 /*
  * Scatter list of a request with more than one segment, from
  * ctrl->sgl_pool while the request is mapped.  Kept out of the PDU, which
@@ -134,6 +133,7 @@ struct ssdt_sgl {
 	struct ssdt_seg segs[SSDT_MAX_SEGS];	/* sg as the PRP math sees it */
 };
 
+/* Per-request driver data (blk_mq_rq_to_pdu). */
 struct ssdt_iod {
 	struct nvme_command cmd;
 	struct ssdt_queue *q;

@@ -48,12 +48,11 @@ static void ssdt_unmap_data(struct ssdt_ctrl *ctrl, struct request *rq)
 			       rq_dma_dir(rq));
 		iod->bvec_len = 0;
 	}
-	if (iod->nents) {
-		dma_unmap_sg(ssdt_dev(ctrl), iod->sgl->sg, iod->nents,
-			     rq_dma_dir(rq));
-		iod->nents = 0;
-	}
 	if (iod->sgl) {
+		if (iod->nents)
+			dma_unmap_sg(ssdt_dev(ctrl), iod->sgl->sg, iod->nents,
+				     rq_dma_dir(rq));
+		iod->nents = 0;
 		mempool_free(iod->sgl, ctrl->sgl_pool);
 		iod->sgl = NULL;
 	}

@@ -43,6 +43,17 @@ static u32 ssdt_mod_outstanding(struct ssdt_queue *q)
 	return min_t(u64, n, q->depth);
 }
 
+/*
+ * One estimator sample at a reap (adaptive profile): depth, completion
+ * gap, and whether this interrupt or tick found its CPU at work.
+ */
+static void ssdt_mod_sample(struct ssdt_queue *q, u32 inflight, u32 reaped,
+			    u64 now_ns)
+{
+	ssdt_mod_est_update(&q->mod_est, inflight, reaped, now_ns);
+	ssdt_mod_est_busy(&q->mod_est, !is_idle_task(current));
+}
+
 /* The knobs in force on @q now.  cq_lock held. */
 static void ssdt_mod_knobs(struct ssdt_queue *q, u32 *thr, u32 *time_us)
 {
@@ -63,13 +74,11 @@ void ssdt_mod_after_irq(struct ssdt_queue *q, u32 found)
 	out = ssdt_mod_outstanding(q);
 	if (!out) {
 		/* Idle queue (QD1): never held, and no clock read per I/O. */
-		ssdt_mod_est_update(&q->mod_est, found, found, 0);
-		ssdt_mod_est_busy(&q->mod_est, !is_idle_task(current));
+		ssdt_mod_sample(q, found, found, 0);
 		return;
 	}
 	now = ktime_get_ns();
-	ssdt_mod_est_update(&q->mod_est, out + found, found, now);
-	ssdt_mod_est_busy(&q->mod_est, !is_idle_task(current));
+	ssdt_mod_sample(q, out + found, found, now);
 	ssdt_mod_knobs(q, &thr, &time_us);
 	if (!ssdt_mod_should_hold(time_us, out))
 		return;
@@ -106,8 +115,7 @@ static enum hrtimer_restart ssdt_mod_timer_fn(struct hrtimer *t)
 	if (act != SSDT_MOD_WAIT && v.pending) {
 		found = ssdt_cq_reap(q, &iob);
 		q->polled += found;
-		ssdt_mod_est_update(&q->mod_est, v.outstanding, found, v.now_ns);
-		ssdt_mod_est_busy(&q->mod_est, !is_idle_task(current));
+		ssdt_mod_sample(q, v.outstanding, found, v.now_ns);
 		v.outstanding -= min(v.outstanding, found);
 		v.pending = 0;
 	}
