@@ -2,7 +2,7 @@
 # Guest side of scripts/bench-coalesce.sh (runs under scripts/vm.sh): with
 # the test controller on ssdtune, run 4K random read and write at each
 # queue depth for every coalescing profile and every (threshold, time) of
-# the grid in host mode, BENCH_ROUNDS times (default 3).  Within a round
+# the grid in host mode, BENCH_ROUNDS times (default 5).  Within a round
 # every setting runs once, back to back, starting one further along the
 # list each round, so that a ratio to `off` compares neighbours (the shared
 # host's load drifts the guest's speed by tens of percent within a minute).
@@ -16,7 +16,7 @@ set -u
 cd "$(dirname "$0")/../../.."
 . tests/vm/lib/common.bash
 SECS=${BENCH_SECS:-3}
-ROUNDS=${BENCH_ROUNDS:-3}
+ROUNDS=${BENCH_ROUNDS:-5}
 QDS=${BENCH_QDS:-"1 4 32 128"}
 RWS=${BENCH_RWS:-"randread randwrite"}
 PROFILES=${BENCH_PROFILES:-"off latency balanced iops adaptive"}

@@ -6,16 +6,23 @@
 # the median ssdtune/nvme ratio per point.  Each driver's runs follow a
 # rebind and a BENCH_WARM (3) s warm-up; the order of the two drivers
 # alternates from round to round; fio is pinned the same way for both
-# (BENCH_PIN=0 to let the scheduler place it).  Writes
-# $SSDT_RESULTS/bench-$(uname -r).txt (table) and .raw (one line per run).
+# (BENCH_PIN=0 to let the scheduler place it).  With BENCH_PROFILE=P
+# (default adaptive; empty for none) each ssdtune point runs twice back to
+# back, as loaded (coalesce_profile off) and with coalesce_profile P, the
+# order alternating by round; that arm is labelled ssdtune+P.  Before the
+# first round the whole fio region is read once (it warms the host's page
+# cache under the image file, which made round 1 slow for both drivers).
+# Writes $SSDT_RESULTS/bench-$(uname -r).txt (table) and .raw (one line
+# per run).
 set -u
 cd "$(dirname "$0")/../../.."
 . tests/vm/lib/common.bash
 . tests/vm/lib/measure.bash
-ROUNDS=${BENCH_ROUNDS:-7}
+ROUNDS=${BENCH_ROUNDS:-9}
 WARM=${BENCH_WARM:-3}
 SECS=${BENCH_SECS:-5}
 POINTS=${BENCH_POINTS:-"1:1 32:1 1:4 32:4"}
+PROFILE=${BENCH_PROFILE-adaptive}
 kver=$(uname -r)
 raw=$SSDT_RESULTS/bench-$kver.raw
 out=$SSDT_RESULTS/bench-$kver.txt
@@ -58,6 +65,24 @@ if [ "${BENCH_PIN:-1}" = 1 ]; then
 	cpus1=$(expand_cpulist "$(cat "/sys/bus/pci/devices/$bdf/local_cpulist")" | awk '{print $1}')
 	cpusn=$(cat /sys/devices/system/cpu/online)
 fi
+# profile P: set the attached controller's coalesce_profile.
+profile() {
+	local c
+	c=$(ssdt_ctrl) || die "no ssdtune controller"
+	echo "$1" >"$c/coalesce_profile" || die "cannot write coalesce_profile $1"
+	[ "$(trim "$c/coalesce_profile")" = "$1" ] || die "coalesce_profile is not $1 after writing it"
+}
+# run_point R LABEL QD JOBS: one measured run, appended to the raw file.
+run_point() {
+	local cpus=$cpusn line
+	[ "$4" -eq 1 ] && cpus=$cpus1
+	line=$(measure "$2" "$dev" "$bdf" "$3" "$4" "$SECS" "$cpus") ||
+		die "fio failed: $2 $3:$4"
+	echo "round=$1 $line" | tee -a "$raw.part" >&2
+}
+[ "$(pci_driver "$bdf")" = nvme ] || detach || die "detach failed"
+dd if="$(nvme_disk)" of=/dev/null bs=1M count=512 iflag=direct status=none ||
+	die "cannot read the fio region once before round 1"
 for r in $(seq 1 "$ROUNDS"); do
 	order="nvme ssdtune"
 	[ $((r % 2)) -eq 0 ] && order="ssdtune nvme"
@@ -66,11 +91,19 @@ for r in $(seq 1 "$ROUNDS"); do
 		warm "$dev"
 		for p in $POINTS; do
 			qd=${p%:*} jobs=${p#*:}
-			cpus=$cpusn
-			[ "$jobs" -eq 1 ] && cpus=$cpus1
-			line=$(measure "$drv" "$dev" "$bdf" "$qd" "$jobs" "$SECS" "$cpus") ||
-				die "fio failed: $drv $p"
-			echo "round=$r $line" | tee -a "$raw.part" >&2
+			if [ "$drv" = nvme ] || [ -z "$PROFILE" ]; then
+				run_point "$r" "$drv" "$qd" "$jobs"
+				continue
+			fi
+			prof="off $PROFILE"
+			[ $((r % 2)) -eq 0 ] && prof="$PROFILE off"
+			for pr in $prof; do
+				profile "$pr"
+				lab=ssdtune
+				[ "$pr" = off ] || lab=ssdtune+$pr
+				run_point "$r" "$lab" "$qd" "$jobs"
+			done
+			profile off
 		done
 	done
 done
