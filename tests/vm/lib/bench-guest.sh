@@ -23,6 +23,10 @@ WARM=${BENCH_WARM:-3}
 SECS=${BENCH_SECS:-5}
 POINTS=${BENCH_POINTS:-"1:1 32:1 1:4 32:4"}
 PROFILE=${BENCH_PROFILE-adaptive}
+case $PROFILE in
+"" | latency | balanced | iops | adaptive) ;;
+*) echo "bench: BENCH_PROFILE must be latency, balanced, iops, adaptive or empty, not '$PROFILE'" >&2; exit 1 ;;
+esac
 kver=$(uname -r)
 raw=$SSDT_RESULTS/bench-$kver.raw
 out=$SSDT_RESULTS/bench-$kver.txt
