@@ -60,3 +60,13 @@ raw() {
 	[[ $output == *"ssdtune+adaptive/nvme         5     1.250"*"<- met; 94% CI 1.25-1.25"* ]]
 	[ "$(grep -c '^QD32 j1 .*/nvme ' <<<"$output")" -eq 2 ]
 }
+
+@test "raw files joined by commas pool their rounds" {
+	raw 5 ssdtune=1.2
+	mv "$BATS_TEST_TMPDIR/raw" "$BATS_TEST_TMPDIR/a"
+	raw 4 ssdtune=0.9
+	run python3 "$TABLE" "$BATS_TEST_TMPDIR/a,$BATS_TEST_TMPDIR/raw" k 5
+	[ "$status" -eq 0 ]
+	[[ $output == *"QD32 j1   nvme                          9 "* ]]
+	[[ $output == *"<- not resolved (1.00 inside the interval); 96% CI 0.90-1.20, >= 1.00 in 5 of 9 rounds"* ]]
+}

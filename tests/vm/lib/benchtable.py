@@ -2,7 +2,9 @@
 """benchtable.py RAW KVER SECS [METHOD]: the make-bench table from
 bench-guest.sh's raw lines ("round=R ARM qd=Q jobs=J iops=.. mean_us=..
 p99_us=.. irq_per_io=.. err=..").  METHOD, when given, is printed under the
-title (how fio was placed).
+title (how fio was placed).  RAW may be several files joined by commas
+(runs of separate `make bench`es): their rounds are pooled, each file's
+numbered after the previous file's.
 
 ARM is nvme (the baseline), ssdtune, or another ssdtune setting such as
 ssdtune+adaptive.  Every arm but nvme gets a ratio row: medians over the
@@ -22,20 +24,25 @@ from ratioci import verdict  # noqa: E402
 def main():
     raw, kver, secs = sys.argv[1:4]
     method = sys.argv[4] if len(sys.argv) > 4 else ""
-    runs, arms = {}, []
-    for line in open(raw):
-        f = line.split()
-        if len(f) < 8:
-            continue
-        kv = dict(x.split("=", 1) for x in f if "=" in x)
-        arm = f[1]
-        if arm not in arms:
-            arms.append(arm)
-        key = (int(kv["qd"]), int(kv["jobs"]))
-        runs.setdefault(key, {}).setdefault(arm, {})[int(kv["round"])] = {
-            "iops": float(kv["iops"]), "mean": float(kv["mean_us"]),
-            "p99": float(kv["p99_us"]), "ipi": float(kv["irq_per_io"]),
-        }
+    runs, arms, base = {}, [], 0
+    for path in raw.split(","):
+        top = base
+        for line in open(path):
+            f = line.split()
+            if len(f) < 8:
+                continue
+            kv = dict(x.split("=", 1) for x in f if "=" in x)
+            arm = f[1]
+            if arm not in arms:
+                arms.append(arm)
+            key = (int(kv["qd"]), int(kv["jobs"]))
+            rnd = base + int(kv["round"])
+            top = max(top, rnd)
+            runs.setdefault(key, {}).setdefault(arm, {})[rnd] = {
+                "iops": float(kv["iops"]), "mean": float(kv["mean_us"]),
+                "p99": float(kv["p99_us"]), "ipi": float(kv["irq_per_io"]),
+            }
+        base = top
     arms.sort(key=lambda a: (a != "nvme", a))
 
     med = statistics.median
