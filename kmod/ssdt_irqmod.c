@@ -44,8 +44,9 @@ static u32 ssdt_mod_outstanding(struct ssdt_queue *q)
 }
 
 /*
- * One estimator sample at a reap (adaptive profile): depth, completion
- * gap, and whether this interrupt or tick found its CPU at work.
+ * One estimator sample at a reap in host mode: depth, completion gap, and
+ * whether this interrupt or tick found its CPU at work.  Only adaptive
+ * reads the estimate; static settings keep it warm for a switch to it.
  */
 static void ssdt_mod_sample(struct ssdt_queue *q, u32 inflight, u32 reaped,
 			    u64 now_ns)
