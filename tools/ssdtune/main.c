@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench.h"
-#include "cli.h"
-#include "output.h"
-#include "sysfs.h"
-#include "../../include/uapi/linux/ssdtune.h"
+#include "bench/bench.h"
+#include "cmd/cli.h"
+#include "lib/output.h"
+#include "lib/sysfs.h"
+#include "uapi/linux/ssdtune.h"
 
 static const struct command commands[] = {
 	{

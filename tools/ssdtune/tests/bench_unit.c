@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "tap.h"
-#include "bench_fio.h"
-#include "bench_stats.h"
+#include "bench/fio.h"
+#include "bench/stats.h"
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 

@@ -4,8 +4,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "cpuset.h"
-#include "plan.h"
+#include "lib/cpuset.h"
+#include "lib/plan.h"
 
 static void test_cpuset(void)
 {

@@ -3,9 +3,9 @@
 #include <string.h>
 
 #include "tap.h"
-#include "bdf.h"
-#include "parse.h"
-#include "pcie.h"
+#include "lib/bdf.h"
+#include "lib/parse.h"
+#include "lib/pcie.h"
 #include "plan_test.c"
 
 static int bdf_is(const char *s, unsigned int dom, unsigned int bus,

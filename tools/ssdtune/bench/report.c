@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "bench_stats.h"
+#include "bench/bench.h"
+#include "bench/stats.h"
 
 const struct bench_metric bench_metrics[] = {
 	{ "iops",		"IOPS",		true },

@@ -2,7 +2,7 @@
 /* PCI address parsing and formatting: pure, unit-tested in tests/. */
 #include <stdio.h>
 
-#include "bdf.h"
+#include "lib/bdf.h"
 
 static int hexval(char c)
 {

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "bdf.h"
+#include "lib/bdf.h"
 
 struct pcidev {
 	struct bdf bdf;

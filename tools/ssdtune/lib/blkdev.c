@@ -12,9 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "blkdev.h"
-#include "parse.h"
-#include "sysfs.h"
+#include "lib/blkdev.h"
+#include "lib/parse.h"
+#include "lib/sysfs.h"
 
 static struct blkdev *blk_add(struct blklist *l)
 {

@@ -3,8 +3,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "output.h"
-#include "../../include/uapi/linux/ssdtune.h"
+#include "lib/output.h"
+#include "uapi/linux/ssdtune.h"
 
 static struct json_object *report;
 static bool as_json;

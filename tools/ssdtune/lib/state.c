@@ -12,8 +12,8 @@
 
 #include <json-c/json.h>
 
-#include "output.h"
-#include "state.h"
+#include "lib/output.h"
+#include "lib/state.h"
 
 int state_lock(const char *dir)
 {

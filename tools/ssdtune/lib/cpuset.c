@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpuset.h"
+#include "lib/cpuset.h"
 
 int cpuset_init(struct cpuset *s, int n)
 {

@@ -17,12 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bdf.h"
-#include "cli.h"
-#include "output.h"
-#include "parse.h"
-#include "state.h"
-#include "sysfs.h"
+#include "lib/bdf.h"
+#include "cmd/cli.h"
+#include "lib/output.h"
+#include "lib/parse.h"
+#include "lib/state.h"
+#include "lib/sysfs.h"
 
 #define MAX_KNOBS	16
 

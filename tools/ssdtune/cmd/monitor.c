@@ -26,9 +26,9 @@
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
 
-#include "cli.h"
-#include "output.h"
-#include "../../include/uapi/linux/ssdtune.h"
+#include "cmd/cli.h"
+#include "lib/output.h"
+#include "uapi/linux/ssdtune.h"
 
 #define MAX_CTRLS	64
 #define MAX_QUEUES	256

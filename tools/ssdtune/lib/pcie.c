@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* PCIe link arithmetic; see pcie.h. */
-#include "pcie.h"
+#include "lib/pcie.h"
 
 static const struct {
 	const char *str;

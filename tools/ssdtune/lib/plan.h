@@ -9,7 +9,7 @@
 #ifndef SSDTUNE_PLAN_H
 #define SSDTUNE_PLAN_H
 
-#include "topo.h"
+#include "lib/topo.h"
 
 enum plan_profile {
 	PROFILE_LATENCY,

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <json-c/json.h>
 
-#include "bench_fio.h"
-#include "bench_stats.h"
+#include "bench/fio.h"
+#include "bench/stats.h"
 
 char *bench_cell_id(const struct bench_cell *c, char *buf, size_t len)
 {

@@ -9,10 +9,10 @@
 
 #include <pci/pci.h>
 
-#include "output.h"
-#include "parse.h"
-#include "pcidev.h"
-#include "sysfs.h"
+#include "lib/output.h"
+#include "lib/parse.h"
+#include "lib/pcidev.h"
+#include "lib/sysfs.h"
 
 static void __attribute__((noreturn)) pci_fatal(char *msg, ...)
 {

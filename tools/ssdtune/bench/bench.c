@@ -15,15 +15,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "bench_fio.h"
-#include "bench_stats.h"
-#include "blkdev.h"
-#include "cli.h"
-#include "format.h"
-#include "output.h"
-#include "state.h"
-#include "sysfs.h"
+#include "bench/bench.h"
+#include "bench/fio.h"
+#include "bench/stats.h"
+#include "lib/blkdev.h"
+#include "cmd/cli.h"
+#include "lib/format.h"
+#include "lib/output.h"
+#include "lib/state.h"
+#include "lib/sysfs.h"
 
 #define MAX_LIST 16
 

@@ -10,9 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "output.h"
-#include "parse.h"
-#include "sysfs.h"
+#include "lib/output.h"
+#include "lib/parse.h"
+#include "lib/sysfs.h"
 
 static bool dry_run, quiet;
 

@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench.h"
-#include "bench_stats.h"
-#include "output.h"
+#include "bench/bench.h"
+#include "bench/stats.h"
+#include "lib/output.h"
 
 /* What compare shows of a cell (the rest stays in the JSON reports). */
 static const char *const shown[] = {

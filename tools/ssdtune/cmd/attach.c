@@ -7,12 +7,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "blkdev.h"
-#include "cli.h"
-#include "output.h"
-#include "parse.h"
-#include "pcidev.h"
-#include "sysfs.h"
+#include "lib/blkdev.h"
+#include "cmd/cli.h"
+#include "lib/output.h"
+#include "lib/parse.h"
+#include "lib/pcidev.h"
+#include "lib/sysfs.h"
 
 #define BIND_TIMEOUT_MS	10000	/* for the new driver to take the device */
 #define DISK_GRACE_MS	2000	/* for its disks to show up after that */

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "output.h"
-#include "parse.h"
-#include "topo.h"
+#include "cmd/cli.h"
+#include "lib/output.h"
+#include "lib/parse.h"
+#include "lib/topo.h"
 
 struct package {
 	int id, node, ncores, threads;

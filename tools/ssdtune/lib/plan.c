@@ -17,10 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpuset.h"
-#include "parse.h"
-#include "plan.h"
-#include "sysfs.h"
+#include "lib/cpuset.h"
+#include "lib/parse.h"
+#include "lib/plan.h"
+#include "lib/sysfs.h"
 
 #define SYS_CPU "/sys/devices/system/cpu"
 

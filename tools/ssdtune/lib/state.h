@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "bdf.h"
+#include "lib/bdf.h"
 
 #define STATE_DIR_DEFAULT "/var/lib/ssdtune"
 #define STATE_FILE "state.json"

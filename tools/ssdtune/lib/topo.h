@@ -10,8 +10,8 @@
 
 #include <stdbool.h>
 
-#include "bdf.h"
-#include "pcie.h"
+#include "lib/bdf.h"
+#include "lib/pcie.h"
 
 #define TOPO_LIST 1024		/* a cpulist string */
 

@@ -15,11 +15,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bdf.h"
-#include "bench.h"
-#include "output.h"
-#include "parse.h"
-#include "sysfs.h"
+#include "lib/bdf.h"
+#include "bench/bench.h"
+#include "lib/output.h"
+#include "lib/parse.h"
+#include "lib/sysfs.h"
 
 struct json_object *bench_jget(struct json_object *o, const char *key)
 {

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "parse.h"
-#include "../../include/uapi/linux/ssdtune.h"
+#include "lib/parse.h"
+#include "uapi/linux/ssdtune.h"
 
 static int is_digit(char c)
 {

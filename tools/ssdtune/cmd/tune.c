@@ -13,13 +13,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "cpuset.h"
-#include "output.h"
-#include "parse.h"
-#include "plan.h"
-#include "state.h"
-#include "sysfs.h"
+#include "cmd/cli.h"
+#include "lib/cpuset.h"
+#include "lib/output.h"
+#include "lib/parse.h"
+#include "lib/plan.h"
+#include "lib/state.h"
+#include "lib/sysfs.h"
 
 enum { OPT_PROFILE = 0x200, OPT_STATE_DIR };
 

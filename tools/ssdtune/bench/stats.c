@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_stats.h"
+#include "bench/stats.h"
 
 bool ss_window_at(const double *v, int n, struct ss_window *w)
 {

@@ -25,10 +25,10 @@
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
 
-#include "format.h"
-#include "parse.h"
-#include "sysfs.h"
-#include "../../include/uapi/linux/ssdtune.h"
+#include "lib/format.h"
+#include "lib/parse.h"
+#include "lib/sysfs.h"
+#include "uapi/linux/ssdtune.h"
 
 #define NVME_ADMIN_IDENTIFY	0x06
 #define NVME_ADMIN_FORMAT_NVM	0x80

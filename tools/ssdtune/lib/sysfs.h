@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../../include/uapi/linux/ssdtune.h"
+#include "uapi/linux/ssdtune.h"
 
 #define SYS_PCI_DEVICES		"/sys/bus/pci/devices"
 #define SYS_PCI_DRIVERS		"/sys/bus/pci/drivers"

@@ -16,12 +16,12 @@
 #include <numa.h>
 #include <pci/pci.h>
 
-#include "cpuset.h"
-#include "output.h"
-#include "parse.h"
-#include "pcidev.h"
-#include "sysfs.h"
-#include "topo.h"
+#include "lib/cpuset.h"
+#include "lib/output.h"
+#include "lib/parse.h"
+#include "lib/pcidev.h"
+#include "lib/sysfs.h"
+#include "lib/topo.h"
 
 #define SYS_CPU		"/sys/devices/system/cpu"
 #define SYS_CPUIDLE	SYS_CPU "/cpuidle"
