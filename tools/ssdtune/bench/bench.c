@@ -21,7 +21,7 @@
 #include "lib/blkdev.h"
 #include "cmd/cli.h"
 #include "lib/format.h"
-#include "lib/output.h"
+#include "cmd/output.h"
 #include "lib/state.h"
 #include "lib/sysfs.h"
 
@@ -105,7 +105,7 @@ enum {
 	OPT_TEMP_WARN, OPT_STATE_DIR,
 };
 
-const struct option bench_options[] = {
+static const struct option bench_options[] = {
 	{ "bs",			required_argument, NULL, OPT_BS },
 	{ "qd",			required_argument, NULL, OPT_QD },
 	{ "jobs",		required_argument, NULL, OPT_JOBS },
@@ -187,7 +187,7 @@ static int one_rw(const char *s, int i)
 	       usage_error(NULL, "bench: --rw '%s' is not read, write, randread, randwrite or R/W adding to 100", s) : 0;
 }
 
-int bench_option(struct cli *cli, int val, const char *arg)
+static int bench_option(struct cli *cli, int val, const char *arg)
 {
 	(void)cli;
 	switch (val) {
@@ -1002,7 +1002,7 @@ static int ab(const struct bench_dev *d, const struct bench_cell *cells,
 	return rc ? rc : out_done();
 }
 
-int cmd_bench(const struct command *cmd, struct cli *cli)
+static int cmd_bench(const struct command *cmd, struct cli *cli)
 {
 	char dir[PATH_MAX / 2], fio_version[64] = "";
 	struct json_object *rep = NULL;
@@ -1062,3 +1062,49 @@ out:
 	free(cells);
 	return rc;
 }
+
+const struct command bench_command = {
+	.name = "bench",
+	.args = "[DEVICE]",
+	.summary = "measure with fio the SNIA PTS way ('bench compare A B': deltas)",
+	.help =
+"Run fio on DEVICE (default: the first ssdtune disk) over a matrix of block\n"
+"sizes, queue depths and read/write mixes, in rounds (until SNIA PTS steady\n"
+"state with --steady-state or a pts-* suite), and write bench.json (the\n"
+"source of truth), bench.csv, bench.txt and gnuplot PNGs to --out DIR.\n"
+"Per cell: IOPS, MB/s with its IO size, completion latency mean/p50/p99/\n"
+"p99.9/p99.99, whole-system CPU, interrupts per I/O, and for ssdtune\n"
+"controllers their knobs and temperature.  Writes, purge and precondition\n"
+"destroy data: they need --destroy-data and a device nothing uses.\n"
+"'ssdtune bench compare A.json B.json' prints the delta table of two\n"
+"reports (median, min and max of their rounds).\n"
+"\n"
+"  --bs LIST          block sizes, 512..1m (default 4k,128k)\n"
+"  --qd LIST          queue depths 1..256, or THREADSxDEPTH (default 1,32)\n"
+"  --jobs N           fio threads per cell when --qd gives none (default 1)\n"
+"  --rw LIST          read, write, randread, randwrite or R/W mixes (70/30)\n"
+"  --random, --seq    access pattern of the mixes (default random)\n"
+"  --ioengine E       libaio (default) or io_uring\n"
+"  --runtime S        seconds per round (default 5; 60 for pts-*)\n"
+"  --rounds N         rounds per cell, at least (default 3)\n"
+"  --steady-state     rounds until PTS steady state, at most 25\n"
+"  --purge            NVMe Format NVM (user data erase) first, else\n"
+"                     blkdiscard\n"
+"  --precondition     write the device twice, sequential 128k, first\n"
+"  --suite S          quick (default), pts-iops, pts-throughput, pts-latency\n"
+"  --out DIR          where the report goes (default ./ssdtune-bench-TIME)\n"
+"  --cpus LIST        run fio on these CPUs (default: the I/O cores the\n"
+"                     applied profile plans for the device, if one is applied)\n"
+"  --temp-warn C      mark a round suspect at this temperature (default: the\n"
+"                     drive's warning threshold where it reports one, else 70)\n"
+"  --destroy-data     allow purge, precondition and writes\n"
+"  --ab PROFILE       baseline, 'apply --profile PROFILE', rerun, 'revert',\n"
+"                     compare\n"
+"  --state-dir DIR    where apply saved its state (default /var/lib/ssdtune)\n"
+"With --dry-run: print the fio jobs and change nothing.  See bench.md.\n",
+	.flags = CMD_DRY_RUN,
+	.min_args = 0, .max_args = 3,
+	.run = cmd_bench,
+	.options = bench_options,
+	.option = bench_option,
+};

@@ -97,11 +97,4 @@ const char *bench_jstr(struct json_object *o, const char *key);	/* NULL */
 struct json_object *bench_jdouble(double v);	/* NaN -> NULL (null) */
 
 
-/* The command (main.c's table). */
-struct cli;
-struct command;
-int cmd_bench(const struct command *cmd, struct cli *cli);
-int bench_option(struct cli *cli, int val, const char *arg);
-extern const struct option bench_options[];
-
 #endif

@@ -12,7 +12,7 @@
 
 #include "bench/bench.h"
 #include "bench/stats.h"
-#include "lib/output.h"
+#include "cmd/output.h"
 
 /* What compare shows of a cell (the rest stays in the JSON reports). */
 static const char *const shown[] = {

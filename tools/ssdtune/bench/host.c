@@ -17,7 +17,7 @@
 
 #include "lib/bdf.h"
 #include "bench/bench.h"
-#include "lib/output.h"
+#include "cmd/output.h"
 #include "lib/parse.h"
 #include "lib/sysfs.h"
 

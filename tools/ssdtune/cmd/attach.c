@@ -9,7 +9,7 @@
 
 #include "lib/blkdev.h"
 #include "cmd/cli.h"
-#include "lib/output.h"
+#include "cmd/output.h"
 #include "lib/parse.h"
 #include "lib/pcidev.h"
 #include "lib/sysfs.h"
@@ -198,7 +198,7 @@ static const char *give_back(const struct pcidev *pd, const char *override,
 	return res;
 }
 
-int cmd_attach(const struct command *cmd, struct cli *cli)
+static int cmd_attach(const struct command *cmd, struct cli *cli)
 {
 	char ctrl[NAME_MAX + 1] = "", now[64], res[256], disks[1024];
 	char override[256];
@@ -285,7 +285,7 @@ int cmd_attach(const struct command *cmd, struct cli *cli)
 	return out_done();
 }
 
-int cmd_detach(const struct command *cmd, struct cli *cli)
+static int cmd_detach(const struct command *cmd, struct cli *cli)
 {
 	char ctrl[NAME_MAX + 1] = "", now[64];
 	struct blklist held;
@@ -345,3 +345,32 @@ int cmd_detach(const struct command *cmd, struct cli *cli)
 	}
 	return out_done();
 }
+
+const struct command attach_command = {
+	.name = "attach",
+	.args = "BDF",
+	.summary = "hand an NVMe controller from its driver to ssdtune",
+	.help =
+"Unbind the NVMe controller at PCI address BDF (e.g. 0000:41:00.0) from its\n"
+"driver (normally nvme) and bind it to the ssdtune driver, which must be\n"
+"loaded.  Refuses, changing nothing, if any namespace or partition of the\n"
+"controller is mounted, used as swap, held by LVM, md or device-mapper, or\n"
+"open by a process.  Prints: attached BDF as ssdtN: /dev/ssdtNn1 ...\n",
+	.flags = CMD_DRY_RUN,
+	.min_args = 1, .max_args = 1,
+	.run = cmd_attach,
+};
+
+const struct command detach_command = {
+	.name = "detach",
+	.args = "BDF",
+	.summary = "give a controller on ssdtune back to the nvme driver",
+	.help =
+"Unbind the controller at PCI address BDF from ssdtune and let the kernel\n"
+"probe it again, so that nvme takes it back.  Refuses, changing nothing,\n"
+"while any of its /dev/ssdtNnM disks is mounted, swap, held or open.\n"
+"Prints: detached BDF from ssdtN: bound to nvme\n",
+	.flags = CMD_DRY_RUN,
+	.min_args = 1, .max_args = 1,
+	.run = cmd_detach,
+};

@@ -5,7 +5,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
-
+#include <stddef.h>
 
 struct cli {
 	bool json;
@@ -32,28 +32,18 @@ struct command {
 	int (*option)(struct cli *cli, int val, const char *arg);
 };
 
-/* attach.c */
-int cmd_attach(const struct command *cmd, struct cli *cli);
-int cmd_detach(const struct command *cmd, struct cli *cli);
-/* topology.c */
-int cmd_topology(const struct command *cmd, struct cli *cli);
-/* set.c */
-int cmd_set(const struct command *cmd, struct cli *cli);
-int set_option(struct cli *cli, int val, const char *arg);
-extern const struct option set_options[];
-/* monitor.c */
-int cmd_monitor(const struct command *cmd, struct cli *cli);
-int monitor_option(struct cli *cli, int val, const char *arg);
-extern const struct option monitor_options[];
-/* tune.c */
-int cmd_plan(const struct command *cmd, struct cli *cli);
-int cmd_apply(const struct command *cmd, struct cli *cli);
-int cmd_verify(const struct command *cmd, struct cli *cli);
-int cmd_revert(const struct command *cmd, struct cli *cli);
-int tune_option(struct cli *cli, int val, const char *arg);
+/* The commands, each defined in its own file. */
+extern const struct command bench_command, attach_command, detach_command,
+	topology_command, set_command, monitor_command, plan_command,
+	apply_command, verify_command, revert_command;
+
+/* Run the command line against @commands (main.c's table). */
+int cli_main(const struct command *const *commands, size_t ncommands,
+	     int argc, char **argv);
+
+/* tune.c: bench's CPU placement from the applied profile. */
 int tune_applied_io_cpus(const char *dir, const char *bdf, char *cpus,
 			 size_t len, char *prof, size_t plen);
-extern const struct option plan_options[], apply_options[], state_options[];
 
 /* A usage error: one line, exit status 2. */
 int usage_error(const struct command *cmd, const char *fmt, ...)

@@ -27,7 +27,7 @@
 #include <netlink/netlink.h>
 
 #include "cmd/cli.h"
-#include "lib/output.h"
+#include "cmd/output.h"
 #include "uapi/linux/ssdtune.h"
 
 #define MAX_CTRLS	64
@@ -44,7 +44,7 @@ static struct monitor_opts mopts;
 
 enum { OPT_STATS = 0x200, OPT_COUNT, OPT_TIMEOUT, OPT_INTERVAL };
 
-const struct option monitor_options[] = {
+static const struct option monitor_options[] = {
 	{ "stats",	no_argument,		NULL, OPT_STATS },
 	{ "count",	required_argument,	NULL, OPT_COUNT },
 	{ "timeout",	required_argument,	NULL, OPT_TIMEOUT },
@@ -67,7 +67,7 @@ static int parse_seconds(const char *opt, const char *arg, double *out)
 	return 0;
 }
 
-int monitor_option(struct cli *cli, int val, const char *arg)
+static int monitor_option(struct cli *cli, int val, const char *arg)
 {
 	char *end;
 	long n;
@@ -487,7 +487,7 @@ static int watch_stats(struct nl *nl)
 	return out_done();
 }
 
-int cmd_monitor(const struct command *cmd, struct cli *cli)
+static int cmd_monitor(const struct command *cmd, struct cli *cli)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct nl nl = { 0 };
@@ -506,3 +506,27 @@ int cmd_monitor(const struct command *cmd, struct cli *cli)
 		nl_socket_free(nl.sk);
 	return ret;
 }
+
+const struct command monitor_command = {
+	.name = "monitor",
+	.args = "",
+	.summary = "watch the driver: events, or per-queue counters (--stats)",
+	.help =
+"Listen to the ssdtune driver's generic netlink family (ssdtune.ko must be\n"
+"loaded) and print its events as they come, one line each: attached,\n"
+"detached, timeout (queue, tag), reset, reset_done, dead, knob (a sysfs\n"
+"knob was written: name and value).  With --stats, print every attached\n"
+"controller's per-queue counters once; with --stats --interval S, print\n"
+"per-queue completions/s, interrupts/s and interrupts per I/O every S\n"
+"seconds.  Changes nothing.\n\n"
+"  --stats        counters instead of events\n"
+"  --interval S   with --stats: rates every S seconds (fractions allowed)\n"
+"  --count N      stop after N events (N samples with --interval)\n"
+"  --timeout S    stop after S seconds\n"
+"With --json, stdout is one object when monitor stops (--count, --timeout,\n"
+"SIGINT or SIGTERM): \"events\", \"controllers\" or \"samples\".\n",
+	.min_args = 0, .max_args = 0,
+	.run = cmd_monitor,
+	.options = monitor_options,
+	.option = monitor_option,
+};

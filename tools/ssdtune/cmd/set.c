@@ -19,7 +19,7 @@
 
 #include "lib/bdf.h"
 #include "cmd/cli.h"
-#include "lib/output.h"
+#include "cmd/output.h"
 #include "lib/parse.h"
 #include "lib/state.h"
 #include "lib/sysfs.h"
@@ -65,12 +65,12 @@ static const char *set_state_dir = STATE_DIR_DEFAULT;
 
 enum { OPT_STATE_DIR = 0x200 };
 
-const struct option set_options[] = {
+static const struct option set_options[] = {
 	{ "state-dir",	required_argument, NULL, OPT_STATE_DIR },
 	{ NULL, 0, NULL, 0 },
 };
 
-int set_option(struct cli *cli, int val, const char *arg)
+static int set_option(struct cli *cli, int val, const char *arg)
 {
 	(void)cli;
 	if (val == OPT_STATE_DIR) {
@@ -320,7 +320,7 @@ static void roll_back(const struct before *b, int nb)
 	}
 }
 
-int cmd_set(const struct command *cmd, struct cli *cli)
+static int cmd_set(const struct command *cmd, struct cli *cli)
 {
 	static struct before b[MAX_KNOBS];
 	int nb;
@@ -393,3 +393,28 @@ out:
 	state_free(&s);
 	return r;
 }
+
+const struct command set_command = {
+	.name = "set",
+	.args = "[CTRL] KNOB=VALUE...",
+	.summary = "change ssdtune driver knobs, validated, saved for revert",
+	.help =
+"Write the driver's knobs of controller CTRL (ssdtN or its PCI address;\n"
+"optional when one controller is attached):\n"
+"  coalesce_mode=off|hw|host|auto      coalesce_threshold=0..256\n"
+"  coalesce_time_us=0..25500           coalesce_profile=balanced|iops|\n"
+"                                        latency|adaptive|off\n"
+"  power_limit_mw=0..1000000 (0: none) power_limit_mode=hw|host|auto\n"
+"  energy_model=VALUE (format: Documentation/ABI/testing/sysfs-class-ssdtune)\n"
+"Every value is checked before any is written; a bad one writes nothing.\n"
+"The files a knob changes are saved first in the state directory, as\n"
+"apply does, so 'ssdtune revert' restores them and 'ssdtune verify'\n"
+"checks they hold.  If the driver refuses a write (for example hw mode on\n"
+"a device that cannot), this command's other writes are undone.\n\n"
+"  --state-dir DIR   saved state (default /var/lib/ssdtune)\n",
+	.flags = CMD_DRY_RUN,
+	.min_args = 1, .max_args = 17,	/* CTRL and 16 knobs */
+	.run = cmd_set,
+	.options = set_options,
+	.option = set_option,
+};

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cmd/cli.h"
-#include "lib/output.h"
+#include "cmd/output.h"
 #include "lib/parse.h"
 #include "lib/topo.h"
 
@@ -505,7 +505,7 @@ static void print_text(const struct topo *t, const struct package *p, int np,
 		printf("irqbalance: not running\n");
 }
 
-int cmd_topology(const struct command *cmd, struct cli *cli)
+static int cmd_topology(const struct command *cmd, struct cli *cli)
 {
 	struct json_object *root = out_obj(), *warnings;
 	struct package *p = NULL;
@@ -537,3 +537,18 @@ int cmd_topology(const struct command *cmd, struct cli *cli)
 	topo_free(&t);
 	return out_done();
 }
+
+const struct command topology_command = {
+	.name = "topology",
+	.args = "",
+	.summary = "show NUMA nodes, CPUs, storage devices, links, IRQs, power settings",
+	.help =
+"Print the host as the tuner sees it: NUMA nodes with CPUs, memory and\n"
+"distances; packages, cores and SMT; every storage PCI function with its\n"
+"NUMA node, driver, PCIe link (trained vs capable, and the bandwidth each\n"
+"allows) and interrupt vectors (affinity, effective affinity, whether they\n"
+"are kernel-managed); cpuidle states, cpufreq governor/EPP, turbo, and\n"
+"whether irqbalance runs.  Changes nothing.\n",
+	.min_args = 0, .max_args = 0,
+	.run = cmd_topology,
+};

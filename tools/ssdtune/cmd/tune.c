@@ -15,7 +15,7 @@
 
 #include "cmd/cli.h"
 #include "lib/cpuset.h"
-#include "lib/output.h"
+#include "cmd/output.h"
 #include "lib/parse.h"
 #include "lib/plan.h"
 #include "lib/state.h"
@@ -23,18 +23,18 @@
 
 enum { OPT_PROFILE = 0x200, OPT_STATE_DIR };
 
-const struct option plan_options[] = {
+static const struct option plan_options[] = {
 	{ "profile",	required_argument, NULL, OPT_PROFILE },
 	{ NULL, 0, NULL, 0 },
 };
 
-const struct option apply_options[] = {
+static const struct option apply_options[] = {
 	{ "profile",	required_argument, NULL, OPT_PROFILE },
 	{ "state-dir",	required_argument, NULL, OPT_STATE_DIR },
 	{ NULL, 0, NULL, 0 },
 };
 
-const struct option state_options[] = {
+static const struct option state_options[] = {
 	{ "state-dir",	required_argument, NULL, OPT_STATE_DIR },
 	{ NULL, 0, NULL, 0 },
 };
@@ -42,7 +42,7 @@ const struct option state_options[] = {
 static int profile = PROFILE_BALANCED;
 static const char *state_dir = STATE_DIR_DEFAULT;
 
-int tune_option(struct cli *cli, int val, const char *arg)
+static int tune_option(struct cli *cli, int val, const char *arg)
 {
 	(void)cli;
 	if (val == OPT_PROFILE) {
@@ -212,7 +212,7 @@ static void count(const struct plan *p, int *set, int *keep, int *skip)
 	}
 }
 
-int cmd_plan(const struct command *cmd, struct cli *cli)
+static int cmd_plan(const struct command *cmd, struct cli *cli)
 {
 	struct topo t;
 	struct plan p;
@@ -397,7 +397,7 @@ static const char *write_error(const char *path, int err, char *buf, size_t len)
 	return buf;
 }
 
-int cmd_apply(const struct command *cmd, struct cli *cli)
+static int cmd_apply(const struct command *cmd, struct cli *cli)
 {
 	char err1[PATH_MAX + 256] = "";
 	struct state s = { 0 };
@@ -517,7 +517,7 @@ static bool entry_holds(const struct state_entry *e, const char *path, char *now
 	return ok;
 }
 
-int cmd_verify(const struct command *cmd, struct cli *cli)
+static int cmd_verify(const struct command *cmd, struct cli *cli)
 {
 	char path[PATH_MAX], now[TOPO_LIST], why[2 * TOPO_LIST + 128];
 	struct json_object *arr = json_object_new_array();
@@ -572,7 +572,7 @@ int cmd_verify(const struct command *cmd, struct cli *cli)
 	return r;
 }
 
-int cmd_revert(const struct command *cmd, struct cli *cli)
+static int cmd_revert(const struct command *cmd, struct cli *cli)
 {
 	char path[PATH_MAX], now[TOPO_LIST], err1[PATH_MAX + 256] = "";
 	int r, i, fd = -1, done = 0, failed = 0;
@@ -627,3 +627,68 @@ out:
 	state_free(&s);
 	return r;
 }
+
+const struct command plan_command = {
+	.name = "plan",
+	.args = "[DEVICE...]",
+	.summary = "show the tuning plan for this host (changes nothing)",
+	.help =
+"Plan interrupt affinity, I/O cores, C-state limits, governor/EPP/turbo and\n"
+"(for ssdtune controllers) coalescing for the NVMe functions given as PCI\n"
+"addresses or ssdtN names (default: every NVMe function), as a pure\n"
+"function of the topology and the profile: latency, iops, throughput or\n"
+"balanced (default).  Prints every change as 'path: old -> new  (reason)',\n"
+"what is already set, what is skipped (not present, kernel-managed) and\n"
+"advice that is printed only (boot isolation, cpuset, irqbalance).\n"
+"  --profile P   latency, iops, throughput or balanced\n",
+	.min_args = 0, .max_args = 64,
+	.run = cmd_plan,
+	.options = plan_options, .option = tune_option,
+};
+
+const struct command apply_command = {
+	.name = "apply",
+	.args = "[DEVICE...]",
+	.summary = "apply the plan, saving every value it touches first",
+	.help =
+"Compute the plan as 'ssdtune plan' does and write it.  Before the first\n"
+"write, every value it touches is saved (atomically) in DIR/state.json,\n"
+"interrupt vectors by PCI address and vector index; values saved by an\n"
+"earlier apply are kept, so apply is idempotent and revert restores the\n"
+"originals.  DIR/lock keeps two runs from interleaving.\n"
+"  --profile P      latency, iops, throughput or balanced\n"
+"  --state-dir DIR  where to save (default " "/var/lib/ssdtune" ")\n",
+	.flags = CMD_DRY_RUN,
+	.min_args = 0, .max_args = 64,
+	.run = cmd_apply,
+	.options = apply_options, .option = tune_option,
+};
+
+const struct command verify_command = {
+	.name = "verify",
+	.args = "",
+	.summary = "check that the applied plan still holds",
+	.help =
+"Compare every applied value with the live system; for interrupt vectors\n"
+"also check that the effective affinity lies inside the applied mask.\n"
+"Prints 'ok' or 'drift' per value; exit status 0 only if all hold.\n"
+"  --state-dir DIR  where apply saved (default /var/lib/ssdtune)\n",
+	.min_args = 0, .max_args = 0,
+	.run = cmd_verify,
+	.options = state_options, .option = tune_option,
+};
+
+const struct command revert_command = {
+	.name = "revert",
+	.args = "",
+	.summary = "restore every value apply saved, then remove the state",
+	.help =
+"Write back, byte for byte, every value saved by apply that differs from\n"
+"the live one (interrupt vectors found again by PCI address and vector\n"
+"index), then remove the state.  Works after an apply that was killed.\n"
+"  --state-dir DIR  where apply saved (default /var/lib/ssdtune)\n",
+	.flags = CMD_DRY_RUN,
+	.min_args = 0, .max_args = 0,
+	.run = cmd_revert,
+	.options = state_options, .option = tune_option,
+};

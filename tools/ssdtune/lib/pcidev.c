@@ -9,7 +9,7 @@
 
 #include <pci/pci.h>
 
-#include "lib/output.h"
+#include "cmd/output.h"
 #include "lib/parse.h"
 #include "lib/pcidev.h"
 #include "lib/sysfs.h"

@@ -12,7 +12,7 @@
 
 #include <json-c/json.h>
 
-#include "lib/output.h"
+#include "cmd/output.h"
 #include "lib/state.h"
 
 int state_lock(const char *dir)

@@ -10,16 +10,20 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/output.h"
-#include "lib/parse.h"
+#include "lib/report.h"
 #include "lib/sysfs.h"
 
-static bool dry_run, quiet;
+static bool dry_run;
+static void (*dry_observer)(const char *path, const char *value);
 
-void sys_write_mode(bool dry, bool q)
+void sys_write_mode(bool dry)
 {
 	dry_run = dry;
-	quiet = q;
+}
+
+void sys_dry_run_observer(void (*fn)(const char *path, const char *value))
+{
+	dry_observer = fn;
 }
 
 bool sys_dry_run(void)
@@ -34,14 +38,9 @@ int sys_write(const char *path, const char *value)
 	int fd, err = 0;
 
 	if (dry_run) {
-		char shown[1024];
-
 		out_add_write(path, value, NULL);
-		if (!quiet) {
-			printf("%s <- %s\n", path,
-			       escape_value(value, shown, sizeof(shown)));
-			fflush(stdout);
-		}
+		if (dry_observer)
+			dry_observer(path, value);
 		return 0;
 	}
 	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sysfs/procfs access.  Reads are small helpers; every write the tool makes
- * goes through sys_write(), so --dry-run is that one function printing
- * "path <- value" instead of writing.
+ * goes through sys_write(), so --dry-run is that one function recording
+ * (and telling its observer) "path <- value" instead of writing.
  */
 #ifndef SSDTUNE_SYSFS_H
 #define SSDTUNE_SYSFS_H
@@ -19,16 +19,17 @@
 #define SYS_SSDT_CLASS		"/sys/class/" SSDTUNE_CLASS_NAME
 #define SYS_SSDT_DRIVER		SYS_PCI_DRIVERS "/" SSDTUNE_DRV_NAME
 
-/* dry_run: sys_write() records and (unless quiet) prints, never writes.
- * quiet: do not print dry-run lines (--json reports them instead). */
-void sys_write_mode(bool dry_run, bool quiet);
+/* dry_run: sys_write() records the write in the report, tells the
+ * observer (if any) and never writes. */
+void sys_write_mode(bool dry_run);
+void sys_dry_run_observer(void (*fn)(const char *path, const char *value));
 bool sys_dry_run(void);
 
 /*
  * THE write path.  Writes @value to @path (open O_WRONLY|O_TRUNC, one
  * write(), like `echo -n value > path`), records it in the report.
- * Returns 0 or -errno.  In dry-run mode: prints "path <- value" (value
- * escaped: "\n" for a newline) and returns 0.
+ * Returns 0 or -errno.  In dry-run mode: records it, calls the observer
+ * (the command prints "path <- value") and returns 0.
  */
 int sys_write(const char *path, const char *value);
 

@@ -1,40 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Report object, JSON output and the one-line error convention. */
-#include <stdarg.h>
-#include <stdio.h>
-
-#include "lib/output.h"
+/* The report object every command fills (report.h). */
+#include "lib/report.h"
 #include "uapi/linux/ssdtune.h"
 
 static struct json_object *report;
-static bool as_json;
 
-void out_begin(const char *command, bool json)
+void out_reset(const char *command)
 {
 	if (report)
 		json_object_put(report);
 	report = json_object_new_object();
-	as_json = json;
 	json_object_object_add(report, "command",
 			       command ? json_object_new_string(command) : NULL);
 	json_object_object_add(report, "version",
 			       json_object_new_string(SSDTUNE_VERSION));
 }
 
-void out_set_json(bool json)
-{
-	as_json = json;
-}
-
-bool out_json(void)
-{
-	return as_json;
-}
-
 struct json_object *out_obj(void)
 {
 	if (!report)
-		out_begin(NULL, false);
+		out_reset(NULL);
 	return report;
 }
 
@@ -82,44 +67,13 @@ void out_add_write(const char *path, const char *value, const char *error)
 	json_object_array_add(array("writes"), w);
 }
 
-static void print_json(void)
+void out_writes_last(void)
 {
 	struct json_object *w;
 
-	/* "writes" last: what was (or would be) done, after what was found */
 	if (json_object_object_get_ex(out_obj(), "writes", &w)) {
 		json_object_get(w);
 		json_object_object_del(out_obj(), "writes");
 		json_object_object_add(out_obj(), "writes", w);
 	}
-	puts(json_object_to_json_string_ext(out_obj(),
-		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-	fflush(stdout);
-}
-
-int out_fail(int code, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	fflush(stdout);
-	fprintf(stderr, "ssdtune: %s\n", msg);
-	if (as_json) {
-		out_set_str("status", "error");
-		out_set_str("error", msg);
-		json_object_object_add(out_obj(), "exit_code",
-				       json_object_new_int(code));
-		print_json();
-	}
-	return code;
-}
-
-int out_done(void)
-{
-	if (as_json)
-		print_json();
-	return EXIT_OK;
 }

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The command line every command shares: global options, --help, option
+ * merging, the operand count, usage errors, then the command's run().
+ * The table of commands is main.c's; each command is in its own file.
+ */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cli.h"
+#include "cmd/output.h"
+#include "lib/sysfs.h"
+#include "uapi/linux/ssdtune.h"
+
+static const char common_help[] =
+"  --json        print one JSON object on stdout (errors too)\n"
+"  -h, --help    show help and exit\n";
+static const char dry_run_help[] =
+"  --dry-run     print every write as 'path <- value' and make none\n";
+
+static void global_help(const struct command *const *commands, size_t ncommands)
+{
+	size_t i;
+
+	printf("Usage: ssdtune [--json] [--dry-run] COMMAND [ARGS...]\n"
+	       "       ssdtune COMMAND --help\n"
+	       "       ssdtune --version\n\n"
+	       "Tune a host for fast PCIe flash and hand NVMe controllers to the\n"
+	       "ssdtune driver.\n\nCommands:\n");
+	for (i = 0; i < ncommands; i++) {
+		char head[64];
+
+		snprintf(head, sizeof(head), "%s%s%s", commands[i]->name,
+			 commands[i]->args[0] ? " " : "", commands[i]->args);
+		printf("  %-14s %s\n", head, commands[i]->summary);
+	}
+	printf("\nOptions:\n%s%s  -V, --version print the version and exit\n\n"
+	       "Exit status: 0 done, 1 refused or failed, 2 usage error.\n"
+	       "See ssdtune(8).\n", common_help, dry_run_help);
+}
+
+static void command_help(const struct command *cmd)
+{
+	printf("Usage: ssdtune %s [--json]%s%s%s\n\n%s\nOptions:\n%s%s",
+	       cmd->name, cmd->flags & CMD_DRY_RUN ? " [--dry-run]" : "",
+	       cmd->args[0] ? " " : "", cmd->args, cmd->help, common_help,
+	       cmd->flags & CMD_DRY_RUN ? dry_run_help : "");
+}
+
+int usage_error(const struct command *cmd, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (cmd)
+		return out_fail(EXIT_USAGE, "%s: %s (see 'ssdtune %s --help')",
+				cmd->name, msg, cmd->name);
+	return out_fail(EXIT_USAGE, "%s (see 'ssdtune --help')", msg);
+}
+
+static const struct command *find_command(const struct command *const *commands,
+					   size_t ncommands, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ncommands; i++)
+		if (!strcmp(commands[i]->name, name))
+			return commands[i];
+	return NULL;
+}
+
+enum { OPT_JSON = 0x100, OPT_DRY_RUN, OPT_COMMAND = 0x200 };
+
+static const struct option options[] = {
+	{ "json",	no_argument, NULL, OPT_JSON },
+	{ "dry-run",	no_argument, NULL, OPT_DRY_RUN },
+	{ "help",	no_argument, NULL, 'h' },
+	{ "version",	no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+#define MAX_OPTIONS 32
+
+/* The common options followed by @cmd's own, into @all (NULL-terminated). */
+static int merge_options(const struct command *cmd, struct option *all)
+{
+	size_t n = 0, i;
+
+	for (i = 0; options[i].name; i++)
+		all[n++] = options[i];
+	for (i = 0; cmd->options && cmd->options[i].name; i++) {
+		if (n + 1 >= MAX_OPTIONS)
+			return -1;
+		all[n++] = cmd->options[i];
+	}
+	memset(&all[n], 0, sizeof(all[n]));
+	return 0;
+}
+
+/* The option getopt_long() just rejected, as the user typed it. */
+static const char *bad_option(char **argv)
+{
+	static char shortopt[3];
+
+	if (optopt && optopt < 0x100) {
+		snprintf(shortopt, sizeof(shortopt), "-%c", optopt);
+		return shortopt;
+	}
+	return argv[optind - 1];
+}
+
+int cli_main(const struct command *const *commands, size_t ncommands,
+	     int argc, char **argv)
+{
+	const struct command *cmd = NULL;
+	struct option opts[MAX_OPTIONS];
+	struct cli cli = { 0 };
+	bool help = false, dry_run_seen = false;
+	int c, nargs;
+
+	opterr = 0;
+	/* Global options, up to the command ("+": stop at the first operand). */
+	while ((c = getopt_long(argc, argv, "+:hV", options, NULL)) != -1) {
+		switch (c) {
+		case OPT_JSON:
+			cli.json = true;
+			break;
+		case OPT_DRY_RUN:
+			dry_run_seen = true;
+			break;
+		case 'h':
+			global_help(commands, ncommands);
+			return EXIT_OK;
+		case 'V':
+			printf("ssdtune %s\n", SSDTUNE_VERSION);
+			return EXIT_OK;
+		default:
+			out_begin(NULL, cli.json);
+			return usage_error(NULL, "unknown option '%s'",
+					   bad_option(argv));
+		}
+	}
+	if (optind >= argc) {
+		out_begin(NULL, cli.json);
+		return usage_error(NULL, "no command given");
+	}
+	cmd = find_command(commands, ncommands, argv[optind]);
+	if (!cmd) {
+		out_begin(NULL, cli.json);
+		return usage_error(NULL, "unknown command '%s'", argv[optind]);
+	}
+
+	/* The command's own options, anywhere after it. */
+	argc -= optind;
+	argv += optind;
+	out_begin(cmd->name, cli.json);
+	out_set_array("writes");
+	if (merge_options(cmd, opts))
+		return out_fail(EXIT_USAGE, "%s: too many options", cmd->name);
+	optind = 0;	/* glibc: start over with this argv */
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_JSON:
+			cli.json = true;
+			out_set_json(true);
+			break;
+		case OPT_DRY_RUN:
+			dry_run_seen = true;
+			break;
+		case 'h':
+			help = true;
+			break;
+		case ':':
+			return usage_error(cmd, "option '%s' needs a value",
+					   argv[optind - 1]);
+		default:
+			if (c >= OPT_COMMAND && cmd->option) {
+				int r = cmd->option(&cli, c, optarg);
+
+				if (r)
+					return r;
+				break;
+			}
+			return usage_error(cmd, "unknown option '%s'",
+					   bad_option(argv));
+		}
+	}
+	if (help) {
+		command_help(cmd);
+		return EXIT_OK;
+	}
+	if (dry_run_seen && !(cmd->flags & CMD_DRY_RUN))
+		return usage_error(cmd, "--dry-run does not apply: %s changes nothing",
+				   cmd->name);
+	cli.dry_run = dry_run_seen;
+	nargs = argc - optind;
+	if (nargs < cmd->min_args)
+		return usage_error(cmd, "missing %s", cmd->args);
+	if (nargs > cmd->max_args)
+		return usage_error(cmd, "unexpected argument '%s'",
+				   argv[optind + cmd->max_args]);
+	cli.argc = nargs;
+	cli.argv = argv + optind;
+	sys_write_mode(cli.dry_run);
+	out_dry_run_writes(cli.json);
+	return cmd->run(cmd, &cli);
+}
