@@ -24,6 +24,7 @@
 #include "cmd/output.h"
 #include "lib/state.h"
 #include "lib/sysfs.h"
+#include "lib/tune.h"
 
 #define MAX_LIST 16
 
@@ -67,6 +68,7 @@ static char plan_cpus[1024], plan_profile[32];
 
 static int settle_cpus(const struct bench_dev *d)
 {
+	struct lib_err err;
 	int r;
 
 	cpus = o.cpus;
@@ -75,11 +77,11 @@ static int settle_cpus(const struct bench_dev *d)
 		return 0;
 	r = tune_applied_io_cpus(o.state_dir ? o.state_dir : STATE_DIR_DEFAULT,
 				 d->bdf, plan_cpus, sizeof(plan_cpus),
-				 plan_profile, sizeof(plan_profile));
+				 plan_profile, sizeof(plan_profile), &err);
 	if (r == -ENOENT)
 		return 0;
 	if (r)
-		return r;
+		return out_fail_err(&err);
 	if (plan_cpus[0]) {
 		cpus = plan_cpus;
 		cpus_source = "plan";

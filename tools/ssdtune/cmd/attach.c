@@ -73,7 +73,9 @@ static void report_blockdevs(const struct blklist *l)
 static int lookup(const struct command *cmd, struct cli *cli,
 		  struct pcidev *pd)
 {
+	struct lib_err err;
 	struct bdf b;
+	int r;
 
 	out_set_bool("dry_run", cli->dry_run);
 	if (bdf_parse(cli->argv[0], &b))
@@ -81,9 +83,12 @@ static int lookup(const struct command *cmd, struct cli *cli,
 				   cli->argv[0]);
 	bdf_format(&b, pd->name, sizeof(pd->name));
 	out_set_str("bdf", pd->name);
-	if (pcidev_lookup(&b, pd))
+	r = pcidev_lookup(&b, pd, &err);
+	if (r == -ENOENT)
 		return out_fail(EXIT_REFUSED, "no PCI device %s (%s/%s does not exist)",
 				pd->name, SYS_PCI_DEVICES, pd->name);
+	if (r)
+		return out_fail_err(&err);
 	out_set_str("previous_driver", pd->driver[0] ? pd->driver : NULL);
 	return 0;
 }
@@ -122,7 +127,7 @@ static bool wait_driver(const struct pcidev *pd, const char *drv,
 			long long deadline, char *now, size_t len)
 {
 	for (;;) {
-		if (pcidev_driver(&pd->bdf, now, len))
+		if (pcidev_driver(&pd->bdf, now, len, NULL))
 			now[0] = '\0';
 		if (drv ? !strcmp(now, drv)
 			: (now[0] && strcmp(now, SSDTUNE_DRV_NAME)))
@@ -181,7 +186,7 @@ static const char *give_back(const struct pcidev *pd, const char *override,
 	char now[64];
 
 	dev_write(pd, "driver_override", override);
-	if (!pcidev_driver(&pd->bdf, now, sizeof(now)) &&
+	if (!pcidev_driver(&pd->bdf, now, sizeof(now), NULL) &&
 	    !strcmp(now, SSDTUNE_DRV_NAME))
 		drv_write(SSDTUNE_DRV_NAME, "unbind", pd->name);
 	if (!pd->driver[0]) {
@@ -262,7 +267,7 @@ static int cmd_attach(const struct command *cmd, struct cli *cli)
 	deadline = sys_now_ms() + BIND_TIMEOUT_MS;
 	while (!pcidev_ssdt_ctrl(pd.sysdir, ctrl, sizeof(ctrl))) {
 		if (sys_now_ms() >= deadline) {
-			if (pcidev_driver(&pd.bdf, now, sizeof(now)))
+			if (pcidev_driver(&pd.bdf, now, sizeof(now), NULL))
 				now[0] = '\0';
 			return out_fail(EXIT_REFUSED, "%s did not show up in %s within %d s (driver: %s); %s",
 					pd.name, SYS_SSDT_CLASS,

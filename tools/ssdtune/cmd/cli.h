@@ -41,10 +41,6 @@ extern const struct command bench_command, attach_command, detach_command,
 int cli_main(const struct command *const *commands, size_t ncommands,
 	     int argc, char **argv);
 
-/* tune.c: bench's CPU placement from the applied profile. */
-int tune_applied_io_cpus(const char *dir, const char *bdf, char *cpus,
-			 size_t len, char *prof, size_t plen);
-
 /* A usage error: one line, exit status 2. */
 int usage_error(const struct command *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -328,6 +328,7 @@ static int cmd_set(const struct command *cmd, struct cli *cli)
 	char dir[PATH_MAX], err1[PATH_MAX + 128] = "";
 	struct state s = { 0 };
 	int r, i, na, fd = -1, failed = 0;
+	struct lib_err err;
 	const char *ctrl;
 
 	r = parse_args(cmd, cli, &ctrl, a, &na);
@@ -348,18 +349,20 @@ static int cmd_set(const struct command *cmd, struct cli *cli)
 	if (r)
 		return r;
 	if (!cli->dry_run) {
-		fd = state_lock(set_state_dir);
+		fd = state_lock(set_state_dir, &err);
 		if (fd < 0)
-			return -fd;
-		r = state_load(set_state_dir, &s);
+			return out_fail_err(&err);
+		r = state_load(set_state_dir, &s, &err);
 		if (r == -ENOENT) {
 			r = 0;
 			snprintf(s.profile, sizeof(s.profile), "set");
+		} else if (r) {
+			r = out_fail_err(&err);
 		}
 		for (i = 0; !r && i < na; i++)
 			r = save_knob(&s, dir, &a[i]);
-		if (!r)
-			r = state_save(set_state_dir, &s);
+		if (!r && state_save(set_state_dir, &s, &err))
+			r = out_fail_err(&err);
 		if (r)
 			goto out;
 	}
@@ -376,8 +379,8 @@ static int cmd_set(const struct command *cmd, struct cli *cli)
 		roll_back(b, nb);
 	if (!cli->dry_run) {
 		r = record_now(&s, dir);
-		if (!r)
-			r = state_save(set_state_dir, &s);
+		if (!r && state_save(set_state_dir, &s, &err))
+			r = out_fail_err(&err);
 		if (r)
 			goto out;
 		json_object_object_add(out_obj(), "state_dir",

@@ -509,16 +509,16 @@ static int cmd_topology(const struct command *cmd, struct cli *cli)
 {
 	struct json_object *root = out_obj(), *warnings;
 	struct package *p = NULL;
+	struct lib_err err;
 	struct topo t;
-	int r, np;
+	int np;
 
 	(void)cmd;
 	(void)cli;
 	json_object_object_del(root, "writes");	/* reads only */
-	r = topo_gather(&t);
-	if (r) {
+	if (topo_gather(&t, &err)) {
 		topo_free(&t);
-		return r;
+		return out_fail_err(&err);
 	}
 	np = packages(&t, &p);
 	if (np < 0) {

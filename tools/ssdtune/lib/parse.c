@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/bdf.h"
 #include "lib/parse.h"
 #include "uapi/linux/ssdtune.h"
 
@@ -271,5 +272,61 @@ int parse_interrupts_line(const char *line, int *irq, char *name, size_t len)
 	memcpy(name, last, n);
 	name[n] = '\0';
 	*irq = (int)v;
+	return 0;
+}
+
+int msi_entry(const char *chip, unsigned long long hw, const char *bdf)
+{
+	size_t bl = strlen(bdf);
+	struct bdf b;
+
+	if (!strncmp(chip, "IR-", 3))		/* interrupt remapping */
+		chip += 3;
+	/* 6.2+: a domain per device, "PCI-MSIX-0000:41:00.0": hwirq = entry */
+	if ((!strncmp(chip, "PCI-MSIX-", 9) && !strcmp(chip + 9, bdf)) ||
+	    (!strncmp(chip, "PCI-MSI-", 8) && !strcmp(chip + 8, bdf)))
+		return hw <= 0x7fffffffULL ? (int)hw : -1;
+	/* Before: one "PCI-MSI" domain, hwirq = entry | devid << 11 |
+	 * domain << 27 (pci_msi_domain_calc_hwirq()); check it is @bdf's. */
+	if (!strcmp(chip, "PCI-MSI") && bl && !bdf_parse(bdf, &b) &&
+	    ((hw >> 11) & 0xffff) == (b.bus << 8 | b.dev << 3 | b.fn) &&
+	    (hw >> 27) == b.domain)
+		return (int)(hw & 0x7ff);
+	return -1;
+}
+
+int parse_interrupts_hw(const char *line, int *irq, char *chip, size_t clen,
+			unsigned long long *hwirq)
+{
+	const char *p = line, *f;
+	unsigned long long hw = 0;
+	unsigned int v;
+	size_t fl;
+
+	while (*p == ' ')
+		p++;
+	if (dec(&p, &v) || *p != ':' || v > 0x7fffffff || !clen)
+		return -1;
+	p++;
+	*irq = (int)v;
+	chip[0] = '\0';
+	*hwirq = ~0ULL;
+	/* the per-CPU counts, then the chip, then the hwirq ("5-edge") */
+	do {
+		if (field(&p, &f, &fl))
+			return 0;
+	} while (strspn(f, "0123456789") >= fl);
+	if (fl >= clen)
+		return 0;
+	memcpy(chip, f, fl);
+	chip[fl] = '\0';
+	if (field(&p, &f, &fl) || !is_digit(*f))
+		return 0;
+	for (; fl && is_digit(*f); f++, fl--) {
+		if (hw > 0xffffffffffULL)
+			return 0;
+		hw = hw * 10 + (unsigned int)(*f - '0');
+	}
+	*hwirq = hw;
 	return 0;
 }

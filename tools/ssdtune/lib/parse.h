@@ -66,4 +66,21 @@ char *cpulist_format(const int *ids, size_t n, char *buf, size_t len);
  */
 int parse_interrupts_line(const char *line, int *irq, char *name, size_t len);
 
+/*
+ * The same line's chip and hwirq columns ("PCI-MSIX-0000:41:00.0",
+ * 3 from "3-edge"): 0 with @irq set, @chip "" and @hwirq ~0 where the
+ * line has none; -1 for lines without an IRQ number.
+ */
+int parse_interrupts_hw(const char *line, int *irq, char *chip, size_t clen,
+			unsigned long long *hwirq);
+
+/*
+ * The MSI-X (or MSI) table entry that hwirq @hwirq of chip @chip is for PCI
+ * function @bdf ("0000:41:00.0"): "PCI-MSIX-<bdf>" (a domain per device,
+ * 6.2+) numbers vectors by entry; the older global "PCI-MSI" domain puts
+ * the entry in the low 11 bits next to the device's id.  -1 when the chip
+ * does not say or the hwirq is another function's.
+ */
+int msi_entry(const char *chip, unsigned long long hwirq, const char *bdf);
+
 #endif

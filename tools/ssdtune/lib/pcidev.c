@@ -9,20 +9,38 @@
 
 #include <pci/pci.h>
 
-#include "cmd/output.h"
 #include "lib/parse.h"
 #include "lib/pcidev.h"
 #include "lib/sysfs.h"
 
+/*
+ * libpci's error hook must not return.  The library must not exit either,
+ * so the hook jumps back to the pcidev_try() of the call in progress,
+ * which turns the message into an error value.  What libpci had allocated
+ * by then is leaked: it only happens when /sys/bus/pci cannot be read.
+ */
+static jmp_buf *pci_jump;
+static char pci_msg[512];
+
 static void __attribute__((noreturn)) pci_fatal(char *msg, ...)
 {
-	char buf[512];
 	va_list ap;
 
 	va_start(ap, msg);
-	vsnprintf(buf, sizeof(buf), msg, ap);
+	vsnprintf(pci_msg, sizeof(pci_msg), msg, ap);
 	va_end(ap);
-	exit(out_fail(EXIT_REFUSED, "libpci: %s", buf));
+	longjmp(*pci_jump, 1);
+}
+
+void pcidev_catch(jmp_buf *jb)
+{
+	pci_jump = jb;
+}
+
+int pcidev_caught(struct lib_err *err)
+{
+	pci_jump = NULL;
+	return lib_errf(err, EIO, "libpci: %s", pci_msg);
 }
 
 static void pci_quiet(char *msg, ...)
@@ -58,22 +76,27 @@ static void fill_driver(struct pci_dev *d, char *buf, size_t len)
 	snprintf(buf, len, "%s", drv ? drv : "");
 }
 
-int pcidev_lookup(const struct bdf *b, struct pcidev *out)
+int pcidev_lookup(const struct bdf *b, struct pcidev *out,
+		  struct lib_err *err)
 {
 	char path[PATH_MAX];
 	struct pci_access *a;
 	struct pci_dev *d;
-	int err;
+	jmp_buf jb;
+	int r;
 
 	memset(out, 0, sizeof(*out));
 	out->bdf = *b;
 	bdf_format(b, out->name, sizeof(out->name));
 	if (dev_path(b, path, sizeof(path)))
 		return -ENOENT;
-	err = sys_realpath(path, out->sysdir);
-	if (err)
-		return err;
+	r = sys_realpath(path, out->sysdir);
+	if (r)
+		return lib_errf(err, -r, "%s: %s", path, strerror(-r));
 
+	if (setjmp(jb))
+		return pcidev_caught(err);
+	pcidev_catch(&jb);
 	a = pcidev_open();
 	d = pci_get_dev(a, (int)b->domain, (int)b->bus, (int)b->dev, (int)b->fn);
 	pci_fill_info(d, PCI_FILL_IDENT | PCI_FILL_CLASS | PCI_FILL_CLASS_EXT |
@@ -85,23 +108,30 @@ int pcidev_lookup(const struct bdf *b, struct pcidev *out)
 	fill_driver(d, out->driver, sizeof(out->driver));
 	pci_free_dev(d);
 	pci_cleanup(a);
+	pcidev_catch(NULL);
 	return 0;
 }
 
-int pcidev_driver(const struct bdf *b, char *buf, size_t len)
+int pcidev_driver(const struct bdf *b, char *buf, size_t len,
+		  struct lib_err *err)
 {
 	char path[PATH_MAX];
 	struct pci_access *a;
 	struct pci_dev *d;
+	jmp_buf jb;
 
 	if (dev_path(b, path, sizeof(path)))
 		return -ENOENT;
+	if (setjmp(jb))
+		return pcidev_caught(err);
+	pcidev_catch(&jb);
 	a = pcidev_open();
 	d = pci_get_dev(a, (int)b->domain, (int)b->bus, (int)b->dev, (int)b->fn);
 	pci_fill_info(d, PCI_FILL_DRIVER);
 	fill_driver(d, buf, len);
 	pci_free_dev(d);
 	pci_cleanup(a);
+	pcidev_catch(NULL);
 	return 0;
 }
 

@@ -4,10 +4,12 @@
 #define SSDTUNE_PCIDEV_H
 
 #include <limits.h>
+#include <setjmp.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "lib/bdf.h"
+#include "lib/error.h"
 
 struct pcidev {
 	struct bdf bdf;
@@ -20,19 +22,32 @@ struct pcidev {
 };
 
 /*
- * Look @b up.  Returns 0, or -ENOENT if /sys/bus/pci/devices has no such
- * device.  libpci errors are fatal (one line, exit 1).
+ * Look @b up.  Returns 0; -ENOENT if /sys/bus/pci/devices has no such
+ * device (@err untouched); another -errno with @err filled when libpci
+ * or sysfs fails.
  */
-int pcidev_lookup(const struct bdf *b, struct pcidev *out);
+int pcidev_lookup(const struct bdf *b, struct pcidev *out,
+		  struct lib_err *err);
 
-/* Only the bound driver's name ("" if none), fresh from libpci. */
-int pcidev_driver(const struct bdf *b, char *buf, size_t len);
+/* Only the bound driver's name ("" if none), fresh from libpci.  Returns
+ * as pcidev_lookup() does. */
+int pcidev_driver(const struct bdf *b, char *buf, size_t len,
+		  struct lib_err *err);
 
 struct pci_access;
 
-/* A libpci handle on /sys/bus/pci whose errors are one line and exit 1
- * and whose warnings are quiet.  Free with pci_cleanup(). */
+/*
+ * A libpci handle on /sys/bus/pci whose warnings are quiet.  Free with
+ * pci_cleanup().  Its fatal errors jump back: every caller does
+ *	if (setjmp(jb))
+ *		return pcidev_caught(err);	(the libpci message in @err)
+ *	pcidev_catch(&jb);
+ *	a = pcidev_open(); ... pci_cleanup(a);
+ *	pcidev_catch(NULL);
+ */
 struct pci_access *pcidev_open(void);
+void pcidev_catch(jmp_buf *jb);
+int pcidev_caught(struct lib_err *err);
 
 /* The /sys/class/ssdtune/ssdtN whose device is @pci_sysdir, into @ctrl.
  * Returns whether there is one. */

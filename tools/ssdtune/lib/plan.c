@@ -252,12 +252,12 @@ static int plan_irqs(struct plan *p, const struct topo_pci *pc,
 	for (i = 0; i < pc->nirqs && !r; i++) {
 		const struct topo_irq *q = &pc->irqs[i];
 
-		plan_irq_key(pc->bdf, i, key, sizeof(key));
+		plan_irq_key(pc->bdf, q->entry, key, sizeof(key));
 		snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", q->irq);
 		if (q->managed == MANAGED_YES) {
 			r = add(p, PLAN_SKIP, key, path, q->effective, "",
 				"%s (%s vector %d): not steerable, not moved: %s; 'ssdtune attach %s' makes it steerable",
-				q->name[0] ? q->name : "?", pc->bdf, i,
+				q->name[0] ? q->name : "?", pc->bdf, q->entry,
 				q->managed_why, pc->bdf);
 			continue;
 		}
@@ -266,10 +266,10 @@ static int plan_irqs(struct plan *p, const struct topo_pci *pc,
 		r = add(p, strcmp(q->affinity, want) ? PLAN_SET : PLAN_KEEP, key,
 			path, q->affinity, want,
 			"%s (%s vector %d): interrupt core on node %d, the device's, apart from the I/O cores",
-			q->name[0] ? q->name : "?", pc->bdf, i, node);
+			q->name[0] ? q->name : "?", pc->bdf, q->entry, node);
 		if (!r) {
 			snprintf(p->items[p->nitems - 1].bdf, BDF_BUFSZ, "%s", pc->bdf);
-			p->items[p->nitems - 1].vector = i;
+			p->items[p->nitems - 1].vector = q->entry;
 		}
 	}
 	return r;

@@ -38,7 +38,7 @@ struct plan_item {
 	char *old, *val;	/* current, wanted ("" if none) */
 	char *reason;
 	char bdf[BDF_BUFSZ];	/* an interrupt vector: its function ... */
-	int vector;		/* ... and index in msi_irqs; else -1 */
+	int vector;		/* ... and MSI-X entry (irqvec.h); else -1 */
 };
 
 struct plan_dev {
@@ -69,7 +69,7 @@ int plan_build(const struct topo *t, int profile, const int *sel, int nsel,
 	       struct plan *p);
 void plan_free(struct plan *p);
 
-/* The key of interrupt vector @index of @bdf. */
+/* The key of interrupt vector (MSI-X entry) @index of @bdf. */
 void plan_irq_key(const char *bdf, int index, char *buf, size_t len);
 
 #endif

@@ -12,29 +12,29 @@
 
 #include <json-c/json.h>
 
-#include "cmd/output.h"
+#include "lib/error.h"
 #include "lib/state.h"
 
-int state_lock(const char *dir)
+int state_lock(const char *dir, struct lib_err *err)
 {
 	char p[PATH_MAX];
 	int fd;
 
 	if (mkdir(dir, 0700) && errno != EEXIST)
-		return -out_fail(EXIT_REFUSED, "cannot create state directory %s: %s",
-				 dir, strerror(errno));
+		return lib_errf(err, errno, "cannot create state directory %s: %s",
+				dir, strerror(errno));
 	snprintf(p, sizeof(p), "%s/lock", dir);
 	fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0)
-		return -out_fail(EXIT_REFUSED, "cannot open %s: %s", p, strerror(errno));
+		return lib_errf(err, errno, "cannot open %s: %s", p, strerror(errno));
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		int e = errno;
 
 		close(fd);
 		if (e == EWOULDBLOCK)
-			return -out_fail(EXIT_REFUSED, "%s is held by another ssdtune apply or revert",
-					 p);
-		return -out_fail(EXIT_REFUSED, "cannot lock %s: %s", p, strerror(e));
+			return lib_errf(err, e, "%s is held by another ssdtune apply or revert",
+					p);
+		return lib_errf(err, e, "cannot lock %s: %s", p, strerror(e));
 	}
 	return fd;
 }
@@ -131,7 +131,7 @@ static const char *str(struct json_object *o, const char *k)
 	return json_object_get_string(v);
 }
 
-int state_load(const char *dir, struct state *s)
+int state_load(const char *dir, struct state *s, struct lib_err *err)
 {
 	struct json_object *root, *arr = NULL;
 	char p[PATH_MAX];
@@ -142,12 +142,12 @@ int state_load(const char *dir, struct state *s)
 	snprintf(p, sizeof(p), "%s/" STATE_FILE, dir);
 	if (access(p, F_OK))
 		return errno == ENOENT ? -ENOENT :
-			out_fail(EXIT_REFUSED, "cannot read %s: %s", p, strerror(errno));
+			lib_errf(err, errno, "cannot read %s: %s", p, strerror(errno));
 	root = json_object_from_file(p);
 	if (!root || !json_object_object_get_ex(root, "entries", &arr) ||
 	    !json_object_is_type(arr, json_type_array)) {
 		json_object_put(root);
-		return out_fail(EXIT_REFUSED, "%s: malformed (not an ssdtune state file)", p);
+		return lib_errf(err, EINVAL, "%s: malformed (not an ssdtune state file)", p);
 	}
 	snprintf(s->profile, sizeof(s->profile), "%s",
 		 str(root, "profile") ? str(root, "profile") : "");
@@ -159,13 +159,13 @@ int state_load(const char *dir, struct state *s)
 		int vec = -1;
 
 		if (!key || !path || !old || !val) {
-			r = out_fail(EXIT_REFUSED, "%s: malformed entry %zu", p, i);
+			r = lib_errf(err, EINVAL, "%s: malformed entry %zu", p, i);
 			break;
 		}
 		if (json_object_object_get_ex(e, "vector", &v))
 			vec = json_object_get_int(v);
 		if (state_add(s, key, path, old, val, str(e, "bdf"), vec))
-			r = out_fail(EXIT_REFUSED, "out of memory");
+			r = lib_enomem(err);
 	}
 	json_object_put(root);
 	if (r)
@@ -173,7 +173,7 @@ int state_load(const char *dir, struct state *s)
 	return r;
 }
 
-int state_save(const char *dir, const struct state *s)
+int state_save(const char *dir, const struct state *s, struct lib_err *err)
 {
 	struct json_object *root = json_object_new_object(), *arr = json_object_new_array();
 	char p[PATH_MAX], tmp[PATH_MAX];
@@ -205,17 +205,17 @@ int state_save(const char *dir, const struct state *s)
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0 || write(fd, text, len) != (ssize_t)len || write(fd, "\n", 1) != 1 ||
 	    fsync(fd)) {
-		r = out_fail(EXIT_REFUSED, "cannot write %s: %s", tmp, strerror(errno));
+		r = lib_errf(err, errno, "cannot write %s: %s", tmp, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		unlink(tmp);
 	} else if (close(fd) || rename(tmp, p)) {
-		r = out_fail(EXIT_REFUSED, "cannot save %s: %s", p, strerror(errno));
+		r = lib_errf(err, errno, "cannot save %s: %s", p, strerror(errno));
 		unlink(tmp);
 	} else {
 		dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (dfd < 0 || fsync(dfd))
-			r = out_fail(EXIT_REFUSED, "cannot sync %s: %s", dir, strerror(errno));
+			r = lib_errf(err, errno, "cannot sync %s: %s", dir, strerror(errno));
 		if (dfd >= 0)
 			close(dfd);
 	}
@@ -223,13 +223,13 @@ int state_save(const char *dir, const struct state *s)
 	return r;
 }
 
-int state_remove(const char *dir)
+int state_remove(const char *dir, struct lib_err *err)
 {
 	char p[PATH_MAX];
 
 	snprintf(p, sizeof(p), "%s/" STATE_FILE, dir);
 	if (unlink(p) && errno != ENOENT)
-		return out_fail(EXIT_REFUSED, "cannot remove %s: %s", p, strerror(errno));
+		return lib_errf(err, errno, "cannot remove %s: %s", p, strerror(errno));
 	snprintf(p, sizeof(p), "%s/lock", dir);
 	unlink(p);
 	rmdir(dir);

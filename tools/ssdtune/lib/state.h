@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What apply saved: every value it touches, exactly as it was, keyed by a
- * stable identity (a path, or PCI address + vector index for interrupt
+ * stable identity (a path, or PCI address + MSI-X entry for interrupt
  * vectors, whose IRQ numbers change across rebinds and reboots).
  * DIR/state.json is written atomically (tmp, fsync, rename, fsync DIR)
  * before the first write; DIR/lock is flock()ed by apply and revert.
@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "lib/bdf.h"
+#include "lib/error.h"
 
 #define STATE_DIR_DEFAULT "/var/lib/ssdtune"
 #define STATE_FILE "state.json"
@@ -20,7 +21,7 @@ struct state_entry {
 	char *key, *path;
 	char *old;		/* the file's bytes before the first apply */
 	char *val;		/* what the last apply wrote (or found) */
-	char bdf[BDF_BUFSZ];	/* interrupt vector: function and index */
+	char bdf[BDF_BUFSZ];	/* interrupt vector: function and entry */
 	int vector;		/* -1 otherwise */
 };
 
@@ -31,16 +32,17 @@ struct state {
 };
 
 /* Create @dir if needed and take its lock (non-blocking).  Returns the
- * lock fd, or -exit code after the one error line. */
-int state_lock(const char *dir);
+ * lock fd, or -errno with @err filled. */
+int state_lock(const char *dir, struct lib_err *err);
 void state_unlock(int fd);
 
-/* 0; -ENOENT if nothing is saved; else an exit code after one line. */
-int state_load(const char *dir, struct state *s);
-/* Atomically.  0 or an exit code after one line. */
-int state_save(const char *dir, const struct state *s);
+/* 0; -ENOENT if nothing is saved (@err untouched); else -errno with
+ * @err filled. */
+int state_load(const char *dir, struct state *s, struct lib_err *err);
+/* Atomically.  0 or -errno with @err filled. */
+int state_save(const char *dir, const struct state *s, struct lib_err *err);
 /* Remove the saved state (and the lock file, and @dir if empty). */
-int state_remove(const char *dir);
+int state_remove(const char *dir, struct lib_err *err);
 
 struct state_entry *state_find(struct state *s, const char *key);
 /* Append; the strings are copied.  0 or -ENOMEM. */

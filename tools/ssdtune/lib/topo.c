@@ -5,6 +5,7 @@
  * CPU cores, interrupt vectors, cpuidle and cpufreq.  Read-only.
  */
 #include <ctype.h>
+#include <setjmp.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -17,7 +18,8 @@
 #include <pci/pci.h>
 
 #include "lib/cpuset.h"
-#include "cmd/output.h"
+#include "lib/irqvec.h"
+#include "lib/error.h"
 #include "lib/parse.h"
 #include "lib/pcidev.h"
 #include "lib/sysfs.h"
@@ -27,7 +29,6 @@
 #define SYS_CPUIDLE	SYS_CPU "/cpuidle"
 #define SYS_CPUFREQ	SYS_CPU "/cpufreq"
 #define PROC_IRQ	"/proc/irq"
-#define PROC_INTERRUPTS	"/proc/interrupts"
 
 /* libnuma reports through these weak hooks; keep its words off stderr,
  * the tool says what went wrong in its own one line. */
@@ -55,26 +56,32 @@ static char *pathf(char *buf, size_t len, const char *fmt, ...)
 	return buf;
 }
 
-/* A decimal integer file.  0: read; -1: missing (not an error here);
- * > 0: an exit code, after the one error line naming @path. */
-static int read_int(const char *path, int *v)
+/* A decimal integer file.  0: read; -ENOENT: missing (not an error
+ * here, @err untouched); another -errno: @err names @path. */
+static int read_int(const char *path, int *v, struct lib_err *err)
 {
 	char buf[64], *end;
 	long x;
 	int r = sys_read(path, buf, sizeof(buf));
 
 	if (r == -ENOENT)
-		return -1;
+		return r;
 	if (r)
-		return out_fail(EXIT_REFUSED, "cannot read %s: %s", path,
+		return lib_errf(err, -r, "cannot read %s: %s", path,
 				strerror(-r));
 	errno = 0;
 	x = strtol(buf, &end, 10);
 	if (!buf[0] || *end || errno || x < -1 || x > 0x7fffffff)
-		return out_fail(EXIT_REFUSED, "%s: malformed (expected an integer, got '%s')",
+		return lib_errf(err, EINVAL, "%s: malformed (expected an integer, got '%s')",
 				path, buf);
 	*v = (int)x;
 	return 0;
+}
+
+/* A read_int() result that is an error, not a missing file. */
+static bool failed(int r)
+{
+	return r < 0 && r != -ENOENT;
 }
 
 /* An optional one-line string file: "" if missing. */
@@ -135,19 +142,19 @@ static int list_numbered(const char *dir, const char *prefix, int **out)
 	return (int)n;
 }
 
-static int gather_numa(struct topo *t)
+static int gather_numa(struct topo *t, struct lib_err *err)
 {
 	struct bitmask *cpus;
 	int max, n, i, j, k, ncpus;
 
 	if (numa_available() < 0)
-		return out_fail(EXIT_REFUSED, "libnuma: NUMA is not available (no /sys/devices/system/node?)");
+		return lib_errf(err, ENODEV, "libnuma: NUMA is not available (no /sys/devices/system/node?)");
 	max = numa_max_node();
 	ncpus = numa_num_possible_cpus();
 	t->nodes = calloc((size_t)max + 1, sizeof(*t->nodes));
 	cpus = numa_allocate_cpumask();
 	if (!t->nodes || !cpus)
-		return out_fail(EXIT_REFUSED, "out of memory");
+		return lib_enomem(err);
 	for (n = 0; n <= max; n++) {
 		struct topo_node *node;
 
@@ -160,13 +167,13 @@ static int gather_numa(struct topo *t)
 			char p[128];
 
 			numa_free_cpumask(cpus);
-			return out_fail(EXIT_REFUSED, "%s: libnuma cannot read it",
+			return lib_errf(err, EIO, "%s: libnuma cannot read it",
 					pathf(p, sizeof(p), "/sys/devices/system/node/node%d/cpumap", n));
 		}
 		node->cpus = calloc((size_t)ncpus + 1, sizeof(int));
 		if (!node->cpus) {
 			numa_free_cpumask(cpus);
-			return out_fail(EXIT_REFUSED, "out of memory");
+			return lib_enomem(err);
 		}
 		for (i = 0; i < ncpus; i++)
 			if (numa_bitmask_isbitset(cpus, (unsigned int)i))
@@ -179,7 +186,7 @@ static int gather_numa(struct topo *t)
 	for (i = 0; i < t->nnodes; i++) {
 		t->nodes[i].distance = calloc((size_t)t->nnodes, sizeof(int));
 		if (!t->nodes[i].distance)
-			return out_fail(EXIT_REFUSED, "out of memory");
+			return lib_enomem(err);
 		for (j = 0; j < t->nnodes; j++) {
 			k = numa_distance(t->nodes[i].id, t->nodes[j].id);
 			t->nodes[i].distance[j] = k;
@@ -188,7 +195,7 @@ static int gather_numa(struct topo *t)
 	return 0;
 }
 
-static int gather_cpus(struct topo *t)
+static int gather_cpus(struct topo *t, struct lib_err *err)
 {
 	struct cpuset online = { 0 };
 	char p[PATH_MAX], buf[TOPO_LIST];
@@ -197,13 +204,13 @@ static int gather_cpus(struct topo *t)
 
 	n = list_numbered(SYS_CPU, "cpu", &ids);
 	if (n < 0)
-		return out_fail(EXIT_REFUSED, "out of memory");
+		return lib_enomem(err);
 	if (n == 0)
-		return out_fail(EXIT_REFUSED, "%s: no cpuN directories", SYS_CPU);
+		return lib_errf(err, ENOENT, "%s: no cpuN directories", SYS_CPU);
 	t->cpus = calloc((size_t)n, sizeof(*t->cpus));
 	if (!t->cpus) {
 		free(ids);
-		return out_fail(EXIT_REFUSED, "out of memory");
+		return lib_enomem(err);
 	}
 	t->ncpus = n;
 	if (!cpuset_init(&online, ids[n - 1] + 1) &&
@@ -220,19 +227,20 @@ static int gather_cpus(struct topo *t)
 			/* one read instead of one per CPU (512-CPU hosts) */
 			c->online = cpuset_has(&online, c->id);
 		} else {
-			r = read_int(pathf(p, sizeof(p), SYS_CPU "/cpu%d/online", c->id), &v);
-			if (r > 0)
+			r = read_int(pathf(p, sizeof(p), SYS_CPU "/cpu%d/online", c->id),
+				     &v, err);
+			if (failed(r))
 				goto fail;
 			if (!r)
 				c->online = v != 0;
 		}
 		r = read_int(pathf(p, sizeof(p), SYS_CPU "/cpu%d/topology/physical_package_id", c->id),
-			     &c->package);
-		if (r > 0)
+			     &c->package, err);
+		if (failed(r))
 			goto fail;
 		r = read_int(pathf(p, sizeof(p), SYS_CPU "/cpu%d/topology/core_id", c->id),
-			     &c->core);
-		if (r > 0)
+			     &c->core, err);
+		if (failed(r))
 			goto fail;
 		read_opt(pathf(p, sizeof(p), SYS_CPU "/cpu%d/topology/thread_siblings_list", c->id),
 			 c->siblings, sizeof(c->siblings));
@@ -247,64 +255,12 @@ fail:
 	return r;
 }
 
-/* IRQ number -> action name, from /proc/interrupts. */
-struct irqnames {
-	int *irq;
-	char (*name)[64];
-	int n;
-};
-
-static void read_irqnames(struct irqnames *in)
-{
-	char *line = NULL, name[64];
-	size_t cap = 0;
-	int irq, alloc = 0;
-	FILE *f = fopen(PROC_INTERRUPTS, "re");
-
-	memset(in, 0, sizeof(*in));
-	if (!f)
-		return;
-	while (getline(&line, &cap, f) > 0) {
-		if (parse_interrupts_line(line, &irq, name, sizeof(name)))
-			continue;
-		if (in->n == alloc) {
-			int *ni;
-			char (*nn)[64];
-
-			alloc = alloc ? alloc * 2 : 64;
-			ni = realloc(in->irq, (size_t)alloc * sizeof(*ni));
-			if (!ni)
-				break;
-			in->irq = ni;
-			nn = realloc(in->name, (size_t)alloc * sizeof(*nn));
-			if (!nn)
-				break;
-			in->name = nn;
-		}
-		in->irq[in->n] = irq;
-		snprintf(in->name[in->n], sizeof(in->name[0]), "%s", name);
-		in->n++;
-	}
-	free(line);
-	fclose(f);
-}
-
-static const char *irqname(const struct irqnames *in, int irq)
-{
-	int i;
-
-	for (i = 0; i < in->n; i++)
-		if (in->irq[i] == irq)
-			return in->name[i];
-	return "";
-}
-
 /*
  * Can userspace steer this vector?  6.12+ makes a managed vector's
  * smp_affinity read-only (0444): that is proof.  Before, only a write
  * tells (EIO), and topology writes nothing: infer from the driver.
  */
-static void classify_irq(struct topo_irq *q, const char *driver, int index)
+static void classify_irq(struct topo_irq *q, const char *driver)
 {
 	char p[PATH_MAX];
 	struct stat st;
@@ -317,8 +273,8 @@ static void classify_irq(struct topo_irq *q, const char *driver, int index)
 		q->managed = MANAGED_NO;
 		q->managed_why = "ssdtune allocates unmanaged vectors";
 	} else if (!strcmp(driver, "nvme")) {
-		q->managed = index == 0 ? MANAGED_NO : MANAGED_YES;
-		q->managed_why = index == 0 ?
+		q->managed = q->entry == 0 ? MANAGED_NO : MANAGED_YES;
+		q->managed_why = q->entry == 0 ?
 			"nvme: admin queue vector (not managed)" :
 			"nvme: I/O queue vectors are kernel-managed";
 	} else {
@@ -328,47 +284,37 @@ static void classify_irq(struct topo_irq *q, const char *driver, int index)
 }
 
 static int gather_irqs(struct topo *t, struct topo_pci *pc,
-		       const struct irqnames *names)
+		       const struct irqtable *tab, struct lib_err *err)
 {
+	struct irqvecs v;
 	char p[PATH_MAX];
-	int *irqs, n, i, r, intx = 0;
+	int i, r;
 
-	n = list_numbered(pathf(p, sizeof(p), SYS_PCI_DEVICES "/%s/msi_irqs", pc->bdf),
-			  "", &irqs);
-	if (n < 0)
-		return out_fail(EXIT_REFUSED, "out of memory");
-	if (n == 0) {
-		r = read_int(pathf(p, sizeof(p), SYS_PCI_DEVICES "/%s/irq", pc->bdf), &intx);
-		if (r > 0)
-			return r;
-		if (!r && intx > 0) {
-			irqs = malloc(sizeof(int));
-			if (!irqs)
-				return out_fail(EXIT_REFUSED, "out of memory");
-			irqs[0] = intx;
-			n = 1;
-		}
-	}
-	pc->irqs = calloc((size_t)n + 1, sizeof(*pc->irqs));
+	r = irqvec_list(pc->bdf, pc->ssdt, tab, &v, err);
+	if (r)
+		return r;
+	pc->irqs = calloc((size_t)v.n + 1, sizeof(*pc->irqs));
 	if (!pc->irqs) {
-		free(irqs);
-		return out_fail(EXIT_REFUSED, "out of memory");
+		irqvec_free(&v);
+		return lib_enomem(err);
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < v.n; i++) {
 		struct topo_irq *q = &pc->irqs[i];
 
-		q->irq = irqs[i];
-		snprintf(q->name, sizeof(q->name), "%s", irqname(names, q->irq));
+		q->irq = v.v[i].irq;
+		q->entry = v.v[i].entry;
+		q->queue = v.v[i].queue;
+		snprintf(q->name, sizeof(q->name), "%s", v.v[i].name);
 		read_opt(pathf(p, sizeof(p), PROC_IRQ "/%d/smp_affinity_list", q->irq),
 			 q->affinity, sizeof(q->affinity));
 		read_opt(pathf(p, sizeof(p), PROC_IRQ "/%d/effective_affinity_list", q->irq),
 			 q->effective, sizeof(q->effective));
 		if (q->affinity[0])
 			t->proc_irq = true;
-		classify_irq(q, pc->driver, i);
+		classify_irq(q, pc->driver);
 	}
-	pc->nirqs = n;
-	free(irqs);
+	pc->nirqs = v.n;
+	irqvec_free(&v);
 	return 0;
 }
 
@@ -398,15 +344,13 @@ static int by_bdf(const void *a, const void *b)
 		      ((const struct topo_pci *)b)->bdf);
 }
 
-static int gather_pci(struct topo *t)
+/* The storage functions, from libpci: identity, node, driver, links. */
+static int scan_pci_bus(struct topo *t, struct lib_err *err)
 {
 	struct pci_access *a;
-	struct irqnames names;
 	struct pci_dev *d;
-	int n = 0, r = 0;
+	int n = 0;
 
-	if (!sys_is_dir(SYS_PCI_DEVICES))
-		return 0;	/* no PCI bus (some VMs): nothing to list */
 	a = pcidev_open();
 	pci_scan_bus(a);
 	for (d = a->devices; d; d = d->next)
@@ -414,10 +358,9 @@ static int gather_pci(struct topo *t)
 	t->pcis = calloc((size_t)n + 1, sizeof(*t->pcis));
 	if (!t->pcis) {
 		pci_cleanup(a);
-		return out_fail(EXIT_REFUSED, "out of memory");
+		return lib_enomem(err);
 	}
-	read_irqnames(&names);
-	for (d = a->devices; d && !r; d = d->next) {
+	for (d = a->devices; d; d = d->next) {
 		struct topo_pci *pc;
 		const char *drv;
 		char rp[PATH_MAX], p[PATH_MAX];
@@ -460,17 +403,45 @@ static int gather_pci(struct topo *t)
 			read_opt(pathf(p, sizeof(p), SYS_SSDT_CLASS "/%s/power_limit_mw", pc->ssdt),
 				 pc->power_limit_mw, sizeof(pc->power_limit_mw));
 		}
-		r = gather_irqs(t, pc, &names);
 	}
-	free(names.irq);
-	free(names.name);
 	pci_cleanup(a);
-	if (t->npcis)
-		qsort(t->pcis, (size_t)t->npcis, sizeof(*t->pcis), by_bdf);
+	return 0;
+}
+
+/* scan_pci_bus(), with libpci's fatal errors caught (pcidev.h). */
+static int scan_pci(struct topo *t, struct lib_err *err)
+{
+	jmp_buf jb;
+	int r;
+
+	if (setjmp(jb))
+		return pcidev_caught(err);
+	pcidev_catch(&jb);
+	r = scan_pci_bus(t, err);
+	pcidev_catch(NULL);
 	return r;
 }
 
-static int gather_idle(struct topo *t)
+static int gather_pci(struct topo *t, struct lib_err *err)
+{
+	struct irqtable tab;
+	int i, r;
+
+	if (!sys_is_dir(SYS_PCI_DEVICES))
+		return 0;	/* no PCI bus (some VMs): nothing to list */
+	r = scan_pci(t, err);
+	if (r)
+		return r;
+	if (t->npcis)
+		qsort(t->pcis, (size_t)t->npcis, sizeof(*t->pcis), by_bdf);
+	r = irqtable_read(&tab, err);	/* once for every function */
+	for (i = 0; !r && i < t->npcis; i++)
+		r = gather_irqs(t, &t->pcis[i], &tab, err);
+	irqtable_free(&tab);
+	return r;
+}
+
+static int gather_idle(struct topo *t, struct lib_err *err)
 {
 	char p[PATH_MAX], val[32];
 	int *states = NULL, n, i, j, v, r, ids[4096];
@@ -492,12 +463,12 @@ static int gather_idle(struct topo *t)
 	n = list_numbered(pathf(p, sizeof(p), SYS_CPU "/cpu%d/cpuidle", first),
 			  "state", &states);
 	if (n < 0)
-		return out_fail(EXIT_REFUSED, "out of memory");
+		return lib_enomem(err);
 	t->idle_available = true;
 	t->idle_states = calloc((size_t)n + 1, sizeof(*t->idle_states));
 	if (!t->idle_states) {
 		free(states);
-		return out_fail(EXIT_REFUSED, "out of memory");
+		return lib_enomem(err);
 	}
 	for (i = 0; i < n; i++) {
 		struct topo_idle_state *s = &t->idle_states[i];
@@ -509,8 +480,8 @@ static int gather_idle(struct topo *t)
 		read_opt(pathf(p, sizeof(p), SYS_CPU "/cpu%d/cpuidle/state%d/desc", first, states[i]),
 			 s->desc, sizeof(s->desc));
 		r = read_int(pathf(p, sizeof(p), SYS_CPU "/cpu%d/cpuidle/state%d/latency", first, states[i]),
-			     &v);
-		if (r > 0) {
+			     &v, err);
+		if (failed(r)) {
 			free(states);
 			return r;
 		}
@@ -553,21 +524,21 @@ static void spaced_to_cpulist(const char *in, char *out, size_t len)
 	cpulist_format(ids, (size_t)n, out, len);
 }
 
-static int gather_freq(struct topo *t)
+static int gather_freq(struct topo *t, struct lib_err *err)
 {
 	char p[PATH_MAX], buf[TOPO_LIST];
 	int *ids, n, i, v, r;
 
 	n = list_numbered(SYS_CPUFREQ, "policy", &ids);
 	if (n < 0)
-		return out_fail(EXIT_REFUSED, "out of memory");
+		return lib_enomem(err);
 	t->turbo = -1;
-	r = read_int(SYS_CPU "/intel_pstate/no_turbo", &v);
-	if (r < 0)
-		r = read_int(SYS_CPUFREQ "/boost", &v);
+	r = read_int(SYS_CPU "/intel_pstate/no_turbo", &v, err);
+	if (r == -ENOENT)
+		r = read_int(SYS_CPUFREQ "/boost", &v, err);
 	else if (!r)
 		v = !v;		/* no_turbo */
-	if (r > 0) {
+	if (failed(r)) {
 		free(ids);
 		return r;
 	}
@@ -582,7 +553,7 @@ static int gather_freq(struct topo *t)
 	t->policies = calloc((size_t)n, sizeof(*t->policies));
 	if (!t->policies) {
 		free(ids);
-		return out_fail(EXIT_REFUSED, "out of memory");
+		return lib_enomem(err);
 	}
 	for (i = 0; i < n; i++) {
 		struct topo_policy *pol = &t->policies[i];
@@ -624,21 +595,21 @@ static void find_irqbalance(struct topo *t)
 	closedir(d);
 }
 
-int topo_gather(struct topo *t)
+int topo_gather(struct topo *t, struct lib_err *err)
 {
 	int r;
 
 	memset(t, 0, sizeof(*t));
 	t->turbo = -1;
-	r = gather_numa(t);
+	r = gather_numa(t, err);
 	if (!r)
-		r = gather_cpus(t);
+		r = gather_cpus(t, err);
 	if (!r)
-		r = gather_pci(t);
+		r = gather_pci(t, err);
 	if (!r)
-		r = gather_idle(t);
+		r = gather_idle(t, err);
 	if (!r)
-		r = gather_freq(t);
+		r = gather_freq(t, err);
 	if (!r)
 		find_irqbalance(t);
 	return r;

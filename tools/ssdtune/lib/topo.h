@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "lib/bdf.h"
+#include "lib/error.h"
 #include "lib/pcie.h"
 
 #define TOPO_LIST 1024		/* a cpulist string */
@@ -34,6 +35,8 @@ enum topo_managed { MANAGED_UNKNOWN = -1, MANAGED_NO = 0, MANAGED_YES = 1 };
 
 struct topo_irq {
 	int irq;
+	int entry;			/* identity: MSI-X entry (irqvec.h) */
+	int queue;			/* ssdtune: the queue it serves, or -1 */
 	char name[64];			/* from /proc/interrupts */
 	char affinity[TOPO_LIST];	/* smp_affinity_list */
 	char effective[TOPO_LIST];	/* effective_affinity_list */
@@ -98,9 +101,9 @@ struct topo {
 	bool proc_irq;			/* /proc/irq readable */
 };
 
-/* Read everything.  Returns 0, or an exit code after one error line
- * naming the file that was missing or malformed. */
-int topo_gather(struct topo *t);
+/* Read everything.  Returns 0, or -errno with @err naming the file that
+ * was missing or malformed. */
+int topo_gather(struct topo *t, struct lib_err *err);
 void topo_free(struct topo *t);
 
 #endif

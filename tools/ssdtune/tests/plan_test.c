@@ -53,7 +53,7 @@ static void two_nodes(struct topo *t, const char *driver)
 		snprintf(tpol[i].cpus, sizeof(tpol[i].cpus), "%d", i);
 	}
 	for (i = 0; i < 5; i++) {
-		tq[i] = (struct topo_irq){ .irq = 40 + i, .managed = MANAGED_NO,
+		tq[i] = (struct topo_irq){ .irq = 40 + i, .entry = i, .managed = MANAGED_NO,
 					   .affinity = "0-15", .effective = "0" };
 		snprintf(tq[i].name, sizeof(tq[i].name), "ssdt0q%d", i);
 	}

@@ -176,6 +176,43 @@ static void test_interrupts(void)
 	      "parse_interrupts_line skips the header, named rows and empty lines");
 }
 
+/* parse_interrupts_hw() then msi_entry(): the entry, or -1. */
+static int entry_of(const char *line, const char *bdf, int *irq)
+{
+	unsigned long long hw;
+	char chip[64];
+
+	if (parse_interrupts_hw(line, irq, chip, sizeof(chip), &hw))
+		return -2;
+	return msi_entry(chip, hw, bdf);
+}
+
+static void test_interrupts_entry(void)
+{
+	const char *bdf = "0000:41:00.0";
+	int irq = -1;
+
+	CHECK(entry_of(" 133:          0         57  PCI-MSIX-0000:41:00.0    3-edge      nvme0q3\n",
+		       bdf, &irq) == 3 && irq == 133,
+	      "MSI-X entry from a per-device domain (6.2+): the hwirq");
+	CHECK(entry_of(" 40:  1  2  IR-PCI-MSIX-0000:41:00.0  7-edge  ssdt0q7\n",
+		       bdf, &irq) == 7 && irq == 40,
+	      "MSI-X entry behind interrupt remapping");
+	/* 6.1: hwirq = 3 | 0x4100 << 11 (bus 0x41, devfn 0) */
+	CHECK(entry_of(" 24:  0  0  PCI-MSI 34078723-edge  nvme0q3\n", bdf, &irq) == 3 &&
+	      irq == 24,
+	      "MSI-X entry from the global PCI-MSI domain (6.1): the low 11 bits");
+	CHECK(entry_of(" 24:  0  0  PCI-MSI 34078723-edge  nvme0q3\n", "0000:42:00.0",
+		       &irq) == -1,
+	      "a global-domain hwirq of another function gives no entry");
+	CHECK(entry_of(" 50:  0  0  PCI-MSIX-0000:42:00.0  1-edge  nvme1q1\n", bdf, &irq) == -1 &&
+	      entry_of(" 51:  0  ITS-MSI 524288 Edge  nvme0q1\n", bdf, &irq) == -1 && irq == 51,
+	      "another device's domain or an unknown chip gives no entry");
+	CHECK(entry_of("NMI:  0  0   Non-maskable interrupts\n", bdf, &irq) == -2 &&
+	      entry_of(" 12:\n", bdf, &irq) == -1,
+	      "parse_interrupts_hw skips named rows, an empty row has no entry");
+}
+
 static void test_pcie(void)
 {
 	struct pcie_link g3x4 = { 3, 4 }, g3x2 = { 3, 2 }, g4x4 = { 4, 4 };
@@ -207,6 +244,7 @@ int main(void)
 	test_escape();
 	test_cpulist();
 	test_interrupts();
+	test_interrupts_entry();
 	test_pcie();
 	test_cpuset();
 	test_plan_latency();

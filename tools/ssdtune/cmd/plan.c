@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ssdtune plan: the tuning plan for this host, changing nothing. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/output.h"
+#include "cmd/tune.h"
+#include "lib/tune.h"
+
+static int cmd_plan(const struct command *cmd, struct cli *cli)
+{
+	struct lib_err err;
+	struct topo t;
+	struct plan p;
+	int r, set, keep, skip;
+
+	(void)cmd;
+	r = tune_plan(cli->argv, cli->argc, tune_profile(), &t, &p, &err);
+	if (r) {
+		r = out_fail_err(&err);
+	} else {
+		report_plan(&p);
+		plan_count(&p, &set, &keep, &skip);
+		if (!out_json())
+			printf("%d to change, %d already set, %d skipped\n", set, keep, skip);
+		r = out_done();
+	}
+	plan_free(&p);
+	topo_free(&t);
+	return r;
+}
+
+const struct command plan_command = {
+	.name = "plan",
+	.args = "[DEVICE...]",
+	.summary = "show the tuning plan for this host (changes nothing)",
+	.help =
+"Plan interrupt affinity, I/O cores, C-state limits, governor/EPP/turbo and\n"
+"(for ssdtune controllers) coalescing for the NVMe functions given as PCI\n"
+"addresses or ssdtN names (default: every NVMe function), as a pure\n"
+"function of the topology and the profile: latency, iops, throughput or\n"
+"balanced (default).  Prints every change as 'path: old -> new  (reason)',\n"
+"what is already set, what is skipped (not present, kernel-managed) and\n"
+"advice that is printed only (boot isolation, cpuset, irqbalance).\n"
+"  --profile P   latency, iops, throughput or balanced\n",
+	.min_args = 0, .max_args = 64,
+	.run = cmd_plan,
+	.options = plan_options, .option = tune_option,
+};
+

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What plan, apply, verify and revert share: their options (--profile,
+ * --state-dir) and the presentation of a plan.  The work is lib/tune.h's.
+ */
+#ifndef SSDTUNE_CMD_TUNE_H
+#define SSDTUNE_CMD_TUNE_H
+
+#include <getopt.h>
+
+#include "cmd/cli.h"
+#include "lib/plan.h"
+
+extern const struct option plan_options[], apply_options[], state_options[];
+int tune_option(struct cli *cli, int val, const char *arg);
+int tune_profile(void);			/* --profile, default balanced */
+const char *tune_state_dir(void);	/* --state-dir */
+
+/* The plan in the report, and as text unless --json. */
+void report_plan(const struct plan *p);
+/* How many items of @p are set, kept and skipped. */
+void plan_count(const struct plan *p, int *set, int *keep, int *skip);
+
+#endif

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ssdtune verify: does every applied value still hold? */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/output.h"
+#include "cmd/tune.h"
+#include "lib/tune.h"
+
+static int cmd_verify(const struct command *cmd, struct cli *cli)
+{
+	struct json_object *arr = json_object_new_array();
+	struct lib_err err;
+	struct tune_check c;
+	struct state s;
+	int r, i, drift = 0;
+
+	(void)cmd;
+	(void)cli;
+	json_object_object_add(out_obj(), "checks", arr);
+	if (tune_load(tune_state_dir(), &s, &err))
+		return out_fail_err(&err);
+	for (i = 0; i < s.n; i++) {
+		const struct state_entry *e = &s.e[i];
+		struct json_object *j = json_object_new_object();
+
+		tune_check(e, &c);
+		drift += !c.ok;
+		json_object_object_add(j, "path", json_object_new_string(c.path));
+		json_object_object_add(j, "key", json_object_new_string(e->key));
+		json_object_object_add(j, "applied", json_object_new_string(e->val));
+		json_object_object_add(j, "now", json_object_new_string(c.now));
+		json_object_object_add(j, "holds", json_object_new_boolean(c.ok));
+		if (!c.ok)
+			json_object_object_add(j, "drift", json_object_new_string(c.why));
+		json_object_array_add(arr, j);
+		if (!out_json()) {
+			if (c.ok)
+				printf("ok     %s = %s\n", c.path, e->val);
+			else
+				printf("drift  %s: %s\n", c.path, c.why);
+		}
+	}
+	json_object_object_add(out_obj(), "profile", json_object_new_string(s.profile));
+	json_object_object_add(out_obj(), "drifted", json_object_new_int(drift));
+	if (drift)
+		r = out_fail(EXIT_REFUSED, "%d of %d applied settings drifted", drift, s.n);
+	else {
+		if (!out_json())
+			printf("all %d applied settings hold (profile %s)\n", s.n, s.profile);
+		r = out_done();
+	}
+	state_free(&s);
+	return r;
+}
+
+const struct command verify_command = {
+	.name = "verify",
+	.args = "",
+	.summary = "check that the applied plan still holds",
+	.help =
+"Compare every applied value with the live system; for interrupt vectors\n"
+"also check that the effective affinity lies inside the applied mask.\n"
+"Prints 'ok' or 'drift' per value; exit status 0 only if all hold.\n"
+"  --state-dir DIR  where apply saved (default /var/lib/ssdtune)\n",
+	.min_args = 0, .max_args = 0,
+	.run = cmd_verify,
+	.options = state_options, .option = tune_option,
+};
+

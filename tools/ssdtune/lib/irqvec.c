@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A PCI function's interrupt vectors and their identity (irqvec.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/irqvec.h"
+#include "lib/parse.h"
+#include "lib/sysfs.h"
+
+#define PROC_INTERRUPTS	"/proc/interrupts"
+
+struct irqline {
+	int irq;
+	char name[64];
+	char chip[64];
+	unsigned long long hwirq;
+};
+
+int irqtable_read(struct irqtable *t, struct lib_err *err)
+{
+	char *line = NULL, name[64];
+	struct irqline *l;
+	size_t cap = 0;
+	int irq, alloc = 0;
+	FILE *f = fopen(PROC_INTERRUPTS, "re");
+
+	t->l = NULL;
+	t->n = 0;
+	if (!f)
+		return 0;	/* no procfs: no names, entries by rank */
+	while (getline(&line, &cap, f) > 0) {
+		if (parse_interrupts_line(line, &irq, name, sizeof(name)))
+			continue;
+		if (t->n == alloc) {
+			alloc = alloc ? alloc * 2 : 64;
+			l = realloc(t->l, (size_t)alloc * sizeof(*l));
+			if (!l) {
+				free(line);
+				fclose(f);
+				irqtable_free(t);
+				return lib_enomem(err);
+			}
+			t->l = l;
+		}
+		l = &t->l[t->n++];
+		snprintf(l->name, sizeof(l->name), "%s", name);
+		parse_interrupts_hw(line, &l->irq, l->chip, sizeof(l->chip),
+				    &l->hwirq);
+	}
+	free(line);
+	fclose(f);
+	return 0;
+}
+
+void irqtable_free(struct irqtable *t)
+{
+	free(t->l);
+	t->l = NULL;
+	t->n = 0;
+}
+
+static const struct irqline *line_of(const struct irqtable *t, int irq)
+{
+	int i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->l[i].irq == irq)
+			return &t->l[i];
+	return NULL;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int by_entry(const void *a, const void *b)
+{
+	const struct irqvec *x = a, *y = b;
+
+	return (x->entry > y->entry) - (x->entry < y->entry);
+}
+
+/* The IRQ numbers in @bdf's msi_irqs, ascending; else its INTx line. */
+static int irq_numbers(const char *bdf, int **out, struct lib_err *err)
+{
+	int n = 0, cap = 0, *v = NULL, *nv, r;
+	char p[PATH_MAX], buf[64], *end;
+	struct dirent *e;
+	long x;
+	DIR *d;
+
+	*out = NULL;
+	snprintf(p, sizeof(p), SYS_PCI_DEVICES "/%s/msi_irqs", bdf);
+	d = opendir(p);
+	while (d && (e = readdir(d))) {
+		if (!e->d_name[0] || strspn(e->d_name, "0123456789") != strlen(e->d_name))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 32;
+			nv = realloc(v, (size_t)cap * sizeof(*v));
+			if (!nv) {
+				free(v);
+				closedir(d);
+				return lib_enomem(err);
+			}
+			v = nv;
+		}
+		v[n++] = atoi(e->d_name);
+	}
+	if (d)
+		closedir(d);
+	if (n) {
+		qsort(v, (size_t)n, sizeof(*v), cmp_int);
+		*out = v;
+		return n;
+	}
+	/* No MSI: the INTx line, if it has one. */
+	snprintf(p, sizeof(p), SYS_PCI_DEVICES "/%s/irq", bdf);
+	r = sys_read(p, buf, sizeof(buf));
+	if (r == -ENOENT)
+		return 0;
+	if (r)
+		return lib_errf(err, -r, "cannot read %s: %s", p, strerror(-r));
+	errno = 0;
+	x = strtol(buf, &end, 10);
+	if (!buf[0] || *end || errno || x < -1 || x > 0x7fffffff)
+		return lib_errf(err, EINVAL, "%s: malformed (expected an integer, got '%s')",
+				p, buf);
+	if (x <= 0)
+		return 0;
+	v = malloc(sizeof(*v));
+	if (!v)
+		return lib_enomem(err);
+	v[0] = (int)x;
+	*out = v;
+	return 1;
+}
+
+/* queues/qK/irq of ssdtune controller @ssdt: in @q[irq index], the
+ * queue serving each of @irqs (-1: none). */
+static void queues_of(const char *ssdt, const int *irqs, int n, int *q)
+{
+	char p[PATH_MAX], buf[32];
+	struct dirent *e;
+	int i, irq;
+	DIR *d;
+
+	for (i = 0; i < n; i++)
+		q[i] = -1;
+	if (!ssdt || !ssdt[0])
+		return;
+	snprintf(p, sizeof(p), SYS_SSDT_CLASS "/%s/queues", ssdt);
+	d = opendir(p);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] != 'q' || !e->d_name[1] ||
+		    strspn(e->d_name + 1, "0123456789") != strlen(e->d_name + 1))
+			continue;
+		snprintf(p, sizeof(p), SYS_SSDT_CLASS "/%s/queues/%s/irq", ssdt,
+			 e->d_name);
+		if (sys_read(p, buf, sizeof(buf)))
+			continue;
+		irq = atoi(buf);
+		for (i = 0; i < n; i++)
+			if (irqs[i] == irq && q[i] < 0)
+				q[i] = atoi(e->d_name + 1);
+	}
+	closedir(d);
+}
+
+int irqvec_list(const char *bdf, const char *ssdt,
+		const struct irqtable *tab, struct irqvecs *out,
+		struct lib_err *err)
+{
+	struct irqtable own = { 0 };
+	int *irqs, *queue, n, i, r;
+
+	out->v = NULL;
+	out->n = 0;
+	out->by_rank = false;
+	if (!tab) {
+		r = irqtable_read(&own, err);
+		if (r)
+			return r;
+		tab = &own;
+	}
+	n = irq_numbers(bdf, &irqs, err);
+	if (n <= 0) {
+		irqtable_free(&own);
+		return n;
+	}
+	out->v = calloc((size_t)n, sizeof(*out->v));
+	queue = calloc((size_t)n, sizeof(*queue));
+	if (!out->v || !queue) {
+		free(out->v);
+		out->v = NULL;
+		free(queue);
+		free(irqs);
+		irqtable_free(&own);
+		return lib_enomem(err);
+	}
+	queues_of(ssdt, irqs, n, queue);
+	for (i = 0; i < n; i++) {
+		struct irqvec *q = &out->v[i];
+		const struct irqline *l = line_of(tab, irqs[i]);
+
+		q->irq = irqs[i];
+		q->entry = l ? msi_entry(l->chip, l->hwirq, bdf) : -1;
+		q->queue = queue[i];
+		snprintf(q->name, sizeof(q->name), "%s", l ? l->name : "");
+		if (q->entry < 0)
+			out->by_rank = true;
+	}
+	out->n = n;
+	/* All entries from the kernel, or none: a partial picture could
+	 * give two vectors the same identity. */
+	if (out->by_rank)
+		for (i = 0; i < n; i++)
+			out->v[i].entry = i;
+	else
+		qsort(out->v, (size_t)n, sizeof(*out->v), by_entry);
+	free(queue);
+	free(irqs);
+	irqtable_free(&own);
+	return 0;
+}
+
+void irqvec_free(struct irqvecs *v)
+{
+	free(v->v);
+	v->v = NULL;
+	v->n = 0;
+}
+
+int irqvec_irq(const char *bdf, int entry)
+{
+	struct irqvecs v;
+	int i, irq = -ENOENT;
+
+	if (irqvec_list(bdf, NULL, NULL, &v, NULL))
+		return -ENOENT;
+	for (i = 0; i < v.n; i++)
+		if (v.v[i].entry == entry)
+			irq = v.v[i].irq;
+	irqvec_free(&v);
+	return irq;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A PCI function's interrupt vectors, found in one place for topology,
+ * plan, verify, revert and bench.  A vector's IRQ number changes across
+ * rebinds and reboots; its identity does not:
+ *  - the MSI-X (or MSI) table entry, from the chip and hwirq columns of
+ *    /proc/interrupts (parse.h: msi_entry());
+ *  - for a controller on ssdtune, the queue K whose queues/qK/irq names it.
+ * Where /proc/interrupts does not say the entry (INTx, another chip), a
+ * vector's rank among the function's msi_irqs stands in for it.
+ */
+#ifndef SSDTUNE_LIB_IRQVEC_H
+#define SSDTUNE_LIB_IRQVEC_H
+
+#include <stdbool.h>
+
+#include "lib/error.h"
+
+struct irqvec {
+	int irq;		/* Linux IRQ number, now */
+	int entry;		/* MSI-X/MSI entry (or the rank, see above) */
+	int queue;		/* ssdtune: K of queues/qK/irq; else -1 */
+	char name[64];		/* action in /proc/interrupts, "nvme0q3" */
+};
+
+struct irqvecs {
+	struct irqvec *v;	/* ascending by entry */
+	int n;
+	bool by_rank;		/* entries are ranks: the kernel did not say */
+};
+
+/* /proc/interrupts, read once for several irqvec_list() calls. */
+struct irqtable {
+	struct irqline *l;
+	int n;
+};
+int irqtable_read(struct irqtable *t, struct lib_err *err);
+void irqtable_free(struct irqtable *t);
+
+/*
+ * The vectors of PCI function @bdf ("0000:41:00.0"): its msi_irqs, or its
+ * INTx line if it has none.  @tab: a table already read, or NULL to read
+ * /proc/interrupts here.  @ssdt: its ssdtune controller ("ssdt0"), or
+ * NULL/"" if none.  0 (n may be 0) or -errno with @err filled.
+ */
+int irqvec_list(const char *bdf, const char *ssdt,
+		const struct irqtable *tab, struct irqvecs *out,
+		struct lib_err *err);
+void irqvec_free(struct irqvecs *v);
+
+/* The IRQ number that vector @entry of @bdf has now, or -ENOENT. */
+int irqvec_irq(const char *bdf, int entry);
+
+#endif

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Plan, apply, verify, revert without the printing (tune.h): topology in,
+ * plan out, originals saved before the first write, every write through
+ * sys_write(), saved values found again by their stable identity.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/cpuset.h"
+#include "lib/irqvec.h"
+#include "lib/sysfs.h"
+#include "lib/tune.h"
+
+/* The storage functions named @names (PCI address or ssdtune controller
+ * name), as indexes into t->pcis. */
+static int select_devices(const struct topo *t, char *const *names, int n,
+			  int *sel, struct lib_err *err)
+{
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		char name[BDF_BUFSZ] = "";
+		struct bdf b;
+
+		if (!bdf_parse(names[i], &b))
+			bdf_format(&b, name, sizeof(name));
+		for (j = 0; j < t->npcis; j++)
+			if (!strcmp(t->pcis[j].bdf, name) ||
+			    (t->pcis[j].ssdt[0] && !strcmp(t->pcis[j].ssdt, names[i])))
+				break;
+		if (j == t->npcis)
+			return lib_errf(err, ENODEV, "unknown device '%s': no storage PCI function or ssdtune controller by that name (see 'ssdtune topology')",
+					names[i]);
+		sel[i] = j;
+	}
+	return 0;
+}
+
+int tune_plan(char *const *names, int nnames, int profile, struct topo *t,
+	      struct plan *p, struct lib_err *err)
+{
+	int *sel, r;
+
+	memset(p, 0, sizeof(*p));
+	r = topo_gather(t, err);
+	if (r)
+		return r;
+	sel = calloc((size_t)nnames + 1, sizeof(*sel));
+	if (!sel)
+		return lib_enomem(err);
+	r = select_devices(t, names, nnames, sel, err);
+	if (!r) {
+		r = plan_build(t, profile, sel, nnames, p);
+		if (r == -ENODEV)
+			r = lib_errf(err, ENODEV, "no NVMe device to tune (see 'ssdtune topology')");
+		else if (r)
+			r = lib_enomem(err);
+	}
+	free(sel);
+	return r;
+}
+
+int tune_applied_io_cpus(const char *dir, const char *bdf, char *cpus,
+			 size_t len, char *prof, size_t plen,
+			 struct lib_err *err)
+{
+	struct state s = { 0 };
+	struct plan p = { 0 };
+	struct topo t;
+	int r, pr, sel;
+
+	r = state_load(dir, &s, err);
+	if (r)
+		return r;
+	snprintf(prof, plen, "%s", s.profile);
+	state_free(&s);
+	pr = plan_profile_parse(prof);
+	if (pr < 0)
+		return -ENOENT;	/* "set": knobs changed by hand, no plan */
+	r = topo_gather(&t, err);
+	if (!r) {
+		for (sel = 0; sel < t.npcis; sel++)
+			if (!strcmp(t.pcis[sel].bdf, bdf))
+				break;
+		if (sel == t.npcis)
+			r = lib_errf(err, ENODEV, "%s is not in the PCI topology: cannot place I/O as the applied profile plans",
+				     bdf);
+	}
+	if (!r) {
+		r = plan_build(&t, pr, &sel, 1, &p);
+		if (r)
+			r = lib_errf(err, -r, "cannot plan the applied profile %s for %s",
+				     prof, bdf);
+		else
+			snprintf(cpus, len, "%s", p.devs[0].io_cpus);
+	}
+	plan_free(&p);
+	topo_free(&t);
+	return r;
+}
+
+/* Where interrupt vector @entry of @bdf is now: /proc/irq/N/@file. */
+static int vector_path(const char *bdf, int entry, const char *file,
+		       char *buf, size_t len)
+{
+	int irq = irqvec_irq(bdf, entry);
+
+	if (irq < 0)
+		return irq;
+	snprintf(buf, len, "/proc/irq/%d/%s", irq, file);
+	return 0;
+}
+
+/* The live path of a saved entry (an IRQ number may have changed). */
+static int entry_path(const struct state_entry *e, char *buf, size_t len)
+{
+	if (e->vector >= 0)
+		return vector_path(e->bdf, e->vector, "smp_affinity_list", buf, len);
+	snprintf(buf, len, "%s", e->path);
+	return 0;
+}
+
+static void strip(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && s[n - 1] == '\n')
+		s[--n] = '\0';
+}
+
+static bool same_value(const char *a, const char *b)
+{
+	char x[TOPO_LIST], y[TOPO_LIST];
+
+	snprintf(x, sizeof(x), "%s", a);
+	snprintf(y, sizeof(y), "%s", b);
+	strip(x);
+	strip(y);
+	return !strcmp(x, y);
+}
+
+int tune_save(const char *dir, const struct plan *p, struct state *s,
+	      struct lib_err *err)
+{
+	char raw[TOPO_LIST];
+	int i, r;
+
+	snprintf(s->profile, sizeof(s->profile), "%s", plan_profile_name(p->profile));
+	for (i = 0; i < p->nitems; i++) {
+		const struct plan_item *it = &p->items[i];
+		struct state_entry *e;
+
+		if (it->kind != PLAN_SET && it->kind != PLAN_KEEP)
+			continue;
+		e = state_find(s, it->key);
+		if (e) {
+			if (state_set(&e->val, it->val) || state_set(&e->path, it->path))
+				return lib_enomem(err);
+			continue;
+		}
+		r = state_read_raw(it->path, raw, sizeof(raw));
+		if (r)
+			return lib_errf(err, -r, "cannot read %s: %s", it->path,
+					strerror(-r));
+		if (state_add(s, it->key, it->path, raw, it->val, it->bdf, it->vector))
+			return lib_enomem(err);
+	}
+	return state_save(dir, s, err);
+}
+
+/* One failed write, once: what the kernel said, and what it means. */
+static void write_failed(struct tune_writes *w, const char *path, int err)
+{
+	if (w->failed++)
+		return;
+	if (!strncmp(path, "/proc/irq/", 10) && (err == -EIO || err == -EPERM))
+		snprintf(w->first, sizeof(w->first), "%s: %s: the kernel refused the affinity, the vector is kernel-managed (EIO before 6.12, EPERM from 6.12); 'ssdtune attach' the controller to steer it",
+			 path, strerror(-err));
+	else
+		snprintf(w->first, sizeof(w->first), "%s: %s", path, strerror(-err));
+}
+
+void tune_apply(const struct plan *p, struct tune_writes *w,
+		void (*written)(void *ctx, int done), void *ctx)
+{
+	int i, r;
+
+	memset(w, 0, sizeof(*w));
+	for (i = 0; i < p->nitems; i++) {
+		const struct plan_item *it = &p->items[i];
+
+		if (it->kind != PLAN_SET)
+			continue;
+		r = sys_write(it->path, it->val);
+		if (r) {
+			write_failed(w, it->path, r);
+			continue;
+		}
+		w->done++;
+		if (written)
+			written(ctx, w->done);
+	}
+}
+
+int tune_load(const char *dir, struct state *s, struct lib_err *err)
+{
+	int r = state_load(dir, s, err);
+
+	if (r == -ENOENT)
+		return lib_errf(err, ENOENT, "nothing applied: no %s/%s", dir,
+				STATE_FILE);
+	return r;
+}
+
+/* Does interrupt vector entry @e hold?  Its affinity was read into @now
+ * (the live mask); the mask the kernel really uses must lie inside what
+ * was asked. */
+static bool vector_holds(const struct state_entry *e, const char *now,
+			 char *why, size_t wlen)
+{
+	char eff[TOPO_LIST], ep[PATH_MAX];
+	struct cpuset want, got;
+	bool ok;
+
+	if (!cpulist_same(now, e->val, 8192)) {
+		snprintf(why, wlen, "applied %s, now %s", e->val, now);
+		return false;
+	}
+	if (vector_path(e->bdf, e->vector, "effective_affinity_list", ep, sizeof(ep)) ||
+	    state_read_raw(ep, eff, sizeof(eff))) {
+		snprintf(why, wlen, "cannot read its effective_affinity_list");
+		return false;
+	}
+	strip(eff);
+	if (cpuset_init(&want, 8192))
+		return false;
+	if (cpuset_init(&got, 8192)) {
+		cpuset_free(&want);
+		return false;
+	}
+	ok = !cpuset_add_list(&want, e->val) && !cpuset_add_list(&got, eff) &&
+	     cpuset_count(&got) && cpuset_subset(&got, &want);
+	if (!ok)
+		snprintf(why, wlen, "effective affinity %s is outside the applied %s (x86 moves a vector at its next interrupt)",
+			 eff, e->val);
+	cpuset_free(&want);
+	cpuset_free(&got);
+	return ok;
+}
+
+void tune_check(const struct state_entry *e, struct tune_check *c)
+{
+	int r;
+
+	c->now[0] = '\0';
+	c->why[0] = '\0';
+	if (entry_path(e, c->path, sizeof(c->path))) {
+		snprintf(c->path, sizeof(c->path), "%s", e->key);
+		snprintf(c->why, sizeof(c->why), "gone (device or vector not found)");
+		c->ok = false;
+		return;
+	}
+	r = state_read_raw(c->path, c->now, sizeof(c->now));
+	strip(c->now);
+	if (r) {
+		snprintf(c->why, sizeof(c->why), "cannot read: %s", strerror(-r));
+		c->ok = false;
+	} else if (e->vector < 0) {
+		snprintf(c->why, sizeof(c->why), "applied %s, now %s", e->val, c->now);
+		c->ok = same_value(c->now, e->val);
+	} else {
+		c->ok = vector_holds(e, c->now, c->why, sizeof(c->why));
+	}
+}
+
+void tune_restore(const struct state *s, struct tune_writes *w)
+{
+	char path[PATH_MAX], now[TOPO_LIST];
+	int i, r;
+
+	memset(w, 0, sizeof(*w));
+	for (i = s->n - 1; i >= 0; i--) {
+		const struct state_entry *e = &s->e[i];
+
+		if (entry_path(e, path, sizeof(path))) {
+			if (!w->failed++)
+				snprintf(w->first, sizeof(w->first),
+					 "%s: gone (device or vector not found)", e->key);
+			continue;
+		}
+		r = state_read_raw(path, now, sizeof(now));
+		if (!r && same_value(now, e->old))
+			continue;
+		r = sys_write(path, e->old);
+		if (r) {
+			write_failed(w, path, r);
+			continue;
+		}
+		w->done++;
+	}
+}

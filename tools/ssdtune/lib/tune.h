@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Plan, apply, verify and revert, without the printing: the glue between
+ * topo_gather(), the pure planner (plan.h), the saved state (state.h) and
+ * the one write path (sys_write()).  The commands (cmd/plan.c, apply.c,
+ * verify.c, revert.c) show what these return.  See Documentation/tuning.md.
+ */
+#ifndef SSDTUNE_LIB_TUNE_H
+#define SSDTUNE_LIB_TUNE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lib/error.h"
+#include "lib/plan.h"
+#include "lib/state.h"
+#include "lib/topo.h"
+
+/*
+ * Gather the topology into @t and plan @profile for the devices @names
+ * (PCI addresses or ssdtune controller names; none: every NVMe function)
+ * into @p.  0 or -errno with @err filled.  Free both in every case.
+ */
+int tune_plan(char *const *names, int nnames, int profile, struct topo *t,
+	      struct plan *p, struct lib_err *err);
+
+/*
+ * Before the first write: add to @s (loaded from @dir, or empty) the
+ * current value of everything @p touches, keeping values an earlier apply
+ * saved (they are the originals), and save @s atomically.  The caller
+ * holds @dir's lock.  0 or -errno with @err filled.
+ */
+int tune_save(const char *dir, const struct plan *p, struct state *s,
+	      struct lib_err *err);
+
+/* The outcome of a run of writes. */
+struct tune_writes {
+	int done, failed;
+	char first[PATH_MAX + 320];	/* the first failure, one line */
+};
+
+/*
+ * Write every PLAN_SET item of @p.  After each write that worked,
+ * @written(@ctx, writes so far) if given.
+ */
+void tune_apply(const struct plan *p, struct tune_writes *w,
+		void (*written)(void *ctx, int done), void *ctx);
+
+/* The saved state of @dir; "nothing applied" when there is none. */
+int tune_load(const char *dir, struct state *s, struct lib_err *err);
+
+/* One saved value against the live system. */
+struct tune_check {
+	char path[PATH_MAX];	/* where it lives now (or its key if gone) */
+	char now[TOPO_LIST];	/* the live value */
+	bool ok;
+	char why[2 * TOPO_LIST + 128];	/* the drift, when not ok */
+};
+
+/* Does saved entry @e hold?  For an interrupt vector the effective
+ * affinity must also lie inside the applied mask. */
+void tune_check(const struct state_entry *e, struct tune_check *c);
+
+/* Write back, newest first, every saved value of @s that differs from the
+ * live one. */
+void tune_restore(const struct state *s, struct tune_writes *w);
+
+/*
+ * bench's CPU placement: the I/O cores the profile applied in @dir plans
+ * for @bdf.  0 with @cpus and @prof filled; -ENOENT when no profile is
+ * applied (@err untouched); else -errno with @err filled.
+ */
+int tune_applied_io_cpus(const char *dir, const char *bdf, char *cpus,
+			 size_t len, char *prof, size_t plen,
+			 struct lib_err *err);
+
+#endif
