@@ -1,7 +1,8 @@
 #!/bin/sh
 # make lint: checkpatch --strict over the kernel sources, then ssdtune.ko
 # built with W=1 (extra compiler warnings) and C=1 (sparse) for every kernel
-# scripts/kvers.sh names.  Any checkpatch message (ERROR, WARNING or CHECK),
+# scripts/kvers.sh names, then the tool's layering rule (scripts/lint-lib.sh:
+# tools/ssdtune/lib/ neither prints nor exits).  Any checkpatch message (ERROR, WARNING or CHECK),
 # compiler or sparse warning, or build failure fails the lint.
 #
 # Environment: BUILD (default ./build), KSRC (kernel tree that provides
@@ -75,6 +76,9 @@ for k in $kvers; do
 	fi
 	rm -f "$log.warnings"
 done
+
+# --- the tool's library: no printing, no exit ---------------------------------
+scripts/lint-lib.sh || fail=1
 
 [ "$fail" -eq 0 ] && echo "lint: all clean"
 exit "$fail"

@@ -1,0 +1,26 @@
+#!/usr/bin/env bats
+# The tool's layering rule: tools/ssdtune/lib/ neither prints nor exits
+# (scripts/lint-lib.sh, also part of `make lint`).
+
+load helpers
+
+LINT=$REPO/scripts/lint-lib.sh
+
+@test "the tool's lib/ neither prints nor exits" {
+	run --separate-stderr "$LINT"
+	[ "$status" -eq 0 ]
+	[[ "$output" == "lint-lib: "*" files in tools/ssdtune/lib neither print nor exit" ]]
+}
+
+@test "the lib rule names a library file that prints, and one that exits" {
+	lib=$BATS_TEST_TMPDIR/lib
+	mkdir "$lib"
+	cp "$REPO"/tools/ssdtune/lib/error.c "$lib"/
+	printf '#include <stdio.h>\nint talk(int x)\n{\n\treturn printf("%%d\\n", x);\n}\n' >"$lib/talk.c"
+	printf '#include <stdlib.h>\nvoid quit(void)\n{\n\texit(3);\n}\n' >"$lib/quit.c"
+	LINT_LIB_DIR=$lib run --separate-stderr "$LINT"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"lib/talk.c prints or exits (uses: printf)"* ]]
+	[[ "$output" == *"lib/quit.c prints or exits (uses: exit)"* ]]
+	[[ "$output" != *"error.c"* ]]
+}
