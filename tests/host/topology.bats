@@ -57,6 +57,28 @@ py() {
 	[[ "$(py 'v["warnings"]')" == *"0000:81:00.0: link trained below its capability: 8GT/s x2 of 8GT/s x4 (1970 of 3940 MB/s)"* ]]
 }
 
+@test "topology names each vector by its MSI-X entry and, on ssdtune, its queue" {
+	make_topo 4n128c
+	mkdir -p "$FX/class/ssdtune/ssdt0/queues/q3"
+	irq=$(ls "$(ls -d "$FX"/devices/pci*/*/0000:41:00.0)/msi_irqs" | sort -n | sed -n 4p)
+	echo "$irq" >"$FX/class/ssdtune/ssdt0/queues/q3/irq"
+	run --separate-stderr ssdt --json topology
+	[ "$status" -eq 0 ]
+	[ "$(py 'v["storage"][0]["ssdtune_controller"]')" = ssdt0 ]
+	[ "$(py '[q["msix_entry"] for q in v["storage"][0]["irqs"]]')" = "[0, 1, 2, 3, 4, 5, 6, 7, 8]" ]
+	[ "$(py '[q["queue"] for q in v["storage"][0]["irqs"]][3]')" = 3 ]
+	[ "$(py 'v["storage"][0]["irqs"][2]["queue"]')" = None ]
+}
+
+@test "topology gives no MSI-X entry where /proc/interrupts does not say it" {
+	make_topo 1s8c
+	sed -i 's/PCI-MSIX-0000:01:00.0/ITS-MSI/' "$PFX/interrupts"
+	run --separate-stderr ssdt --json topology
+	[ "$status" -eq 0 ]
+	[ "$(py 'v["storage"][0]["irqs"][1]["msix_entry"]')" = None ]
+	[ "$(py 'v["storage"][0]["irqs"][1]["name"]')" = nvme0q1 ]
+}
+
 @test "topology flags an upstream port that caps the device's link" {
 	make_topo 4n128c
 	run --separate-stderr ssdt topology

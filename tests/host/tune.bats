@@ -254,6 +254,32 @@ follow_effective() {
 	[ "$(cat "$PFX"/irq/50[0-8]/smp_affinity_list | md5sum)" = "$before" ]
 }
 
+@test "revert finds vectors by MSI-X entry when a rebind numbers them in another order" {
+	make_topo 4n128c
+	for k in $(seq 0 8); do before[k]=$(cat "$PFX/irq/$((300 + k))/smp_affinity_list"); done
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	# a rebind: entry k comes back as IRQ 508 - k (by rank they would swap)
+	dev=$FX/devices/pci0000:40/0000:40:01.1/0000:41:00.0
+	for k in $(seq 0 8); do
+		mv "$PFX/irq/$((300 + k))" "$PFX/irq/t$k"
+		mv "$dev/msi_irqs/$((300 + k))" "$dev/msi_irqs/t$k"
+		sed -i "s/^ *$((300 + k)):/ $((508 - k)):/" "$PFX/interrupts"
+	done
+	for k in $(seq 0 8); do
+		mv "$PFX/irq/t$k" "$PFX/irq/$((508 - k))"
+		mv "$dev/msi_irqs/t$k" "$dev/msi_irqs/$((508 - k))"
+	done
+	run --separate-stderr ssdt --json topology
+	[ "$(py 'v["storage"][0]["irqs"][0]["irq"]')" = 508 ]
+	[ "$(py 'v["storage"][0]["irqs"][0]["msix_entry"]')" = 0 ]
+	run --separate-stderr ssdt revert --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	for k in $(seq 0 8); do
+		[ "$(cat "$PFX/irq/$((508 - k))/smp_affinity_list")" = "${before[k]}" ]
+	done
+}
+
 @test "verify holds after apply once vectors fire, and reports a manual change as drift" {
 	make_topo 4n128c
 	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"

@@ -290,6 +290,10 @@ static void json_storage(const struct topo *t, struct json_object *root,
 			struct json_object *qo = json_object_new_object();
 
 			json_object_object_add(qo, "irq", json_object_new_int(q->irq));
+			json_object_object_add(qo, "msix_entry", pc->irqs_by_rank ?
+					       NULL : json_object_new_int(q->entry));
+			json_object_object_add(qo, "queue", q->queue < 0 ?
+					       NULL : json_object_new_int(q->queue));
 			json_object_object_add(qo, "name", jstr(q->name));
 			json_object_object_add(qo, "affinity", jstr(q->affinity));
 			json_object_object_add(qo, "effective_affinity", jstr(q->effective));

@@ -314,6 +314,7 @@ static int gather_irqs(struct topo *t, struct topo_pci *pc,
 		classify_irq(q, pc->driver);
 	}
 	pc->nirqs = v.n;
+	pc->irqs_by_rank = v.by_rank;
 	irqvec_free(&v);
 	return 0;
 }

@@ -58,8 +58,9 @@ struct topo_pci {
 	bool port_known;
 	char port[BDF_BUFSZ];		/* upstream port */
 	struct pcie_link port_cap;
-	struct topo_irq *irqs;
+	struct topo_irq *irqs;		/* ascending by entry */
 	int nirqs;
+	bool irqs_by_rank;		/* entries are ranks (irqvec.h) */
 };
 
 struct topo_idle_state {
