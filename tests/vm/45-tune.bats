@@ -157,6 +157,29 @@ PY
 	[[ "${lines[-1]}" == "changed 0, "* ]]
 }
 
+# The topology JSON of PCI function $1, as a python expression.
+topo_dev() { echo "[d for d in v['storage'] if d['bdf'] == '$1'][0]"; }
+
+@test "topology names every vector by its MSI-X entry from the kernel, on ssdtune (with its queue) and on nvme" {
+	bdf=$(nvme_bdf)
+	dev=$(topo_dev "$bdf")
+	run --separate-stderr ssdt --json topology
+	[ "$status" -eq 0 ]
+	echo "$(py "[(q['irq'], q['msix_entry'], q['queue'], q['name']) for q in $dev['irqs']]")"
+	[ "$(py "sorted(q['msix_entry'] for q in $dev['irqs']) == list(range(len($dev['irqs'])))")" = True ]
+	while read -r q irq; do
+		[ "$(py "[x['queue'] for x in $dev['irqs'] if x['irq'] == $irq]")" = "[${q#q}]" ]
+	done < <(ssdt_queue_irqs)
+	detach
+	run --separate-stderr ssdt --json topology
+	[ "$status" -eq 0 ]
+	echo "$(py "[(q['irq'], q['msix_entry'], q['name']) for q in $dev['irqs']]")"
+	[ "$(py "sorted(q['msix_entry'] for q in $dev['irqs']) == list(range(len($dev['irqs'])))")" = True ]
+	[ "$(py "[q['msix_entry'] for q in $dev['irqs'] if q['name'].endswith('q0')]")" = "[0]" ]
+	[ "$(py "set(q['queue'] for q in $dev['irqs'])")" = "{None}" ]
+	setup_attached
+}
+
 @test "stock nvme: plan reports the I/O vectors as kernel-managed and apply does not move them" {
 	detach
 	bdf=$(nvme_bdf)
