@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Namespace block devices of a controller, and the in-use checks. */
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -285,16 +284,6 @@ static int check_swaps(const struct blklist *l, char *why, size_t len)
 	free(line);
 	fclose(f);
 	return busy;
-}
-
-static bool all_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return false;
-	return true;
 }
 
 /* Like fuser: any process with an open file descriptor on one of @l? */

@@ -100,7 +100,7 @@ static int irq_numbers(const char *bdf, int **out, struct lib_err *err)
 	snprintf(p, sizeof(p), SYS_PCI_DEVICES "/%s/msi_irqs", bdf);
 	d = opendir(p);
 	while (d && (e = readdir(d))) {
-		if (!e->d_name[0] || strspn(e->d_name, "0123456789") != strlen(e->d_name))
+		if (!all_digits(e->d_name))
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 32;
@@ -161,8 +161,7 @@ static void queues_of(const char *ssdt, const int *irqs, int n, int *q)
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
-		if (e->d_name[0] != 'q' || !e->d_name[1] ||
-		    strspn(e->d_name + 1, "0123456789") != strlen(e->d_name + 1))
+		if (e->d_name[0] != 'q' || !all_digits(e->d_name + 1))
 			continue;
 		snprintf(p, sizeof(p), SYS_SSDT_CLASS "/%s/queues/%s/irq", ssdt,
 			 e->d_name);

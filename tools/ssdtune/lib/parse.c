@@ -31,6 +31,16 @@ static int dec(const char **sp, unsigned int *v)
 	return 0;
 }
 
+bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!is_digit(*s))
+			return false;
+	return true;
+}
+
 int parse_devnum(const char *s, unsigned int *maj, unsigned int *min)
 {
 	unsigned int a, b;

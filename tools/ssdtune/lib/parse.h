@@ -17,6 +17,9 @@ static inline bool pci_class_is_nvme(unsigned int class24)
 	return class24 == PCI_CLASS_NVME;
 }
 
+/* Is @s one or more decimal digits and nothing else? */
+bool all_digits(const char *s);
+
 /* "259:3" (a sysfs dev file, newline allowed) -> 0, or -1. */
 int parse_devnum(const char *s, unsigned int *maj, unsigned int *min);
 

@@ -4,7 +4,6 @@
  * libpci for storage functions and their PCIe links, sysfs and procfs for
  * CPU cores, interrupt vectors, cpuidle and cpufreq.  Read-only.
  */
-#include <ctype.h>
 #include <setjmp.h>
 #include <dirent.h>
 #include <errno.h>
@@ -89,16 +88,6 @@ static void read_opt(const char *path, char *buf, size_t len)
 {
 	if (sys_read(path, buf, len))
 		buf[0] = '\0';
-}
-
-static bool all_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return false;
-	return true;
 }
 
 static int cmp_int(const void *a, const void *b)

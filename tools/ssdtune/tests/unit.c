@@ -161,6 +161,13 @@ static void test_cpulist(void)
 	      "cpulist_format drops what does not fit, never a partial range");
 }
 
+static void test_all_digits(void)
+{
+	CHECK(all_digits("0") && all_digits("4711") && !all_digits("") &&
+	      !all_digits("12a") && !all_digits("-1") && !all_digits(" 1"),
+	      "all_digits: one or more decimal digits and nothing else");
+}
+
 static void test_interrupts(void)
 {
 	char name[16];
@@ -243,6 +250,7 @@ int main(void)
 	test_paths();
 	test_escape();
 	test_cpulist();
+	test_all_digits();
 	test_interrupts();
 	test_interrupts_entry();
 	test_pcie();
