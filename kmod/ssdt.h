@@ -22,6 +22,7 @@
 #include <linux/workqueue.h>
 #include "ssdt_coalesce.h"
 #include <linux/ssdtune.h>
+#include "ssdt_knob.h"
 #include "ssdt_powerlimit.h"
 #include "ssdt_prp.h"
 
@@ -308,27 +309,51 @@ extern const struct attribute_group ssdt_coalesce_group;
 /* ssdt_sysfs.c: /sys/class/ssdtune */
 
 /*
- * A writable knob: one store function serves a group of knobs and tells
- * them apart by @knob.
+ * A writable knob, one SSDT_KNOB() line in the tables of ssdt_irqmod.c and
+ * ssdt_powerlimit.c.  The knobs of a group share a lock and the settings
+ * they set together (their member of union ssdt_knob_val).
+ *
+ * Write (ssdt_knob_store()): CAP_SYS_ADMIN, or -EPERM.  Under the group's
+ * lock, copy the settings in force (@get), parse the text onto the copy
+ * (@parse: anything malformed or out of range is -EINVAL and nothing is
+ * applied), then @apply the copy (on an error nothing changed).  On
+ * success netlink listeners get a knob event with the value as written.
+ *
+ * Read (ssdt_knob_show()): @show prints the knob from what @peek reads
+ * without the lock, or, for a value made of several fields
+ * (@show_locked), from what @get copies under it.
  */
-struct ssdt_knob_attr {
-	struct device_attribute dev_attr;
-	int knob;
+struct ssdt_knob_group {
+	struct mutex *(*lock)(struct ssdt_ctrl *ctrl);
+	void (*get)(struct ssdt_ctrl *ctrl, union ssdt_knob_val *v);
+	void (*peek)(struct ssdt_ctrl *ctrl, union ssdt_knob_val *v);
 };
 
-#define SSDT_KNOB_ATTR(_name, _store, _knob)				\
-	struct ssdt_knob_attr ssdt_knob_##_name = {			\
-		.dev_attr = __ATTR(_name, 0644, _name##_show, _store),	\
-		.knob = _knob,						\
+struct ssdt_knob {
+	struct device_attribute attr;
+	const struct ssdt_knob_group *group;
+	int (*parse)(union ssdt_knob_val *v, const char *buf);
+	int (*apply)(struct ssdt_ctrl *ctrl, const union ssdt_knob_val *v);
+	ssize_t (*show)(const union ssdt_knob_val *v, char *buf);
+	bool show_locked;
+};
+
+ssize_t ssdt_knob_show(struct device *dev, struct device_attribute *attr,
+		       char *buf);
+ssize_t ssdt_knob_store(struct device *dev, struct device_attribute *attr,
+			const char *buf, size_t count);
+
+/* Knob @_name (mode 0644) of @_group, printed by @_name##_show(). */
+#define SSDT_KNOB(_name, _group, _parse, _apply, _show_locked)		\
+	struct ssdt_knob ssdt_knob_##_name = {				\
+		.attr = __ATTR(_name, 0644, ssdt_knob_show, ssdt_knob_store), \
+		.group = &(_group),					\
+		.parse = _parse,					\
+		.apply = _apply,					\
+		.show = _name##_show,					\
+		.show_locked = _show_locked,				\
 	}
 
-static inline int ssdt_knob_of(struct device_attribute *attr)
-{
-	return container_of(attr, struct ssdt_knob_attr, dev_attr)->knob;
-}
-
-ssize_t ssdt_knob_stored(struct ssdt_ctrl *ctrl, struct device_attribute *attr,
-			 const char *buf, size_t count, int ret);
 int ssdt_class_register(void);
 void ssdt_class_unregister(void);
 int ssdt_sysfs_add(struct ssdt_ctrl *ctrl);

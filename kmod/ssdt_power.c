@@ -7,7 +7,36 @@
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/string.h>
+#include "ssdt_knob.h"
 #include "ssdt_power.h"
+
+const char *const ssdt_power_mode_names[SSDT_POWER_NR_MODES] = {
+	[SSDT_POWER_OFF] = "off",
+	[SSDT_POWER_HW] = "hw",
+	[SSDT_POWER_HOST] = "host",
+	[SSDT_POWER_AUTO] = "auto",
+};
+
+int ssdt_power_parse_limit(union ssdt_knob_val *v, const char *buf)
+{
+	return ssdt_knob_parse_u32(buf, SSDT_POWER_MAX_MW, &v->power.limit_mw);
+}
+
+int ssdt_power_parse_mode(union ssdt_knob_val *v, const char *buf)
+{
+	int mode = sysfs_match_string(ssdt_power_mode_names, buf);
+
+	if (mode <= SSDT_POWER_OFF)	/* no match, or "off" */
+		return -EINVAL;
+	v->power.mode = mode;
+	return 0;
+}
+
+int ssdt_power_parse_model(union ssdt_knob_val *v, const char *buf)
+{
+	return ssdt_energy_parse(&v->power.model, buf);
+}
 
 u32 ssdt_ps_max_mw(const struct nvme_id_power_state *ps)
 {

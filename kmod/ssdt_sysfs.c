@@ -1,25 +1,63 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ssdtune sysfs: /sys/class/ssdtune/ssdtN with the controller's identity
- * and queues/qK with each queue's vector, CPUs and counters.  Documented in
+ * ssdtune sysfs: /sys/class/ssdtune/ssdtN with the controller's identity,
+ * the one store and show of the writable knobs (their tables are in
+ * ssdt_irqmod.c and ssdt_powerlimit.c), and queues/qK with each queue's
+ * vector, CPUs and counters.  Documented in
  * Documentation/ABI/testing/sysfs-class-ssdtune.
  */
+#include <linux/capability.h>
 #include <linux/cpumask.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 #include "ssdt.h"
 
-/*
- * The end of a knob's store: on success tell netlink listeners the knob's
- * new value (as written, trimmed) and consume the write; else return @ret.
- */
-ssize_t ssdt_knob_stored(struct ssdt_ctrl *ctrl, struct device_attribute *attr,
-			 const char *buf, size_t count, int ret)
-{
-	char val[128];
+/* ---- knobs (ssdt.h says how they work) ----------------------------------- */
 
+static const struct ssdt_knob *ssdt_knob_of(struct device_attribute *attr)
+{
+	return container_of(attr, struct ssdt_knob, attr);
+}
+
+ssize_t ssdt_knob_show(struct device *dev, struct device_attribute *attr,
+		       char *buf)
+{
+	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
+	const struct ssdt_knob *k = ssdt_knob_of(attr);
+	const struct ssdt_knob_group *g = k->group;
+	union ssdt_knob_val v;
+
+	if (k->show_locked) {
+		mutex_lock(g->lock(ctrl));
+		g->get(ctrl, &v);
+		mutex_unlock(g->lock(ctrl));
+	} else {
+		g->peek(ctrl, &v);
+	}
+	return k->show(&v, buf);
+}
+
+ssize_t ssdt_knob_store(struct device *dev, struct device_attribute *attr,
+			const char *buf, size_t count)
+{
+	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
+	const struct ssdt_knob *k = ssdt_knob_of(attr);
+	struct mutex *lock = k->group->lock(ctrl);
+	union ssdt_knob_val v;
+	char val[128];
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	mutex_lock(lock);
+	k->group->get(ctrl, &v);
+	ret = k->parse(&v, buf);
+	if (!ret)
+		ret = k->apply(ctrl, &v);
+	mutex_unlock(lock);
 	if (ret < 0)
 		return ret;
+	/* The value as written, trimmed. */
 	strscpy(val, buf, sizeof(val));
 	ssdt_nl_notify_knob(ctrl, attr->attr.name, strim(val));
 	return count;
