@@ -293,9 +293,13 @@ const char *ssdt_dbbuf_name(enum ssdt_dbbuf_state state);
 /* ssdt_format.c: Format NVM, keeping the LBA format (SSDTUNE_CMD_FORMAT) */
 int ssdt_ns_format(struct ssdt_ctrl *ctrl, u32 nsid, u32 ses);
 
-/* ssdt_features.c: feature capabilities, power states, temperature */
+/*
+ * ssdt_features.c: Get and Set Features (an NVMe error status is -EIO),
+ * feature capabilities, power states, temperature
+ */
 int ssdt_get_feature(struct ssdt_ctrl *ctrl, u8 fid, u8 sel, u32 dw11,
 		     u32 *result);
+int ssdt_set_feature(struct ssdt_ctrl *ctrl, u8 fid, u32 dw11);
 void ssdt_features_probe(struct ssdt_ctrl *ctrl);
 extern const struct attribute_group ssdt_feature_group;
 

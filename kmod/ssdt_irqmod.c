@@ -194,23 +194,6 @@ static void ssdt_mod_set_all(struct ssdt_ctrl *ctrl, const struct ssdt_coalesce 
 	}
 }
 
-static int ssdt_set_feature(struct ssdt_ctrl *ctrl, u8 fid, u32 dw11)
-{
-	struct nvme_command cmd = { };
-	int ret;
-
-	cmd.features.opcode = nvme_admin_set_features;
-	cmd.features.fid = cpu_to_le32(fid);
-	cmd.features.dword11 = cpu_to_le32(dw11);
-	ret = ssdt_admin_exec(ctrl, &cmd, NULL);
-	if (ret > 0) {
-		dev_warn(ssdt_dev(ctrl), "Set Features %#x = %#x failed: status %#x\n",
-			 fid, dw11, ret);
-		ret = -EIO;
-	}
-	return ret;
-}
-
 /* Program features 0x08/0x09; @c NULL turns device coalescing off. */
 static int ssdt_hw_coalesce(struct ssdt_ctrl *ctrl, const struct ssdt_coalesce *c,
 			    struct ssdt_coalesce *accepted)

@@ -171,19 +171,10 @@ blk_status_t ssdt_power_gate(struct ssdt_ctrl *ctrl, struct request *rq,
 /* Set Features 0x02 to @ps and read it back. */
 static int ssdt_power_set_state(struct ssdt_ctrl *ctrl, int ps)
 {
-	struct nvme_command cmd = { };
 	u32 cur;
 	int ret;
 
-	cmd.features.opcode = nvme_admin_set_features;
-	cmd.features.fid = cpu_to_le32(NVME_FEAT_POWER_MGMT);
-	cmd.features.dword11 = cpu_to_le32(ps);
-	ret = ssdt_admin_exec(ctrl, &cmd, NULL);
-	if (ret > 0) {
-		dev_warn(ssdt_dev(ctrl), "Set Features power state %d failed: status %#x\n",
-			 ps, ret);
-		return -EIO;
-	}
+	ret = ssdt_set_feature(ctrl, NVME_FEAT_POWER_MGMT, ps);
 	if (ret)
 		return ret;
 	ret = ssdt_get_feature(ctrl, NVME_FEAT_POWER_MGMT, 0, 0, &cur);
