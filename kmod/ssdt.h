@@ -358,6 +358,21 @@ ssize_t ssdt_knob_store(struct device *dev, struct device_attribute *attr,
 		.show_locked = _show_locked,				\
 	}
 
+/*
+ * A read-only file of the controller directory: the values after @_fmt,
+ * expressions of ctrl (the struct ssdt_ctrl), printed with @_fmt and a
+ * newline.
+ */
+#define SSDT_CTRL_ATTR_RO(_name, _fmt, ...)				\
+static ssize_t _name##_show(struct device *dev,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);			\
+									\
+	return sysfs_emit(buf, _fmt "\n", __VA_ARGS__);		\
+}									\
+static DEVICE_ATTR_RO(_name)
+
 int ssdt_class_register(void);
 void ssdt_class_unregister(void);
 int ssdt_sysfs_add(struct ssdt_ctrl *ctrl);

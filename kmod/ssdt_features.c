@@ -79,24 +79,9 @@ static const char *ssdt_cap_name(enum ssdt_feat_cap cap)
 	}
 }
 
-static ssize_t coalesce_caps_show(struct device *dev,
-				  struct device_attribute *attr, char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%s\n", ssdt_cap_name(ctrl->coalesce_cap));
-}
-static DEVICE_ATTR_RO(coalesce_caps);
-
-static ssize_t power_caps_show(struct device *dev,
-			       struct device_attribute *attr, char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%s %u\n", ssdt_cap_name(ctrl->power_cap),
-			  ctrl->npss + 1);
-}
-static DEVICE_ATTR_RO(power_caps);
+SSDT_CTRL_ATTR_RO(coalesce_caps, "%s", ssdt_cap_name(ctrl->coalesce_cap));
+SSDT_CTRL_ATTR_RO(power_caps, "%s %u", ssdt_cap_name(ctrl->power_cap),
+		  ctrl->npss + 1);
 
 static ssize_t power_states_show(struct device *dev,
 				 struct device_attribute *attr, char *buf)

@@ -321,15 +321,8 @@ static SSDT_KNOB(coalesce_time_us, ssdt_coalesce_knobs,
 static SSDT_KNOB(coalesce_profile, ssdt_coalesce_knobs,
 		 ssdt_coalesce_parse_profile, ssdt_coalesce_set, true);
 
-static ssize_t coalesce_active_show(struct device *dev,
-				    struct device_attribute *attr, char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%s\n",
-			  ssdt_coalesce_mode_names[READ_ONCE(ctrl->coalesce_active)]);
-}
-static DEVICE_ATTR_RO(coalesce_active);
+SSDT_CTRL_ATTR_RO(coalesce_active, "%s",
+		  ssdt_coalesce_mode_names[READ_ONCE(ctrl->coalesce_active)]);
 
 static struct attribute *ssdt_coalesce_attrs[] = {
 	&ssdt_knob_coalesce_mode.attr.attr,

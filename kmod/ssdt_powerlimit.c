@@ -335,16 +335,8 @@ static SSDT_KNOB(power_limit_mode, ssdt_power_knobs,
 static SSDT_KNOB(energy_model, ssdt_power_knobs,
 		 ssdt_power_parse_model, ssdt_power_apply_model, true);
 
-static ssize_t power_limit_active_show(struct device *dev,
-				       struct device_attribute *attr,
-				       char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%s\n",
-			  ssdt_power_mode_names[READ_ONCE(ctrl->power.active)]);
-}
-static DEVICE_ATTR_RO(power_limit_active);
+SSDT_CTRL_ATTR_RO(power_limit_active, "%s",
+		  ssdt_power_mode_names[READ_ONCE(ctrl->power.active)]);
 
 static ssize_t power_estimate_mw_show(struct device *dev,
 				      struct device_attribute *attr, char *buf)
@@ -371,26 +363,11 @@ static u64 ssdt_power_counter(struct ssdt_ctrl *ctrl, const u64 *v)
 	return ret;
 }
 
-static ssize_t throttle_events_show(struct device *dev,
-				    struct device_attribute *attr, char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%llu\n",
-			  ssdt_power_counter(ctrl, &ctrl->power.events));
-}
-static DEVICE_ATTR_RO(throttle_events);
-
-static ssize_t throttled_us_show(struct device *dev,
-				 struct device_attribute *attr, char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%llu\n",
-			  div_u64(ssdt_power_counter(ctrl, &ctrl->power.throttled_ns),
-				  NSEC_PER_USEC));
-}
-static DEVICE_ATTR_RO(throttled_us);
+SSDT_CTRL_ATTR_RO(throttle_events, "%llu",
+		  ssdt_power_counter(ctrl, &ctrl->power.events));
+SSDT_CTRL_ATTR_RO(throttled_us, "%llu",
+		  div_u64(ssdt_power_counter(ctrl, &ctrl->power.throttled_ns),
+			  NSEC_PER_USEC));
 
 static struct attribute *ssdt_power_attrs[] = {
 	&ssdt_knob_power_limit_mw.attr.attr,

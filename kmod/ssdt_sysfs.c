@@ -65,86 +65,15 @@ ssize_t ssdt_knob_store(struct device *dev, struct device_attribute *attr,
 
 /* ---- controller attributes ---------------------------------------------- */
 
-static ssize_t model_show(struct device *dev, struct device_attribute *attr,
-			  char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%s\n", ctrl->model);
-}
-static DEVICE_ATTR_RO(model);
-
-static ssize_t serial_show(struct device *dev, struct device_attribute *attr,
-			   char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%s\n", ctrl->serial);
-}
-static DEVICE_ATTR_RO(serial);
-
-static ssize_t firmware_show(struct device *dev, struct device_attribute *attr,
-			     char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%s\n", ctrl->firmware);
-}
-static DEVICE_ATTR_RO(firmware);
-
-static ssize_t numa_node_show(struct device *dev, struct device_attribute *attr,
-			      char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%d\n", ctrl->node);
-}
-static DEVICE_ATTR_RO(numa_node);
-
-static ssize_t pci_address_show(struct device *dev,
-				struct device_attribute *attr, char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%s\n", pci_name(ctrl->pdev));
-}
-static DEVICE_ATTR_RO(pci_address);
-
-static ssize_t state_show(struct device *dev, struct device_attribute *attr,
-			  char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%s\n", ssdt_state_name(READ_ONCE(ctrl->state)));
-}
-static DEVICE_ATTR_RO(state);
-
-static ssize_t io_queues_show(struct device *dev, struct device_attribute *attr,
-			      char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%u\n", ctrl->nr_io);
-}
-static DEVICE_ATTR_RO(io_queues);
-
-static ssize_t queue_depth_show(struct device *dev,
-				struct device_attribute *attr, char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%u\n", ctrl->io_depth);
-}
-static DEVICE_ATTR_RO(queue_depth);
-
-static ssize_t shadow_doorbells_show(struct device *dev,
-				     struct device_attribute *attr, char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%s\n", ssdt_dbbuf_name(READ_ONCE(ctrl->dbbuf)));
-}
-static DEVICE_ATTR_RO(shadow_doorbells);
+SSDT_CTRL_ATTR_RO(model, "%s", ctrl->model);
+SSDT_CTRL_ATTR_RO(serial, "%s", ctrl->serial);
+SSDT_CTRL_ATTR_RO(firmware, "%s", ctrl->firmware);
+SSDT_CTRL_ATTR_RO(numa_node, "%d", ctrl->node);
+SSDT_CTRL_ATTR_RO(pci_address, "%s", pci_name(ctrl->pdev));
+SSDT_CTRL_ATTR_RO(state, "%s", ssdt_state_name(READ_ONCE(ctrl->state)));
+SSDT_CTRL_ATTR_RO(io_queues, "%u", ctrl->nr_io);
+SSDT_CTRL_ATTR_RO(queue_depth, "%u", ctrl->io_depth);
+SSDT_CTRL_ATTR_RO(shadow_doorbells, "%s", ssdt_dbbuf_name(READ_ONCE(ctrl->dbbuf)));
 
 static struct attribute *ssdt_ctrl_attrs[] = {
 	&dev_attr_model.attr,
