@@ -78,7 +78,7 @@ struct ssdt_queue {
 	struct nvme_command *sqes;
 	dma_addr_t sq_dma;
 	u16 sq_tail;
-	u16 last_sq_tail;		/* tail the doorbell last saw */
+	u16 last_sq_tail;		/* tail last rung or put in the shadow */
 
 	spinlock_t cq_lock;		/* completion: hard IRQ and timeout */
 	struct nvme_completion *cqes;
@@ -125,9 +125,10 @@ struct ssdt_ns {
 };
 
 /*
- * Scatter list of a request with more than one segment, from
- * ctrl->sgl_pool while the request is mapped.  Kept out of the PDU, which
- * blk-mq allocates for every tag of every queue (3 KiB each otherwise).
+ * Scatter list of a request the single-segment fast path does not take
+ * (more than one segment, or one beyond two pages), from ctrl->sgl_pool
+ * while the request is mapped.  Kept out of the PDU, which blk-mq
+ * allocates for every tag of every queue (3 KiB each otherwise).
  */
 struct ssdt_sgl {
 	struct scatterlist sg[SSDT_MAX_SEGS];
@@ -142,15 +143,15 @@ struct ssdt_iod {
 	bool aborted;			/* an Abort was sent for it */
 	bool requeue;			/* cancelled by a reset: retry */
 	u8 retries;
-	int nents;			/* DMA-mapped sg entries, 0: no data */
-	u32 bvec_len;			/* single-segment fast path: mapped */
-	dma_addr_t bvec_dma;		/* bytes at bvec_dma, 0: not used */
+	int nents;			/* sg entries DMA-mapped, 0: none */
+	u32 bvec_len;			/* bytes mapped at bvec_dma, 0: none */
+	dma_addr_t bvec_dma;		/* single-segment fast path's mapping */
 	u32 nlists;
 	__le64 *lists[SSDT_MAX_PRP_LISTS];
 	dma_addr_t list_dma[SSDT_MAX_PRP_LISTS];
 	struct nvme_dsm_range dsm;
 	dma_addr_t dsm_dma;
-	struct ssdt_sgl *sgl;		/* multi-segment requests only */
+	struct ssdt_sgl *sgl;		/* off the fast path only */
 	struct ssdt_power_rq pw;		/* host power throttle */
 };
 
@@ -168,7 +169,7 @@ struct ssdt_ctrl {
 	bool removing;			/* remove() runs: no more resets */
 	spinlock_t state_lock;
 	struct work_struct reset_work;
-	struct mutex dev_mutex;		/* bring-up, reset, removal */
+	struct mutex dev_mutex;		/* reset, removal, shutdown */
 
 	struct ssdt_queue *admin;
 	struct ssdt_admin_slot slots[SSDT_ADMIN_DEPTH - 1];

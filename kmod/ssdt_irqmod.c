@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ssdtune interrupt coalescing: the live knobs (coalesce_mode,
- * coalesce_threshold, coalesce_time_us, coalesce_profile, coalesce_active)
- * and host-side moderation.
+ * coalesce_threshold, coalesce_time_us, coalesce_profile), the read-only
+ * coalesce_active, and host-side moderation.
  *
  * Host moderation works on any device and is NAPI-like.  An interrupt
  * reaps what is posted; if commands are still outstanding on the queue,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NVMe power state descriptors (Identify Controller bytes 2047:2048+) as
+ * NVMe power state descriptors (Identify Controller bytes 3071:2048) as
  * ssdtune shows them.  Max power is in 0.01 W units, or 0.0001 W when the
  * MXPS flag is set; idle and active power carry a 2-bit scale (1: 0.0001 W,
  * 2: 0.01 W, 0: not reported).

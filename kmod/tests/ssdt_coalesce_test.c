@@ -625,7 +625,7 @@ static void mod_adapt_rule(struct kunit *test)
 	ssdt_mod_adapt(&e, 64, 2000, &thr, &time);
 	KUNIT_EXPECT_EQ(test, thr, 8U);
 	KUNIT_EXPECT_EQ(test, time, 1600U);
-	/* QD128: the ceilings (the iops profile). */
+	/* QD128: 32 per window and the time ceiling; deeper, both ceilings. */
 	e.depth_x16 = 128 * 16;
 	ssdt_mod_adapt(&e, 64, 2000, &thr, &time);
 	KUNIT_EXPECT_EQ(test, thr, 32U);
