@@ -21,5 +21,8 @@ have() { # NAME FILE PATTERN
 		echo "/* #undef $1 */"
 	fi
 }
-# 6.9+: struct queue_limits (with BLK_FEAT_* flags) passed to blk_mq_alloc_disk.
-have SSDT_HAVE_DISK_LIMITS blk-mq.h 'define blk_mq_alloc_disk\(set, lim, queuedata\)'
+# 6.9+: blk_mq_alloc_disk takes a struct queue_limits (three arguments).
+have SSDT_HAVE_DISK_LIMITS blk-mq.h 'define[[:space:]]+blk_mq_alloc_disk\([^,)]+,[^,)]+,[^,)]+\)'
+# 6.11+: write cache, FUA and rotation are BLK_FEAT_* flags in
+# queue_limits.features, not blk_queue_write_cache() and queue flags.
+have SSDT_HAVE_BLK_FEAT blkdev.h 'define[[:space:]]+BLK_FEAT_WRITE_CACHE[[:space:]]'

@@ -22,6 +22,7 @@
 #include <linux/workqueue.h>
 #include "ssdt_coalesce.h"
 #include <linux/ssdtune.h>
+#include "ssdt_knob.h"
 #include "ssdt_powerlimit.h"
 #include "ssdt_prp.h"
 
@@ -77,7 +78,7 @@ struct ssdt_queue {
 	struct nvme_command *sqes;
 	dma_addr_t sq_dma;
 	u16 sq_tail;
-	u16 last_sq_tail;		/* tail the doorbell last saw */
+	u16 last_sq_tail;		/* tail last rung or put in the shadow */
 
 	spinlock_t cq_lock;		/* completion: hard IRQ and timeout */
 	struct nvme_completion *cqes;
@@ -124,9 +125,10 @@ struct ssdt_ns {
 };
 
 /*
- * Scatter list of a request with more than one segment, from
- * ctrl->sgl_pool while the request is mapped.  Kept out of the PDU, which
- * blk-mq allocates for every tag of every queue (3 KiB each otherwise).
+ * Scatter list of a request the single-segment fast path does not take
+ * (more than one segment, or one beyond two pages), from ctrl->sgl_pool
+ * while the request is mapped.  Kept out of the PDU, which blk-mq
+ * allocates for every tag of every queue (3 KiB each otherwise).
  */
 struct ssdt_sgl {
 	struct scatterlist sg[SSDT_MAX_SEGS];
@@ -141,15 +143,15 @@ struct ssdt_iod {
 	bool aborted;			/* an Abort was sent for it */
 	bool requeue;			/* cancelled by a reset: retry */
 	u8 retries;
-	int nents;			/* DMA-mapped sg entries, 0: no data */
-	u32 bvec_len;			/* single-segment fast path: mapped */
-	dma_addr_t bvec_dma;		/* bytes at bvec_dma, 0: not used */
+	int nents;			/* sg entries DMA-mapped, 0: none */
+	u32 bvec_len;			/* bytes mapped at bvec_dma, 0: none */
+	dma_addr_t bvec_dma;		/* single-segment fast path's mapping */
 	u32 nlists;
 	__le64 *lists[SSDT_MAX_PRP_LISTS];
 	dma_addr_t list_dma[SSDT_MAX_PRP_LISTS];
 	struct nvme_dsm_range dsm;
 	dma_addr_t dsm_dma;
-	struct ssdt_sgl *sgl;		/* multi-segment requests only */
+	struct ssdt_sgl *sgl;		/* off the fast path only */
 	struct ssdt_power_rq pw;		/* host power throttle */
 };
 
@@ -167,7 +169,7 @@ struct ssdt_ctrl {
 	bool removing;			/* remove() runs: no more resets */
 	spinlock_t state_lock;
 	struct work_struct reset_work;
-	struct mutex dev_mutex;		/* bring-up, reset, removal */
+	struct mutex dev_mutex;		/* reset, removal, shutdown */
 
 	struct ssdt_queue *admin;
 	struct ssdt_admin_slot slots[SSDT_ADMIN_DEPTH - 1];
@@ -292,9 +294,13 @@ const char *ssdt_dbbuf_name(enum ssdt_dbbuf_state state);
 /* ssdt_format.c: Format NVM, keeping the LBA format (SSDTUNE_CMD_FORMAT) */
 int ssdt_ns_format(struct ssdt_ctrl *ctrl, u32 nsid, u32 ses);
 
-/* ssdt_features.c: feature capabilities, power states, temperature */
+/*
+ * ssdt_features.c: Get and Set Features (an NVMe error status is -EIO),
+ * feature capabilities, power states, temperature
+ */
 int ssdt_get_feature(struct ssdt_ctrl *ctrl, u8 fid, u8 sel, u32 dw11,
 		     u32 *result);
+int ssdt_set_feature(struct ssdt_ctrl *ctrl, u8 fid, u32 dw11);
 void ssdt_features_probe(struct ssdt_ctrl *ctrl);
 extern const struct attribute_group ssdt_feature_group;
 
@@ -308,27 +314,66 @@ extern const struct attribute_group ssdt_coalesce_group;
 /* ssdt_sysfs.c: /sys/class/ssdtune */
 
 /*
- * A writable knob: one store function serves a group of knobs and tells
- * them apart by @knob.
+ * A writable knob, one SSDT_KNOB() line in the tables of ssdt_irqmod.c and
+ * ssdt_powerlimit.c.  The knobs of a group share a lock and the settings
+ * they set together (their member of union ssdt_knob_val).
+ *
+ * Write (ssdt_knob_store()): CAP_SYS_ADMIN, or -EPERM.  Under the group's
+ * lock, copy the settings in force (@get), parse the text onto the copy
+ * (@parse: anything malformed or out of range is -EINVAL and nothing is
+ * applied), then @apply the copy (on an error nothing changed).  On
+ * success netlink listeners get a knob event with the value as written.
+ *
+ * Read (ssdt_knob_show()): @show prints the knob from what @peek reads
+ * without the lock, or, for a value made of several fields
+ * (@show_locked), from what @get copies under it.
  */
-struct ssdt_knob_attr {
-	struct device_attribute dev_attr;
-	int knob;
+struct ssdt_knob_group {
+	struct mutex *(*lock)(struct ssdt_ctrl *ctrl);
+	void (*get)(struct ssdt_ctrl *ctrl, union ssdt_knob_val *v);
+	void (*peek)(struct ssdt_ctrl *ctrl, union ssdt_knob_val *v);
 };
 
-#define SSDT_KNOB_ATTR(_name, _store, _knob)				\
-	struct ssdt_knob_attr ssdt_knob_##_name = {			\
-		.dev_attr = __ATTR(_name, 0644, _name##_show, _store),	\
-		.knob = _knob,						\
+struct ssdt_knob {
+	struct device_attribute attr;
+	const struct ssdt_knob_group *group;
+	int (*parse)(union ssdt_knob_val *v, const char *buf);
+	int (*apply)(struct ssdt_ctrl *ctrl, const union ssdt_knob_val *v);
+	ssize_t (*show)(const union ssdt_knob_val *v, char *buf);
+	bool show_locked;
+};
+
+ssize_t ssdt_knob_show(struct device *dev, struct device_attribute *attr,
+		       char *buf);
+ssize_t ssdt_knob_store(struct device *dev, struct device_attribute *attr,
+			const char *buf, size_t count);
+
+/* Knob @_name (mode 0644) of @_group, printed by @_name##_show(). */
+#define SSDT_KNOB(_name, _group, _parse, _apply, _show_locked)		\
+	struct ssdt_knob ssdt_knob_##_name = {				\
+		.attr = __ATTR(_name, 0644, ssdt_knob_show, ssdt_knob_store), \
+		.group = &(_group),					\
+		.parse = _parse,					\
+		.apply = _apply,					\
+		.show = _name##_show,					\
+		.show_locked = _show_locked,				\
 	}
 
-static inline int ssdt_knob_of(struct device_attribute *attr)
-{
-	return container_of(attr, struct ssdt_knob_attr, dev_attr)->knob;
-}
+/*
+ * A read-only file of the controller directory: the values after @_fmt,
+ * expressions of ctrl (the struct ssdt_ctrl), printed with @_fmt and a
+ * newline.
+ */
+#define SSDT_CTRL_ATTR_RO(_name, _fmt, ...)				\
+static ssize_t _name##_show(struct device *dev,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);			\
+									\
+	return sysfs_emit(buf, _fmt "\n", __VA_ARGS__);		\
+}									\
+static DEVICE_ATTR_RO(_name)
 
-ssize_t ssdt_knob_stored(struct ssdt_ctrl *ctrl, struct device_attribute *attr,
-			 const char *buf, size_t count, int ret);
 int ssdt_class_register(void);
 void ssdt_class_unregister(void);
 int ssdt_sysfs_add(struct ssdt_ctrl *ctrl);

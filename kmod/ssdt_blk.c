@@ -443,7 +443,7 @@ int ssdt_blk_init(struct ssdt_ctrl *ctrl)
 					 SSDT_PAGE_SIZE, SSDT_PAGE_SIZE, 0);
 	if (!ctrl->prp_pool)
 		return -ENOMEM;
-	/* One in reserve: a multi-segment request can always make progress. */
+	/* One in reserve: a request off the fast path always makes progress. */
 	ctrl->sgl_pool = mempool_create_node(1, mempool_kmalloc, mempool_kfree,
 					     (void *)sizeof(struct ssdt_sgl),
 					     GFP_KERNEL, ctrl->node);

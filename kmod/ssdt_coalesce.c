@@ -10,6 +10,7 @@
 #include <linux/minmax.h>
 #include <linux/string.h>
 #include "ssdt_coalesce.h"
+#include "ssdt_knob.h"
 
 const char *const ssdt_coalesce_mode_names[SSDT_COALESCE_NR_MODES] = {
 	[SSDT_COALESCE_OFF] = "off",
@@ -50,6 +51,49 @@ const char *ssdt_coalesce_profile_name(const struct ssdt_coalesce *c)
 			return ssdt_coalesce_profiles[i].name;
 	}
 	return "custom";
+}
+
+int ssdt_coalesce_parse_mode(union ssdt_knob_val *v, const char *buf)
+{
+	int mode = sysfs_match_string(ssdt_coalesce_mode_names, buf);
+
+	if (mode < 0)
+		return -EINVAL;
+	v->coalesce.mode = mode;
+	v->coalesce.adaptive = false;
+	return 0;
+}
+
+/* A threshold or a time, @field of @v, up to @max. */
+static int ssdt_coalesce_parse_u32(union ssdt_knob_val *v, u32 *field,
+				   u32 max, const char *buf)
+{
+	if (ssdt_knob_parse_u32(buf, max, field))
+		return -EINVAL;
+	v->coalesce.adaptive = false;
+	return 0;
+}
+
+int ssdt_coalesce_parse_threshold(union ssdt_knob_val *v, const char *buf)
+{
+	return ssdt_coalesce_parse_u32(v, &v->coalesce.threshold,
+				       SSDT_COALESCE_MAX_THRESHOLD, buf);
+}
+
+int ssdt_coalesce_parse_time(union ssdt_knob_val *v, const char *buf)
+{
+	return ssdt_coalesce_parse_u32(v, &v->coalesce.time_us,
+				       SSDT_COALESCE_MAX_TIME_US, buf);
+}
+
+int ssdt_coalesce_parse_profile(union ssdt_knob_val *v, const char *buf)
+{
+	const struct ssdt_coalesce_profile *p = ssdt_coalesce_profile_find(buf);
+
+	if (!p)
+		return -EINVAL;
+	v->coalesce = p->c;
+	return 0;
 }
 
 u32 ssdt_coalesce_encode(u32 threshold, u32 time_us)

@@ -44,6 +44,21 @@ const struct ssdt_coalesce_profile *ssdt_coalesce_profile_find(const char *name)
 /* The name of the profile that @c matches exactly, or "custom". */
 const char *ssdt_coalesce_profile_name(const struct ssdt_coalesce *c);
 
+union ssdt_knob_val;
+
+/*
+ * Writes to coalesce_mode (a mode name), coalesce_threshold
+ * (0..SSDT_COALESCE_MAX_THRESHOLD), coalesce_time_us
+ * (0..SSDT_COALESCE_MAX_TIME_US) and coalesce_profile (a profile name)
+ * onto @v->coalesce: 0, or -EINVAL with @v as it was.  A mode, threshold
+ * or time written by hand makes the setting static (not adaptive); a
+ * profile sets all four.
+ */
+int ssdt_coalesce_parse_mode(union ssdt_knob_val *v, const char *buf);
+int ssdt_coalesce_parse_threshold(union ssdt_knob_val *v, const char *buf);
+int ssdt_coalesce_parse_time(union ssdt_knob_val *v, const char *buf);
+int ssdt_coalesce_parse_profile(union ssdt_knob_val *v, const char *buf);
+
 /* Feature 0x08 dword 11: threshold 0-based in bits 7:0, time in 100 us units in 15:8. */
 u32 ssdt_coalesce_encode(u32 threshold, u32 time_us);
 void ssdt_coalesce_decode(u32 dw11, u32 *threshold, u32 *time_us);

@@ -24,8 +24,20 @@ struct ssdt_limits {
 	bool fua;
 };
 
-#ifdef SSDT_HAVE_DISK_LIMITS
-/* 6.9+: limits are handed to blk_mq_alloc_disk in struct queue_limits. */
+/*
+ * The two header features change together between the kernels supported:
+ * a kernel with one and not the other (6.9, 6.10) is not.
+ */
+#if defined(SSDT_HAVE_DISK_LIMITS) != defined(SSDT_HAVE_BLK_FEAT)
+#error "ssdtune: blk_mq_alloc_disk takes queue_limits but BLK_FEAT_* is missing, or the reverse"
+#endif
+
+#ifdef SSDT_HAVE_BLK_FEAT
+/*
+ * 6.11+: limits, with write cache and FUA as BLK_FEAT_* flags, are handed
+ * to blk_mq_alloc_disk in struct queue_limits; non-rotational and no
+ * entropy contribution are the defaults.
+ */
 static inline struct gendisk *
 ssdt_alloc_disk(struct blk_mq_tag_set *set, const struct ssdt_limits *l,
 		void *queuedata)
@@ -50,7 +62,7 @@ ssdt_alloc_disk(struct blk_mq_tag_set *set, const struct ssdt_limits *l,
 	return blk_mq_alloc_disk(set, &lim, queuedata);
 }
 #else
-/* 6.1: allocate, then call the per-limit setters. */
+/* 6.1: allocate, then call the per-limit setters and set the queue flags. */
 static inline struct gendisk *
 ssdt_alloc_disk(struct blk_mq_tag_set *set, const struct ssdt_limits *l,
 		void *queuedata)

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ssdtune device features: which of interrupt coalescing (0x08/0x09) and
- * power management (0x02) the controller lets the host change (Get
- * Features, SEL=3 "supported capabilities"), the power state table, the
- * current power state and the composite temperature.
+ * ssdtune device features: Get and Set Features, which of interrupt
+ * coalescing (0x08/0x09) and power management (0x02) the controller lets
+ * the host change (Get Features, SEL=3 "supported capabilities"), the
+ * power state table, the current power state and the composite
+ * temperature.
  */
 #include <linux/jiffies.h>
 #include <linux/slab.h>
@@ -25,6 +26,23 @@ int ssdt_get_feature(struct ssdt_ctrl *ctrl, u8 fid, u8 sel, u32 dw11,
 	cmd.features.dword11 = cpu_to_le32(dw11);
 	ret = ssdt_admin_exec(ctrl, &cmd, result);
 	return ret > 0 ? -EIO : ret;
+}
+
+int ssdt_set_feature(struct ssdt_ctrl *ctrl, u8 fid, u32 dw11)
+{
+	struct nvme_command cmd = { };
+	int ret;
+
+	cmd.features.opcode = nvme_admin_set_features;
+	cmd.features.fid = cpu_to_le32(fid);
+	cmd.features.dword11 = cpu_to_le32(dw11);
+	ret = ssdt_admin_exec(ctrl, &cmd, NULL);
+	if (ret > 0) {
+		dev_warn(ssdt_dev(ctrl), "Set Features %#x = %#x failed: status %#x\n",
+			 fid, dw11, ret);
+		ret = -EIO;
+	}
+	return ret;
 }
 
 static enum ssdt_feat_cap ssdt_feature_cap(struct ssdt_ctrl *ctrl, u8 fid,
@@ -61,24 +79,9 @@ static const char *ssdt_cap_name(enum ssdt_feat_cap cap)
 	}
 }
 
-static ssize_t coalesce_caps_show(struct device *dev,
-				  struct device_attribute *attr, char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%s\n", ssdt_cap_name(ctrl->coalesce_cap));
-}
-static DEVICE_ATTR_RO(coalesce_caps);
-
-static ssize_t power_caps_show(struct device *dev,
-			       struct device_attribute *attr, char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%s %u\n", ssdt_cap_name(ctrl->power_cap),
-			  ctrl->npss + 1);
-}
-static DEVICE_ATTR_RO(power_caps);
+SSDT_CTRL_ATTR_RO(coalesce_caps, "%s", ssdt_cap_name(ctrl->coalesce_cap));
+SSDT_CTRL_ATTR_RO(power_caps, "%s %u", ssdt_cap_name(ctrl->power_cap),
+		  ctrl->npss + 1);
 
 static ssize_t power_states_show(struct device *dev,
 				 struct device_attribute *attr, char *buf)

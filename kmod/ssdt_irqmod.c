@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ssdtune interrupt coalescing: the live knobs (coalesce_mode,
- * coalesce_threshold, coalesce_time_us, coalesce_profile, coalesce_active)
- * and host-side moderation.
+ * coalesce_threshold, coalesce_time_us, coalesce_profile), the read-only
+ * coalesce_active, and host-side moderation.
  *
  * Host moderation works on any device and is NAPI-like.  An interrupt
  * reaps what is posted; if commands are still outstanding on the queue,
@@ -25,13 +25,11 @@
  * handler's reap and disable_irq_nosync() is polled by the timer armed
  * right after.  Every reap runs under cq_lock, so none is duplicated.
  */
-#include <linux/capability.h>
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
 #include <linux/ktime.h>
 #include <linux/sched.h>
-#include <linux/string.h>
 #include "ssdt.h"
 #include "ssdt_coalesce.h"
 
@@ -196,23 +194,6 @@ static void ssdt_mod_set_all(struct ssdt_ctrl *ctrl, const struct ssdt_coalesce 
 	}
 }
 
-static int ssdt_set_feature(struct ssdt_ctrl *ctrl, u8 fid, u32 dw11)
-{
-	struct nvme_command cmd = { };
-	int ret;
-
-	cmd.features.opcode = nvme_admin_set_features;
-	cmd.features.fid = cpu_to_le32(fid);
-	cmd.features.dword11 = cpu_to_le32(dw11);
-	ret = ssdt_admin_exec(ctrl, &cmd, NULL);
-	if (ret > 0) {
-		dev_warn(ssdt_dev(ctrl), "Set Features %#x = %#x failed: status %#x\n",
-			 fid, dw11, ret);
-		ret = -EIO;
-	}
-	return ret;
-}
-
 /* Program features 0x08/0x09; @c NULL turns device coalescing off. */
 static int ssdt_hw_coalesce(struct ssdt_ctrl *ctrl, const struct ssdt_coalesce *c,
 			    struct ssdt_coalesce *accepted)
@@ -242,18 +223,19 @@ static int ssdt_hw_coalesce(struct ssdt_ctrl *ctrl, const struct ssdt_coalesce *
 	return 0;
 }
 
-/* Apply @want; on failure every knob stays as it was.  knob_mutex held. */
+/*
+ * Apply @v->coalesce (the parsers checked its ranges); on failure every
+ * knob stays as it was.  knob_mutex held.
+ */
 static int ssdt_coalesce_set(struct ssdt_ctrl *ctrl,
-			     const struct ssdt_coalesce *want)
+			     const union ssdt_knob_val *v)
 {
+	const struct ssdt_coalesce *want = &v->coalesce;
 	bool hw_ok = ctrl->coalesce_cap == SSDT_CAP_CHANGEABLE;
 	enum ssdt_coalesce_mode eff = ssdt_coalesce_effective(want->mode, hw_ok);
 	struct ssdt_coalesce next = *want;
 	int ret = 0;
 
-	if (want->threshold > SSDT_COALESCE_MAX_THRESHOLD ||
-	    want->time_us > SSDT_COALESCE_MAX_TIME_US)
-		return -EINVAL;
 	if (eff == SSDT_COALESCE_HW && !hw_ok)
 		return -EOPNOTSUPP;	/* coalesce_caps says why */
 
@@ -287,120 +269,66 @@ void ssdt_coalesce_restore(struct ssdt_ctrl *ctrl)
 	mutex_unlock(&ctrl->knob_mutex);
 }
 
-/* ---- sysfs ------------------------------------------------------------- */
+/* ---- sysfs knobs -------------------------------------------------------- */
 
-enum {
-	SSDT_KNOB_MODE, SSDT_KNOB_THRESHOLD, SSDT_KNOB_TIME, SSDT_KNOB_PROFILE,
+static struct mutex *ssdt_coalesce_lock(struct ssdt_ctrl *ctrl)
+{
+	return &ctrl->knob_mutex;
+}
+
+/* Field by field, so a knob of one field reads without knob_mutex. */
+static void ssdt_coalesce_get(struct ssdt_ctrl *ctrl, union ssdt_knob_val *v)
+{
+	v->coalesce.mode = READ_ONCE(ctrl->coalesce.mode);
+	v->coalesce.threshold = READ_ONCE(ctrl->coalesce.threshold);
+	v->coalesce.time_us = READ_ONCE(ctrl->coalesce.time_us);
+	v->coalesce.adaptive = READ_ONCE(ctrl->coalesce.adaptive);
+}
+
+static const struct ssdt_knob_group ssdt_coalesce_knobs = {
+	.lock = ssdt_coalesce_lock,
+	.get = ssdt_coalesce_get,
+	.peek = ssdt_coalesce_get,
 };
 
-static ssize_t ssdt_coalesce_store(struct device *dev,
-				   struct device_attribute *attr,
-				   const char *buf, size_t count)
+static ssize_t coalesce_mode_show(const union ssdt_knob_val *v, char *buf)
 {
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-	int knob = ssdt_knob_of(attr);
-	const struct ssdt_coalesce_profile *p;
-	struct ssdt_coalesce c;
-	unsigned int v;
-	int ret;
-
-	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
-	mutex_lock(&ctrl->knob_mutex);
-	c = ctrl->coalesce;
-	ret = -EINVAL;
-	switch (knob) {
-	case SSDT_KNOB_MODE:
-		ret = sysfs_match_string(ssdt_coalesce_mode_names, buf);
-		if (ret < 0)
-			goto out;
-		c.mode = ret;
-		c.adaptive = false;
-		break;
-	case SSDT_KNOB_THRESHOLD:
-	case SSDT_KNOB_TIME:
-		if (kstrtouint(buf, 10, &v))
-			goto out;
-		if (knob == SSDT_KNOB_THRESHOLD)
-			c.threshold = v;
-		else
-			c.time_us = v;
-		c.adaptive = false;	/* a knob written by hand is static */
-		break;
-	default:
-		p = ssdt_coalesce_profile_find(buf);
-		if (!p)
-			goto out;
-		c = p->c;
-		break;
-	}
-	ret = ssdt_coalesce_set(ctrl, &c);
-out:
-	mutex_unlock(&ctrl->knob_mutex);
-	return ssdt_knob_stored(ctrl, attr, buf, count, ret);
+	return sysfs_emit(buf, "%s\n", ssdt_coalesce_mode_names[v->coalesce.mode]);
 }
 
-static ssize_t coalesce_mode_show(struct device *dev,
-				  struct device_attribute *attr, char *buf)
+static ssize_t coalesce_threshold_show(const union ssdt_knob_val *v, char *buf)
 {
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%s\n",
-			  ssdt_coalesce_mode_names[READ_ONCE(ctrl->coalesce.mode)]);
+	return sysfs_emit(buf, "%u\n", v->coalesce.threshold);
 }
 
-static SSDT_KNOB_ATTR(coalesce_mode, ssdt_coalesce_store, SSDT_KNOB_MODE);
-
-static ssize_t coalesce_threshold_show(struct device *dev,
-				       struct device_attribute *attr, char *buf)
+static ssize_t coalesce_time_us_show(const union ssdt_knob_val *v, char *buf)
 {
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%u\n", READ_ONCE(ctrl->coalesce.threshold));
+	return sysfs_emit(buf, "%u\n", v->coalesce.time_us);
 }
 
-static SSDT_KNOB_ATTR(coalesce_threshold, ssdt_coalesce_store,
-		      SSDT_KNOB_THRESHOLD);
-
-static ssize_t coalesce_time_us_show(struct device *dev,
-				     struct device_attribute *attr, char *buf)
+/* The profile all four fields match, so read under knob_mutex. */
+static ssize_t coalesce_profile_show(const union ssdt_knob_val *v, char *buf)
 {
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%u\n", READ_ONCE(ctrl->coalesce.time_us));
+	return sysfs_emit(buf, "%s\n", ssdt_coalesce_profile_name(&v->coalesce));
 }
 
-static SSDT_KNOB_ATTR(coalesce_time_us, ssdt_coalesce_store, SSDT_KNOB_TIME);
+static SSDT_KNOB(coalesce_mode, ssdt_coalesce_knobs,
+		 ssdt_coalesce_parse_mode, ssdt_coalesce_set, false);
+static SSDT_KNOB(coalesce_threshold, ssdt_coalesce_knobs,
+		 ssdt_coalesce_parse_threshold, ssdt_coalesce_set, false);
+static SSDT_KNOB(coalesce_time_us, ssdt_coalesce_knobs,
+		 ssdt_coalesce_parse_time, ssdt_coalesce_set, false);
+static SSDT_KNOB(coalesce_profile, ssdt_coalesce_knobs,
+		 ssdt_coalesce_parse_profile, ssdt_coalesce_set, true);
 
-static ssize_t coalesce_profile_show(struct device *dev,
-				     struct device_attribute *attr, char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-	struct ssdt_coalesce c;
-
-	mutex_lock(&ctrl->knob_mutex);
-	c = ctrl->coalesce;
-	mutex_unlock(&ctrl->knob_mutex);
-	return sysfs_emit(buf, "%s\n", ssdt_coalesce_profile_name(&c));
-}
-
-static SSDT_KNOB_ATTR(coalesce_profile, ssdt_coalesce_store, SSDT_KNOB_PROFILE);
-
-static ssize_t coalesce_active_show(struct device *dev,
-				    struct device_attribute *attr, char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%s\n",
-			  ssdt_coalesce_mode_names[READ_ONCE(ctrl->coalesce_active)]);
-}
-static DEVICE_ATTR_RO(coalesce_active);
+SSDT_CTRL_ATTR_RO(coalesce_active, "%s",
+		  ssdt_coalesce_mode_names[READ_ONCE(ctrl->coalesce_active)]);
 
 static struct attribute *ssdt_coalesce_attrs[] = {
-	&ssdt_knob_coalesce_mode.dev_attr.attr,
-	&ssdt_knob_coalesce_threshold.dev_attr.attr,
-	&ssdt_knob_coalesce_time_us.dev_attr.attr,
-	&ssdt_knob_coalesce_profile.dev_attr.attr,
+	&ssdt_knob_coalesce_mode.attr.attr,
+	&ssdt_knob_coalesce_threshold.attr.attr,
+	&ssdt_knob_coalesce_time_us.attr.attr,
+	&ssdt_knob_coalesce_profile.attr.attr,
 	&dev_attr_coalesce_active.attr,
 	NULL,
 };

@@ -5,8 +5,9 @@
  * GET_CTRL dumps every controller: identity, state and the per-queue
  * counters that sysfs shows one file at a time, in one consistent-enough
  * read (each counter is read once; they are not snapshotted together).
- * Events (attach, detach, timeout, reset, dead, knob writes) go to the
- * multicast group "events"; with no listener they cost one allocation.
+ * Events (attach, detach, timeout, reset, reset done, dead, knob writes)
+ * go to the multicast group "events"; with no listener they cost one
+ * genl_has_listeners() test and allocate nothing.
  */
 #include <linux/ktime.h>
 #include <linux/list.h>
@@ -255,7 +256,10 @@ static int ssdt_nl_fill_timeout(struct sk_buff *skb, const void *arg)
 	return 0;
 }
 
-/* From the timeout handler: may not sleep. */
+/*
+ * From the timeout handler (blk-mq's timeout work): GFP_ATOMIC, so the
+ * event never waits on memory reclaim while the device is stuck.
+ */
 void ssdt_nl_notify_timeout(struct ssdt_ctrl *ctrl, u32 qid, u32 tag)
 {
 	struct ssdt_nl_timeout t = { .qid = qid, .tag = tag };

@@ -1,13 +1,42 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NVMe power state descriptors (Identify Controller bytes 2047:2048+) as
+ * NVMe power state descriptors (Identify Controller bytes 3071:2048) as
  * ssdtune shows them.  Max power is in 0.01 W units, or 0.0001 W when the
  * MXPS flag is set; idle and active power carry a 2-bit scale (1: 0.0001 W,
  * 2: 0.01 W, 0: not reported).
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/string.h>
+#include "ssdt_knob.h"
 #include "ssdt_power.h"
+
+const char *const ssdt_power_mode_names[SSDT_POWER_NR_MODES] = {
+	[SSDT_POWER_OFF] = "off",
+	[SSDT_POWER_HW] = "hw",
+	[SSDT_POWER_HOST] = "host",
+	[SSDT_POWER_AUTO] = "auto",
+};
+
+int ssdt_power_parse_limit(union ssdt_knob_val *v, const char *buf)
+{
+	return ssdt_knob_parse_u32(buf, SSDT_POWER_MAX_MW, &v->power.limit_mw);
+}
+
+int ssdt_power_parse_mode(union ssdt_knob_val *v, const char *buf)
+{
+	int mode = sysfs_match_string(ssdt_power_mode_names, buf);
+
+	if (mode <= SSDT_POWER_OFF)	/* no match, or "off" */
+		return -EINVAL;
+	v->power.mode = mode;
+	return 0;
+}
+
+int ssdt_power_parse_model(union ssdt_knob_val *v, const char *buf)
+{
+	return ssdt_energy_parse(&v->power.model, buf);
+}
 
 u32 ssdt_ps_max_mw(const struct nvme_id_power_state *ps)
 {

@@ -8,6 +8,37 @@
 
 #include <linux/nvme.h>
 #include <linux/types.h>
+#include "ssdt_budget.h"
+
+#define SSDT_POWER_MAX_MW	1000000u	/* 1 kW: the highest power_limit_mw */
+
+enum ssdt_power_mode {
+	SSDT_POWER_OFF,		/* active only: no limit */
+	SSDT_POWER_HW,		/* NVMe power state, feature 0x02 */
+	SSDT_POWER_HOST,	/* energy budget in queue_rq */
+	SSDT_POWER_AUTO,	/* written only: hw where a state fits, else host */
+	SSDT_POWER_NR_MODES,
+};
+
+extern const char *const ssdt_power_mode_names[SSDT_POWER_NR_MODES];
+
+/* What power_limit_mw, power_limit_mode and energy_model set together. */
+struct ssdt_power_setting {
+	u32 limit_mw;			/* 0: unlimited */
+	enum ssdt_power_mode mode;	/* hw, host or auto */
+	struct ssdt_energy_model model;
+};
+
+union ssdt_knob_val;
+
+/*
+ * Writes to power_limit_mw (0..SSDT_POWER_MAX_MW), power_limit_mode (hw,
+ * host or auto: "off" is not a mode) and energy_model (ssdt_energy_parse())
+ * onto @v->power: 0, or -EINVAL with @v as it was.
+ */
+int ssdt_power_parse_limit(union ssdt_knob_val *v, const char *buf);
+int ssdt_power_parse_mode(union ssdt_knob_val *v, const char *buf);
+int ssdt_power_parse_model(union ssdt_knob_val *v, const char *buf);
 
 /* Max power of a state in milliwatts, whichever scale MXPS selects. */
 u32 ssdt_ps_max_mw(const struct nvme_id_power_state *ps);

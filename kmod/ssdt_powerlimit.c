@@ -10,10 +10,8 @@
  * re-runs the hardware queues at the time it may go (Documentation/
  * driver.md says why this and not a requeue list).
  */
-#include <linux/capability.h>
 #include <linux/ktime.h>
 #include <linux/moduleparam.h>
-#include <linux/string.h>
 #include "ssdt.h"
 #include "ssdt_power.h"
 
@@ -22,16 +20,8 @@ module_param_named(power_burst_us, ssdt_power_burst_us, uint, 0644);
 MODULE_PARM_DESC(power_burst_us,
 		 "host power limit: burst the budget tolerates, in us at the limit (default 400)");
 
-#define SSDT_POWER_MAX_MW	1000000u	/* 1 kW */
 /* After a wake-up that found waiters, wake again this soon as a backstop. */
 #define SSDT_POWER_BACKSTOP_NS	(2 * NSEC_PER_MSEC)
-
-static const char * const ssdt_power_mode_names[] = {
-	[SSDT_POWER_OFF] = "off",
-	[SSDT_POWER_HW] = "hw",
-	[SSDT_POWER_HOST] = "host",
-	[SSDT_POWER_AUTO] = "auto",
-};
 
 /* Re-run every namespace's hardware queues (waiting requests retry). */
 static void ssdt_power_kick(struct ssdt_ctrl *ctrl)
@@ -181,19 +171,10 @@ blk_status_t ssdt_power_gate(struct ssdt_ctrl *ctrl, struct request *rq,
 /* Set Features 0x02 to @ps and read it back. */
 static int ssdt_power_set_state(struct ssdt_ctrl *ctrl, int ps)
 {
-	struct nvme_command cmd = { };
 	u32 cur;
 	int ret;
 
-	cmd.features.opcode = nvme_admin_set_features;
-	cmd.features.fid = cpu_to_le32(NVME_FEAT_POWER_MGMT);
-	cmd.features.dword11 = cpu_to_le32(ps);
-	ret = ssdt_admin_exec(ctrl, &cmd, NULL);
-	if (ret > 0) {
-		dev_warn(ssdt_dev(ctrl), "Set Features power state %d failed: status %#x\n",
-			 ps, ret);
-		return -EIO;
-	}
+	ret = ssdt_set_feature(ctrl, NVME_FEAT_POWER_MGMT, ps);
 	if (ret)
 		return ret;
 	ret = ssdt_get_feature(ctrl, NVME_FEAT_POWER_MGMT, 0, 0, &cur);
@@ -208,14 +189,16 @@ static int ssdt_power_set_state(struct ssdt_ctrl *ctrl, int ps)
 }
 
 /*
- * Apply @limit_mw in @mode with model @m; under pl->mutex.  On error
- * nothing changed (a failed return to full speed from hw leaves hw active).
+ * Apply @v->power (the limit in its mode with its model); under pl->mutex.
+ * On error nothing changed (a failed return to full speed from hw leaves
+ * hw active).
  */
-static int ssdt_power_apply(struct ssdt_ctrl *ctrl, u32 limit_mw,
-			    enum ssdt_power_mode mode,
-			    const struct ssdt_energy_model *m)
+static int ssdt_power_apply(struct ssdt_ctrl *ctrl, const union ssdt_knob_val *v)
 {
 	struct ssdt_powerlimit *pl = &ctrl->power;
+	const struct ssdt_energy_model *m = &v->power.model;
+	enum ssdt_power_mode mode = v->power.mode;
+	u32 limit_mw = v->power.limit_mw;
 	bool changeable = ctrl->power_cap == SSDT_CAP_CHANGEABLE;
 	enum ssdt_power_mode eff = SSDT_POWER_OFF;
 	int ps = -ERANGE, ret = 0;
@@ -294,99 +277,66 @@ static u64 ssdt_power_estimate(struct ssdt_ctrl *ctrl)
 			       ssdt_energy_of(&pl->model, d.cmds, d.bytes));
 }
 
-/* ---- sysfs ------------------------------------------------------------- */
+/* ---- sysfs knobs -------------------------------------------------------- */
 
-enum { SSDT_KNOB_LIMIT, SSDT_KNOB_MODE, SSDT_KNOB_MODEL };
-
-static ssize_t ssdt_power_store(struct device *dev,
-				struct device_attribute *attr,
-				const char *buf, size_t count)
+static struct mutex *ssdt_power_lock(struct ssdt_ctrl *ctrl)
 {
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-	struct ssdt_powerlimit *pl = &ctrl->power;
-	int knob = ssdt_knob_of(attr);
-	struct ssdt_energy_model m;
-	enum ssdt_power_mode mode;
-	u32 limit;
-	int ret;
-
-	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
-	mutex_lock(&pl->mutex);
-	limit = pl->limit_mw;
-	mode = pl->mode;
-	m = pl->model;
-	ret = -EINVAL;
-	switch (knob) {
-	case SSDT_KNOB_LIMIT:
-		if (kstrtou32(buf, 10, &limit) || limit > SSDT_POWER_MAX_MW)
-			goto out;
-		break;
-	case SSDT_KNOB_MODE:
-		ret = sysfs_match_string(ssdt_power_mode_names, buf);
-		if (ret <= SSDT_POWER_OFF) {	/* "off" is not a mode */
-			ret = -EINVAL;
-			goto out;
-		}
-		mode = ret;
-		break;
-	default:
-		if (ssdt_energy_parse(&m, buf))
-			goto out;
-		ssdt_power_estimate(ctrl);	/* the past at the old prices */
-		break;
-	}
-	ret = ssdt_power_apply(ctrl, limit, mode, &m);
-out:
-	mutex_unlock(&pl->mutex);
-	return ssdt_knob_stored(ctrl, attr, buf, count, ret);
+	return &ctrl->power.mutex;
 }
 
-static ssize_t power_limit_mw_show(struct device *dev,
-				   struct device_attribute *attr, char *buf)
+/* The fields a knob of one field reads without pl->mutex. */
+static void ssdt_power_peek(struct ssdt_ctrl *ctrl, union ssdt_knob_val *v)
 {
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%u\n", READ_ONCE(ctrl->power.limit_mw));
+	v->power.limit_mw = READ_ONCE(ctrl->power.limit_mw);
+	v->power.mode = READ_ONCE(ctrl->power.mode);
 }
 
-static SSDT_KNOB_ATTR(power_limit_mw, ssdt_power_store, SSDT_KNOB_LIMIT);
-
-static ssize_t power_limit_mode_show(struct device *dev,
-				     struct device_attribute *attr, char *buf)
+/* All of them; pl->mutex held. */
+static void ssdt_power_get(struct ssdt_ctrl *ctrl, union ssdt_knob_val *v)
 {
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%s\n",
-			  ssdt_power_mode_names[READ_ONCE(ctrl->power.mode)]);
+	ssdt_power_peek(ctrl, v);
+	v->power.model = ctrl->power.model;
 }
 
-static SSDT_KNOB_ATTR(power_limit_mode, ssdt_power_store, SSDT_KNOB_MODE);
+static const struct ssdt_knob_group ssdt_power_knobs = {
+	.lock = ssdt_power_lock,
+	.get = ssdt_power_get,
+	.peek = ssdt_power_peek,
+};
 
-static ssize_t power_limit_active_show(struct device *dev,
-				       struct device_attribute *attr,
-				       char *buf)
+/* A new model prices what was submitted until now at the old one. */
+static int ssdt_power_apply_model(struct ssdt_ctrl *ctrl,
+				  const union ssdt_knob_val *v)
 {
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%s\n",
-			  ssdt_power_mode_names[READ_ONCE(ctrl->power.active)]);
-}
-static DEVICE_ATTR_RO(power_limit_active);
-
-static ssize_t energy_model_show(struct device *dev,
-				 struct device_attribute *attr, char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-	struct ssdt_energy_model m;
-
-	mutex_lock(&ctrl->power.mutex);
-	m = ctrl->power.model;
-	mutex_unlock(&ctrl->power.mutex);
-	return ssdt_energy_format(&m, buf, PAGE_SIZE);
+	ssdt_power_estimate(ctrl);
+	return ssdt_power_apply(ctrl, v);
 }
 
-static SSDT_KNOB_ATTR(energy_model, ssdt_power_store, SSDT_KNOB_MODEL);
+static ssize_t power_limit_mw_show(const union ssdt_knob_val *v, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", v->power.limit_mw);
+}
+
+static ssize_t power_limit_mode_show(const union ssdt_knob_val *v, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", ssdt_power_mode_names[v->power.mode]);
+}
+
+/* Six coefficients that go together, so read under pl->mutex. */
+static ssize_t energy_model_show(const union ssdt_knob_val *v, char *buf)
+{
+	return ssdt_energy_format(&v->power.model, buf, PAGE_SIZE);
+}
+
+static SSDT_KNOB(power_limit_mw, ssdt_power_knobs,
+		 ssdt_power_parse_limit, ssdt_power_apply, false);
+static SSDT_KNOB(power_limit_mode, ssdt_power_knobs,
+		 ssdt_power_parse_mode, ssdt_power_apply, false);
+static SSDT_KNOB(energy_model, ssdt_power_knobs,
+		 ssdt_power_parse_model, ssdt_power_apply_model, true);
+
+SSDT_CTRL_ATTR_RO(power_limit_active, "%s",
+		  ssdt_power_mode_names[READ_ONCE(ctrl->power.active)]);
 
 static ssize_t power_estimate_mw_show(struct device *dev,
 				      struct device_attribute *attr, char *buf)
@@ -413,33 +363,18 @@ static u64 ssdt_power_counter(struct ssdt_ctrl *ctrl, const u64 *v)
 	return ret;
 }
 
-static ssize_t throttle_events_show(struct device *dev,
-				    struct device_attribute *attr, char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%llu\n",
-			  ssdt_power_counter(ctrl, &ctrl->power.events));
-}
-static DEVICE_ATTR_RO(throttle_events);
-
-static ssize_t throttled_us_show(struct device *dev,
-				 struct device_attribute *attr, char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%llu\n",
-			  div_u64(ssdt_power_counter(ctrl, &ctrl->power.throttled_ns),
-				  NSEC_PER_USEC));
-}
-static DEVICE_ATTR_RO(throttled_us);
+SSDT_CTRL_ATTR_RO(throttle_events, "%llu",
+		  ssdt_power_counter(ctrl, &ctrl->power.events));
+SSDT_CTRL_ATTR_RO(throttled_us, "%llu",
+		  div_u64(ssdt_power_counter(ctrl, &ctrl->power.throttled_ns),
+			  NSEC_PER_USEC));
 
 static struct attribute *ssdt_power_attrs[] = {
-	&ssdt_knob_power_limit_mw.dev_attr.attr,
-	&ssdt_knob_power_limit_mode.dev_attr.attr,
+	&ssdt_knob_power_limit_mw.attr.attr,
+	&ssdt_knob_power_limit_mode.attr.attr,
 	&dev_attr_power_limit_active.attr,
 	&dev_attr_power_estimate_mw.attr,
-	&ssdt_knob_energy_model.dev_attr.attr,
+	&ssdt_knob_energy_model.attr.attr,
 	&dev_attr_throttle_events.attr,
 	&dev_attr_throttled_us.attr,
 	NULL,

@@ -12,15 +12,9 @@
 #include <linux/percpu.h>
 #include <linux/spinlock.h>
 #include "ssdt_budget.h"
+#include "ssdt_power.h"
 
 struct ssdt_ctrl;
-
-enum ssdt_power_mode {
-	SSDT_POWER_OFF,		/* active only: no limit */
-	SSDT_POWER_HW,		/* NVMe power state, feature 0x02 */
-	SSDT_POWER_HOST,	/* energy budget in queue_rq */
-	SSDT_POWER_AUTO,	/* written only: hw where a state fits, else host */
-};
 
 /* Commands and bytes submitted, per CPU; the estimate prices them. */
 struct ssdt_power_pcpu {

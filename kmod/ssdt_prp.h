@@ -27,9 +27,10 @@ u32 ssdt_prp_list_pages(u32 nentries, u32 page_size);
 /*
  * Fill @prp1/@prp2 and the list pages for @segs.  @lists[i] is the CPU
  * address and @list_dma[i] the bus address of list page i; @nlists must be
- * ssdt_prp_list_pages() of the entry count.  Returns 0, or -EINVAL when a
- * segment breaks the PRP rules (every segment but the first must start on a
- * page boundary, every segment but the last must end on one) or @nlists is
+ * at least ssdt_prp_list_pages() of the entry count.  Returns 0, or -EINVAL
+ * when the segments break the PRP rules (at least one, none empty, every
+ * one but the first starts on a page boundary, every one but the last ends
+ * on one), @page_size is not a power of two of at least 4096, or @nlists is
  * too small.
  */
 int ssdt_prp_fill(const struct ssdt_seg *segs, int nsegs, u32 page_size,

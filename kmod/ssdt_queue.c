@@ -188,8 +188,9 @@ u32 ssdt_cq_pending(struct ssdt_queue *q, u32 max)
 }
 
 /*
- * Reap every posted completion.  Caller holds cq_lock; with @iob it ends
- * the batched requests (iob->complete) after dropping it.
+ * Reap every posted completion.  Caller holds cq_lock.  With @iob, I/O
+ * requests that may end in this context are gathered there, and the
+ * caller ends them (iob->complete) after dropping cq_lock.
  */
 int ssdt_cq_reap(struct ssdt_queue *q, struct io_comp_batch *iob)
 {

@@ -1,25 +1,63 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ssdtune sysfs: /sys/class/ssdtune/ssdtN with the controller's identity
- * and queues/qK with each queue's vector, CPUs and counters.  Documented in
+ * ssdtune sysfs: /sys/class/ssdtune/ssdtN with the controller's identity,
+ * the one store and show of the writable knobs (their tables are in
+ * ssdt_irqmod.c and ssdt_powerlimit.c), and queues/qK with each queue's
+ * vector, CPUs and counters.  Documented in
  * Documentation/ABI/testing/sysfs-class-ssdtune.
  */
+#include <linux/capability.h>
 #include <linux/cpumask.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 #include "ssdt.h"
 
-/*
- * The end of a knob's store: on success tell netlink listeners the knob's
- * new value (as written, trimmed) and consume the write; else return @ret.
- */
-ssize_t ssdt_knob_stored(struct ssdt_ctrl *ctrl, struct device_attribute *attr,
-			 const char *buf, size_t count, int ret)
-{
-	char val[128];
+/* ---- knobs (ssdt.h says how they work) ----------------------------------- */
 
+static const struct ssdt_knob *ssdt_knob_of(struct device_attribute *attr)
+{
+	return container_of(attr, struct ssdt_knob, attr);
+}
+
+ssize_t ssdt_knob_show(struct device *dev, struct device_attribute *attr,
+		       char *buf)
+{
+	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
+	const struct ssdt_knob *k = ssdt_knob_of(attr);
+	const struct ssdt_knob_group *g = k->group;
+	union ssdt_knob_val v;
+
+	if (k->show_locked) {
+		mutex_lock(g->lock(ctrl));
+		g->get(ctrl, &v);
+		mutex_unlock(g->lock(ctrl));
+	} else {
+		g->peek(ctrl, &v);
+	}
+	return k->show(&v, buf);
+}
+
+ssize_t ssdt_knob_store(struct device *dev, struct device_attribute *attr,
+			const char *buf, size_t count)
+{
+	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
+	const struct ssdt_knob *k = ssdt_knob_of(attr);
+	struct mutex *lock = k->group->lock(ctrl);
+	union ssdt_knob_val v;
+	char val[128];
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	mutex_lock(lock);
+	k->group->get(ctrl, &v);
+	ret = k->parse(&v, buf);
+	if (!ret)
+		ret = k->apply(ctrl, &v);
+	mutex_unlock(lock);
 	if (ret < 0)
 		return ret;
+	/* The value as written, trimmed. */
 	strscpy(val, buf, sizeof(val));
 	ssdt_nl_notify_knob(ctrl, attr->attr.name, strim(val));
 	return count;
@@ -27,86 +65,15 @@ ssize_t ssdt_knob_stored(struct ssdt_ctrl *ctrl, struct device_attribute *attr,
 
 /* ---- controller attributes ---------------------------------------------- */
 
-static ssize_t model_show(struct device *dev, struct device_attribute *attr,
-			  char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%s\n", ctrl->model);
-}
-static DEVICE_ATTR_RO(model);
-
-static ssize_t serial_show(struct device *dev, struct device_attribute *attr,
-			   char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%s\n", ctrl->serial);
-}
-static DEVICE_ATTR_RO(serial);
-
-static ssize_t firmware_show(struct device *dev, struct device_attribute *attr,
-			     char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%s\n", ctrl->firmware);
-}
-static DEVICE_ATTR_RO(firmware);
-
-static ssize_t numa_node_show(struct device *dev, struct device_attribute *attr,
-			      char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%d\n", ctrl->node);
-}
-static DEVICE_ATTR_RO(numa_node);
-
-static ssize_t pci_address_show(struct device *dev,
-				struct device_attribute *attr, char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%s\n", pci_name(ctrl->pdev));
-}
-static DEVICE_ATTR_RO(pci_address);
-
-static ssize_t state_show(struct device *dev, struct device_attribute *attr,
-			  char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%s\n", ssdt_state_name(READ_ONCE(ctrl->state)));
-}
-static DEVICE_ATTR_RO(state);
-
-static ssize_t io_queues_show(struct device *dev, struct device_attribute *attr,
-			      char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%u\n", ctrl->nr_io);
-}
-static DEVICE_ATTR_RO(io_queues);
-
-static ssize_t queue_depth_show(struct device *dev,
-				struct device_attribute *attr, char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%u\n", ctrl->io_depth);
-}
-static DEVICE_ATTR_RO(queue_depth);
-
-static ssize_t shadow_doorbells_show(struct device *dev,
-				     struct device_attribute *attr, char *buf)
-{
-	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%s\n", ssdt_dbbuf_name(READ_ONCE(ctrl->dbbuf)));
-}
-static DEVICE_ATTR_RO(shadow_doorbells);
+SSDT_CTRL_ATTR_RO(model, "%s", ctrl->model);
+SSDT_CTRL_ATTR_RO(serial, "%s", ctrl->serial);
+SSDT_CTRL_ATTR_RO(firmware, "%s", ctrl->firmware);
+SSDT_CTRL_ATTR_RO(numa_node, "%d", ctrl->node);
+SSDT_CTRL_ATTR_RO(pci_address, "%s", pci_name(ctrl->pdev));
+SSDT_CTRL_ATTR_RO(state, "%s", ssdt_state_name(READ_ONCE(ctrl->state)));
+SSDT_CTRL_ATTR_RO(io_queues, "%u", ctrl->nr_io);
+SSDT_CTRL_ATTR_RO(queue_depth, "%u", ctrl->io_depth);
+SSDT_CTRL_ATTR_RO(shadow_doorbells, "%s", ssdt_dbbuf_name(READ_ONCE(ctrl->dbbuf)));
 
 static struct attribute *ssdt_ctrl_attrs[] = {
 	&dev_attr_model.attr,

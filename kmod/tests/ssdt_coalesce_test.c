@@ -5,7 +5,8 @@
  * (Interrupt Coalescing: 0's based aggregation threshold in bits 7:0,
  * aggregation time in 100 us units in bits 15:8) and 0x09 (Interrupt
  * Vector Configuration: vector in bits 15:0, Coalescing Disable in bit 16),
- * the mode really in force, the profile table and host-side moderation.
+ * the mode really in force, the profile table, the parsers of the
+ * coalesce_* knobs and host-side moderation.
  */
 #include <kunit/test.h>
 #include <linux/kernel.h>
@@ -13,6 +14,7 @@
 #include <linux/string.h>
 
 #include "../ssdt_coalesce.h"
+#include "../ssdt_knob.h"
 
 #define THR(dw)		((dw) & 0xff)
 #define TIME(dw)	(((dw) >> 8) & 0xff)
@@ -332,6 +334,63 @@ static enum ssdt_mod_action decide(u32 pending, u32 outstanding, u32 thr,
 	return ssdt_mod_decide(&v);
 }
 
+/* Writes to the coalesce_* knobs, from the adaptive profile's setting. */
+static const struct coalesce_write {
+	int (*parse)(union ssdt_knob_val *v, const char *buf);
+	const char *buf;
+	int ret;
+	struct ssdt_coalesce want;	/* when ret is 0 */
+} coalesce_writes[] = {
+	/* A mode, threshold or time written by hand is static. */
+	{ ssdt_coalesce_parse_mode, "host", 0, { SSDT_COALESCE_HOST, 64, 2000 } },
+	{ ssdt_coalesce_parse_mode, "off\n", 0, { SSDT_COALESCE_OFF, 64, 2000 } },
+	{ ssdt_coalesce_parse_mode, "hw", 0, { SSDT_COALESCE_HW, 64, 2000 } },
+	{ ssdt_coalesce_parse_mode, "auto\n", 0, { SSDT_COALESCE_AUTO, 64, 2000 } },
+	{ ssdt_coalesce_parse_mode, "\n", -EINVAL },
+	{ ssdt_coalesce_parse_mode, "", -EINVAL },
+	{ ssdt_coalesce_parse_mode, "Host", -EINVAL },
+	{ ssdt_coalesce_parse_mode, "host ", -EINVAL },
+	{ ssdt_coalesce_parse_mode, "adaptive", -EINVAL },
+	{ ssdt_coalesce_parse_threshold, "0", 0, { SSDT_COALESCE_HOST, 0, 2000 } },
+	{ ssdt_coalesce_parse_threshold, "256\n", 0, { SSDT_COALESCE_HOST, 256, 2000 } },
+	{ ssdt_coalesce_parse_threshold, "+7", 0, { SSDT_COALESCE_HOST, 7, 2000 } },
+	{ ssdt_coalesce_parse_threshold, "257", -EINVAL },
+	{ ssdt_coalesce_parse_threshold, "-1", -EINVAL },
+	{ ssdt_coalesce_parse_threshold, "\n", -EINVAL },
+	{ ssdt_coalesce_parse_threshold, "8x", -EINVAL },
+	{ ssdt_coalesce_parse_threshold, "0x10", -EINVAL },
+	{ ssdt_coalesce_parse_threshold, "4294967296", -EINVAL },
+	{ ssdt_coalesce_parse_time, "0\n", 0, { SSDT_COALESCE_HOST, 64, 0 } },
+	{ ssdt_coalesce_parse_time, "25500", 0, { SSDT_COALESCE_HOST, 64, 25500 } },
+	{ ssdt_coalesce_parse_time, "25501", -EINVAL },
+	{ ssdt_coalesce_parse_time, "1 2", -EINVAL },
+	{ ssdt_coalesce_parse_time, "\n", -EINVAL },
+	/* A profile sets all four. */
+	{ ssdt_coalesce_parse_profile, "latency\n", 0, { SSDT_COALESCE_AUTO, 4, 100 } },
+	{ ssdt_coalesce_parse_profile, "adaptive", 0,
+	  { SSDT_COALESCE_HOST, 64, 2000, true } },
+	{ ssdt_coalesce_parse_profile, "custom", -EINVAL },
+	{ ssdt_coalesce_parse_profile, "\n", -EINVAL },
+};
+
+static void coalesce_knob_writes(struct kunit *test)
+{
+	const struct ssdt_coalesce from = { SSDT_COALESCE_HOST, 64, 2000, true };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(coalesce_writes); i++) {
+		const struct coalesce_write *w = &coalesce_writes[i];
+		const struct ssdt_coalesce *want = w->ret ? &from : &w->want;
+		union ssdt_knob_val v = { .coalesce = from };
+
+		KUNIT_EXPECT_EQ_MSG(test, w->parse(&v, w->buf), w->ret, "%d", i);
+		KUNIT_EXPECT_EQ_MSG(test, v.coalesce.mode, want->mode, "%d", i);
+		KUNIT_EXPECT_EQ_MSG(test, v.coalesce.threshold, want->threshold, "%d", i);
+		KUNIT_EXPECT_EQ_MSG(test, v.coalesce.time_us, want->time_us, "%d", i);
+		KUNIT_EXPECT_EQ_MSG(test, v.coalesce.adaptive, want->adaptive, "%d", i);
+	}
+}
+
 static void mod_hold_only_when_busy(struct kunit *test)
 {
 	/* Idle queue after the interrupt's reap (QD1): never hold. */
@@ -566,7 +625,7 @@ static void mod_adapt_rule(struct kunit *test)
 	ssdt_mod_adapt(&e, 64, 2000, &thr, &time);
 	KUNIT_EXPECT_EQ(test, thr, 8U);
 	KUNIT_EXPECT_EQ(test, time, 1600U);
-	/* QD128: the ceilings (the iops profile). */
+	/* QD128: 32 per window and the time ceiling; deeper, both ceilings. */
 	e.depth_x16 = 128 * 16;
 	ssdt_mod_adapt(&e, 64, 2000, &thr, &time);
 	KUNIT_EXPECT_EQ(test, thr, 32U);
@@ -689,6 +748,7 @@ static struct kunit_case ssdt_coalesce_cases[] = {
 	KUNIT_CASE(profile_survives_hw_readback),
 	KUNIT_CASE(profile_adaptive_flag),
 	KUNIT_CASE(profile_off_is_off),
+	KUNIT_CASE(coalesce_knob_writes),
 	KUNIT_CASE(mod_hold_only_when_busy),
 	KUNIT_CASE(mod_want),
 	KUNIT_CASE(mod_threshold_reached),

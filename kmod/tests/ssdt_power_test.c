@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for ssdtune's power state descriptor helpers
- * (kmod/ssdt_power.c): both max power scales, idle/active scales and the
- * sysfs line format.
+ * (kmod/ssdt_power.c): both max power scales, idle/active scales, the
+ * sysfs line format and the parsers of the power_limit_* and energy_model
+ * knobs.
  */
 #include <kunit/test.h>
 #include <linux/string.h>
 
+#include "../ssdt_knob.h"
 #include "../ssdt_power.h"
 
 static void ps_max_centiwatts(struct kunit *test)
@@ -132,6 +134,55 @@ static void ps_select_fastest_not_first(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ssdt_ps_select(psd, 2, 9999), 2);
 }
 
+/* Writes to power_limit_mw, power_limit_mode and energy_model. */
+static const struct power_write {
+	int (*parse)(union ssdt_knob_val *v, const char *buf);
+	const char *buf;
+	int ret;
+	u32 limit_mw;			/* when ret is 0 */
+	enum ssdt_power_mode mode;
+	u32 idle_mw;
+} power_writes[] = {
+	{ ssdt_power_parse_limit, "0", 0, 0, SSDT_POWER_AUTO, 5000 },
+	{ ssdt_power_parse_limit, "1000000\n", 0, 1000000, SSDT_POWER_AUTO, 5000 },
+	{ ssdt_power_parse_limit, "1000001", -EINVAL },
+	{ ssdt_power_parse_limit, "-5", -EINVAL },
+	{ ssdt_power_parse_limit, "5 W", -EINVAL },
+	{ ssdt_power_parse_limit, "\n", -EINVAL },
+	{ ssdt_power_parse_mode, "hw", 0, 8000, SSDT_POWER_HW, 5000 },
+	{ ssdt_power_parse_mode, "host\n", 0, 8000, SSDT_POWER_HOST, 5000 },
+	{ ssdt_power_parse_mode, "auto", 0, 8000, SSDT_POWER_AUTO, 5000 },
+	{ ssdt_power_parse_mode, "off", -EINVAL },	/* active only */
+	{ ssdt_power_parse_mode, "\n", -EINVAL },
+	{ ssdt_power_parse_mode, "HW", -EINVAL },
+	{ ssdt_power_parse_model, "idle_mw=100\n", 0, 8000, SSDT_POWER_AUTO, 100 },
+	{ ssdt_power_parse_model, "idle_mw=1000001", -EINVAL },
+	{ ssdt_power_parse_model, "\n", -EINVAL },
+};
+
+static void power_knob_writes(struct kunit *test)
+{
+	const struct ssdt_power_setting from = {
+		8000, SSDT_POWER_AUTO, ssdt_energy_default
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(power_writes); i++) {
+		const struct power_write *w = &power_writes[i];
+		union ssdt_knob_val v = { .power = from };
+
+		KUNIT_EXPECT_EQ_MSG(test, w->parse(&v, w->buf), w->ret, "%d", i);
+		KUNIT_EXPECT_EQ_MSG(test, v.power.limit_mw,
+				    w->ret ? from.limit_mw : w->limit_mw, "%d", i);
+		KUNIT_EXPECT_EQ_MSG(test, v.power.mode,
+				    w->ret ? from.mode : w->mode, "%d", i);
+		KUNIT_EXPECT_EQ_MSG(test, v.power.model.idle_mw,
+				    w->ret ? from.model.idle_mw : w->idle_mw, "%d", i);
+		KUNIT_EXPECT_EQ_MSG(test, v.power.model.write_nj,
+				    ssdt_energy_default.write_nj, "%d", i);
+	}
+}
+
 static struct kunit_case ssdt_power_cases[] = {
 	KUNIT_CASE(ps_select_centiwatts),
 	KUNIT_CASE(ps_select_tenth_milliwatts),
@@ -140,6 +191,7 @@ static struct kunit_case ssdt_power_cases[] = {
 	KUNIT_CASE(ps_max_tenth_milliwatts),
 	KUNIT_CASE(ps_scaled_power),
 	KUNIT_CASE(ps_format_line),
+	KUNIT_CASE(power_knob_writes),
 	{}
 };
 

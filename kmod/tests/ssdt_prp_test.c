@@ -188,33 +188,50 @@ static void check_fill(struct kunit *test, const struct ssdt_seg *segs,
 					    i, j);
 }
 
+/*
+ * Fill @c from @segs and read it back: @n entries @want in all, the first
+ * in PRP1, the rest in PRP2 (two entries in all) or in list page 0, whose
+ * slot after the last entry stays untouched.
+ */
+static void expect_fill(struct kunit *test, struct prp_cmd *c,
+			const struct ssdt_seg *segs, int nsegs,
+			const u64 *want, u32 n)
+{
+	u32 i;
+
+	KUNIT_EXPECT_EQ_MSG(test, ssdt_prp_entries(segs, nsegs, c->page_size), n,
+			    "from %#llx", segs[0].addr);
+	KUNIT_ASSERT_EQ(test, prp_cmd_fill(c, segs, nsegs), 0);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->prp1), want[0]);
+	if (n <= 2) {
+		KUNIT_EXPECT_EQ(test, le64_to_cpu(c->prp2), n == 2 ? want[1] : 0);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->prp2), c->list_dma[0]);
+	for (i = 1; i < n; i++)
+		KUNIT_EXPECT_EQ_MSG(test, list_slot(c, 0, i - 1), want[i],
+				    "from %#llx, entry %u", segs[0].addr, i);
+	KUNIT_EXPECT_EQ(test, list_slot(c, 0, n - 1), POISON);
+}
+
 static void prp_single_page(struct kunit *test)
 {
 	const struct ssdt_seg segs[] = { { 0x10000, SZ4K } };
-	struct prp_cmd *c = prp_cmd_new(test, SZ4K, 0);
+	const u64 want[] = { 0x10000 };
 
-	KUNIT_EXPECT_EQ(test, ssdt_prp_entries(segs, 1, SZ4K), 1U);
-	KUNIT_ASSERT_EQ(test, prp_cmd_fill(c, segs, 1), 0);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->prp1), 0x10000ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->prp2), 0ULL);
+	expect_fill(test, prp_cmd_new(test, SZ4K, 0), segs, 1, want, 1);
 }
 
 static void prp_offset_within_page(struct kunit *test)
 {
 	const struct ssdt_seg small[] = { { 0x10200, 512 } };
 	const struct ssdt_seg to_end[] = { { 0x10200, SZ4K - 0x200 } };
+	const u64 want[] = { 0x10200 };
 	struct prp_cmd *c = prp_cmd_new(test, SZ4K, 0);
 
-	KUNIT_EXPECT_EQ(test, ssdt_prp_entries(small, 1, SZ4K), 1U);
-	KUNIT_ASSERT_EQ(test, prp_cmd_fill(c, small, 1), 0);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->prp1), 0x10200ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->prp2), 0ULL);
-
+	expect_fill(test, c, small, 1, want, 1);
 	/* Up to the last byte of the page: still one entry. */
-	KUNIT_EXPECT_EQ(test, ssdt_prp_entries(to_end, 1, SZ4K), 1U);
-	KUNIT_ASSERT_EQ(test, prp_cmd_fill(c, to_end, 1), 0);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->prp1), 0x10200ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->prp2), 0ULL);
+	expect_fill(test, c, to_end, 1, want, 1);
 }
 
 static void prp_two_pages(struct kunit *test)
@@ -223,37 +240,23 @@ static void prp_two_pages(struct kunit *test)
 	const struct ssdt_seg offset[] = { { 0x20800, SZ4K } };
 	const struct ssdt_seg two_segs[] = { { 0x30800, 0x800 },
 					     { 0x50000, SZ4K } };
+	const u64 want_aligned[] = { 0x20000, 0x21000 };
+	const u64 want_offset[] = { 0x20800, 0x21000 };
+	const u64 want_two_segs[] = { 0x30800, 0x50000 };
 	struct prp_cmd *c = prp_cmd_new(test, SZ4K, 0);
 
 	/* No list page is needed, so none is given (nlists 0). */
-	KUNIT_EXPECT_EQ(test, ssdt_prp_entries(aligned, 1, SZ4K), 2U);
-	KUNIT_ASSERT_EQ(test, prp_cmd_fill(c, aligned, 1), 0);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->prp1), 0x20000ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->prp2), 0x21000ULL);
-
-	KUNIT_EXPECT_EQ(test, ssdt_prp_entries(offset, 1, SZ4K), 2U);
-	KUNIT_ASSERT_EQ(test, prp_cmd_fill(c, offset, 1), 0);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->prp1), 0x20800ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->prp2), 0x21000ULL);
-
-	KUNIT_EXPECT_EQ(test, ssdt_prp_entries(two_segs, 2, SZ4K), 2U);
-	KUNIT_ASSERT_EQ(test, prp_cmd_fill(c, two_segs, 2), 0);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->prp1), 0x30800ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->prp2), 0x50000ULL);
+	expect_fill(test, c, aligned, 1, want_aligned, 2);
+	expect_fill(test, c, offset, 1, want_offset, 2);
+	expect_fill(test, c, two_segs, 2, want_two_segs, 2);
 }
 
 static void prp_three_pages_list(struct kunit *test)
 {
 	const struct ssdt_seg segs[] = { { 0x40000, 3 * SZ4K } };
-	struct prp_cmd *c = prp_cmd_new(test, SZ4K, 1);
+	const u64 want[] = { 0x40000, 0x41000, 0x42000 };
 
-	KUNIT_EXPECT_EQ(test, ssdt_prp_entries(segs, 1, SZ4K), 3U);
-	KUNIT_ASSERT_EQ(test, prp_cmd_fill(c, segs, 1), 0);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->prp1), 0x40000ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->prp2), c->list_dma[0]);
-	KUNIT_EXPECT_EQ(test, list_slot(c, 0, 0), 0x41000ULL);
-	KUNIT_EXPECT_EQ(test, list_slot(c, 0, 1), 0x42000ULL);
-	KUNIT_EXPECT_EQ(test, list_slot(c, 0, 2), POISON);
+	expect_fill(test, prp_cmd_new(test, SZ4K, 1), segs, 1, want, 3);
 }
 
 static void prp_multi_segment_list(struct kunit *test)
@@ -263,17 +266,11 @@ static void prp_multi_segment_list(struct kunit *test)
 		{ 0x20000000, 3 * SZ4K },	/* three whole pages */
 		{ 0x30000000, 0x10 },		/* head of one page */
 	};
-	struct prp_cmd *c = prp_cmd_new(test, SZ4K, 1);
+	const u64 want[] = {
+		0x10000c00, 0x20000000, 0x20001000, 0x20002000, 0x30000000
+	};
 
-	KUNIT_EXPECT_EQ(test, ssdt_prp_entries(segs, 3, SZ4K), 5U);
-	KUNIT_ASSERT_EQ(test, prp_cmd_fill(c, segs, 3), 0);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->prp1), 0x10000c00ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->prp2), c->list_dma[0]);
-	KUNIT_EXPECT_EQ(test, list_slot(c, 0, 0), 0x20000000ULL);
-	KUNIT_EXPECT_EQ(test, list_slot(c, 0, 1), 0x20001000ULL);
-	KUNIT_EXPECT_EQ(test, list_slot(c, 0, 2), 0x20002000ULL);
-	KUNIT_EXPECT_EQ(test, list_slot(c, 0, 3), 0x30000000ULL);
-	KUNIT_EXPECT_EQ(test, list_slot(c, 0, 4), POISON);
+	expect_fill(test, prp_cmd_new(test, SZ4K, 1), segs, 3, want, 5);
 	check_fill(test, segs, ARRAY_SIZE(segs), SZ4K, 1);
 }
 
@@ -286,22 +283,14 @@ static void prp_segment_crosses_page(struct kunit *test)
 		{ 0x60000e00, 0x2200 },
 		{ 0x70000000, SZ4K + 0x80 },
 	};
+	const u64 want_straddle[] = { 0x50000f00, 0x50001000 };
+	const u64 want[] = {
+		0x60000e00, 0x60001000, 0x60002000, 0x70000000, 0x70001000
+	};
 	struct prp_cmd *c = prp_cmd_new(test, SZ4K, 1);
 
-	KUNIT_EXPECT_EQ(test, ssdt_prp_entries(straddle, 1, SZ4K), 2U);
-	KUNIT_ASSERT_EQ(test, prp_cmd_fill(c, straddle, 1), 0);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->prp1), 0x50000f00ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->prp2), 0x50001000ULL);
-
-	KUNIT_EXPECT_EQ(test, ssdt_prp_entries(segs, 2, SZ4K), 5U);
-	KUNIT_ASSERT_EQ(test, prp_cmd_fill(c, segs, 2), 0);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->prp1), 0x60000e00ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->prp2), c->list_dma[0]);
-	KUNIT_EXPECT_EQ(test, list_slot(c, 0, 0), 0x60001000ULL);
-	KUNIT_EXPECT_EQ(test, list_slot(c, 0, 1), 0x60002000ULL);
-	KUNIT_EXPECT_EQ(test, list_slot(c, 0, 2), 0x70000000ULL);
-	KUNIT_EXPECT_EQ(test, list_slot(c, 0, 3), 0x70001000ULL);
-	KUNIT_EXPECT_EQ(test, list_slot(c, 0, 4), POISON);
+	expect_fill(test, c, straddle, 1, want_straddle, 2);
+	expect_fill(test, c, segs, 2, want, 5);
 }
 
 /* Where the chain pointer lands, slot by slot, with 4 KiB pages. */
@@ -400,22 +389,14 @@ static void prp_page_size_8k(struct kunit *test)
 {
 	const struct ssdt_seg segs[] = { { 0x100100, 3 * SZ8K } };
 	const struct ssdt_seg two[] = { { 0x200000, SZ8K + 1 } };
+	const u64 want[] = { 0x100100, 0x102000, 0x104000, 0x106000 };
+	const u64 want_two[] = { 0x200000, 0x202000 };
 	struct prp_cmd *c = prp_cmd_new(test, SZ8K, 1);
 
 	/* 24 KiB from offset 0x100 of an 8 KiB page touch 4 pages. */
-	KUNIT_EXPECT_EQ(test, ssdt_prp_entries(segs, 1, SZ8K), 4U);
 	KUNIT_EXPECT_EQ(test, ssdt_prp_entries(segs, 1, SZ4K), 7U);
-	KUNIT_ASSERT_EQ(test, prp_cmd_fill(c, segs, 1), 0);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->prp1), 0x100100ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->prp2), c->list_dma[0]);
-	KUNIT_EXPECT_EQ(test, list_slot(c, 0, 0), 0x102000ULL);
-	KUNIT_EXPECT_EQ(test, list_slot(c, 0, 1), 0x104000ULL);
-	KUNIT_EXPECT_EQ(test, list_slot(c, 0, 2), 0x106000ULL);
-	KUNIT_EXPECT_EQ(test, list_slot(c, 0, 3), POISON);
-
-	KUNIT_ASSERT_EQ(test, prp_cmd_fill(c, two, 1), 0);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->prp1), 0x200000ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->prp2), 0x202000ULL);
+	expect_fill(test, c, segs, 1, want, 4);
+	expect_fill(test, c, two, 1, want_two, 2);
 
 	/* A 4 KiB-aligned middle segment is not 8 KiB aligned. */
 	{
