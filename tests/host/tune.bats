@@ -28,6 +28,20 @@ golden() {	# golden FIXTURE: every profile's plan equals its golden file
 	done
 }
 
+# fire IRQ: its count in /proc/interrupts grows by one (on the first CPU).
+fire() {
+	python3 - "$PFX/interrupts" "$1" <<'PY'
+import re, sys
+path, irq = sys.argv[1], sys.argv[2]
+lines = open(path).read().split("\n")
+for i, l in enumerate(lines):
+    m = re.match(r"( *%s: +)(\d+)" % irq, l)
+    if m:
+        lines[i] = m.group(1) + str(int(m.group(2)) + 1) + l[m.end():]
+open(path, "w").write("\n".join(lines))
+PY
+}
+
 # What the kernel does once a vector fires: its effective affinity becomes
 # one CPU of the requested mask.
 follow_effective() {
@@ -306,9 +320,73 @@ follow_effective() {
 	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
 	follow_effective
 	echo 24 >"$PFX/irq/302/effective_affinity_list"
+	fire 302
 	run --separate-stderr ssdt verify --state-dir "$STATE"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"drift  /proc/irq/302/smp_affinity_list: effective affinity 24 is outside the applied 16,80"* ]]
+}
+
+@test "verify right after apply calls a vector move that waits for its next interrupt pending, not drift" {
+	make_topo 4n128c
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	run --separate-stderr ssdt verify --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"pending /proc/irq/302/smp_affinity_list: effective affinity "*" moves into 16,80 at the vector's next interrupt (none since apply)"* ]]
+	[[ "${lines[-1]}" == "all "*" applied settings hold (profile latency); "*" vector moves wait for the vector's next interrupt" ]]
+	# once it fires and the kernel still has it elsewhere, it is drift
+	fire 302
+	run --separate-stderr ssdt verify --json --state-dir "$STATE"
+	[ "$status" -eq 1 ]
+	[ "$(py 'v["drifted"]')" = 1 ]
+	eff=$(cat "$PFX/irq/302/effective_affinity_list")
+	[ "$(py '[c["drift"] for c in v["checks"] if not c["holds"]][0]')" = "effective affinity $eff is outside the applied 16,80 (x86 moves a vector at its next interrupt)" ]
+}
+
+@test "after a reboot (a new boot id) verify says not applied since boot and revert restores only with --force" {
+	make_topo 1s8c
+	before=$(fx_sum)
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	grep -q "\"boot_id\":\"$(cat /proc/sys/kernel/random/boot_id)\"" "$STATE/state.json"
+	sed -i 's/"boot_id":"[^"]*"/"boot_id":"00000000-0000-0000-0000-000000000000"/' "$STATE/state.json"
+	run --separate-stderr ssdt verify --state-dir "$STATE"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[[ "$stderr" == "ssdtune: not applied since boot: the state in $STATE was saved before the last reboot (boot 00000000-0000-0000-0000-000000000000, now "* ]]
+	after=$(fx_sum)
+	run --separate-stderr ssdt revert --state-dir "$STATE"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[[ "$stderr" == *"saved values would be restored (above); 'ssdtune revert --force' restores them" ]]
+	[[ "$output" == *"/sys/devices/system/cpu/cpu1/cpuidle/state2/disable <- 0"* ]]
+	[ "$(fx_sum)" = "$after" ]
+	[ -e "$STATE/state.json" ]
+	run --separate-stderr ssdt revert --force --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	[ "$(fx_sum)" = "$before" ]
+	[ ! -e "$STATE/state.json" ]
+}
+
+@test "revert --force restores everything else when a saved device is gone, and names what it skipped" {
+	make_topo 4n128c
+	cpu_sum() { (cd "$FX/devices/system/cpu" && find . -type f | LC_ALL=C sort | xargs md5sum) | md5sum; }
+	before=$(cpu_sum)
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	[ "$(cpu_sum)" != "$before" ]
+	dev=$FX/devices/pci0000:40/0000:40:01.1/0000:41:00.0
+	mv "$dev/msi_irqs" "$BATS_TEST_TMPDIR/msi_irqs"
+	run --separate-stderr ssdt revert --state-dir "$STATE"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"saved values could not be restored (state kept in $STATE); first: irq 0000:41:00.0 vector "*": gone (device or vector not found)" ]]
+	run --separate-stderr ssdt revert --force --json --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	[ "$(py 'len(v["skipped"])')" = 9 ]
+	[ "$(py 'v["skipped"][0]')" = "irq 0000:41:00.0 vector 8" ]
+	[ ! -e "$STATE/state.json" ]
+	# the CPU settings (C-states, governors) are restored all the same
+	[ "$(cpu_sum)" = "$before" ]
 }
 
 @test "verify and revert without an applied plan fail with one line" {

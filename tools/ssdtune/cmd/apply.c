@@ -69,6 +69,10 @@ static int cmd_apply(const struct command *cmd, struct cli *cli)
 			     set, w.first);
 		goto out;
 	}
+	if (!cli->dry_run && tune_record(dir, &s, &err)) {
+		r = out_fail_err(&err);
+		goto out;
+	}
 	if (!out_json())
 		printf("%s %d, %d already set, %d skipped%s%s\n",
 		       cli->dry_run ? "would change" : "changed", w.done, keep, skip,

@@ -8,11 +8,40 @@
 
 #include "cmd/output.h"
 #include "cmd/tune.h"
+#include "lib/sysfs.h"
 #include "lib/tune.h"
+
+static void skipped(void *ctx, const char *key)
+{
+	(void)ctx;
+	out_append_str("skipped", key);
+	if (!out_json())
+		printf("skipped %s: gone (device or vector not found)\n", key);
+}
+
+/*
+ * The state is from an earlier boot: show what would be restored (the
+ * dry-run lines) and refuse.  The values were read before that reboot;
+ * the admin decides with --force.
+ */
+static int refuse_stale(const struct state *s, const char *now)
+{
+	struct tune_writes w;
+	bool dry = sys_dry_run();
+
+	sys_write_mode(true);
+	tune_restore(s, true, &w, NULL, NULL);
+	sys_write_mode(dry);
+	out_set_bool("stale", true);
+	return out_fail(EXIT_REFUSED, "the state in %s was saved before the last reboot (boot %s, now %s): %d of %d saved values would be restored (%s); 'ssdtune revert --force' restores them",
+			tune_state_dir(), s->boot_id, now, w.done, s->n,
+			out_json() ? "\"writes\"" : "above");
+}
 
 static int cmd_revert(const struct command *cmd, struct cli *cli)
 {
 	const char *dir = tune_state_dir();
+	char now[40];
 	struct state s = { 0 };
 	struct tune_writes w;
 	struct lib_err err;
@@ -28,7 +57,12 @@ static int cmd_revert(const struct command *cmd, struct cli *cli)
 		r = out_fail_err(&err);
 		goto out;
 	}
-	tune_restore(&s, &w);
+	if (!tune_force() && tune_stale(&s, now, sizeof(now))) {
+		r = refuse_stale(&s, now);
+		goto out;
+	}
+	out_set_array("skipped");
+	tune_restore(&s, tune_force(), &w, skipped, NULL);
 	if (w.failed) {
 		r = out_fail(EXIT_REFUSED, "%d saved values could not be restored (state kept in %s); first: %s",
 			     w.failed, dir, w.first);
@@ -56,9 +90,13 @@ const struct command revert_command = {
 "Write back, byte for byte, every value saved by apply that differs from\n"
 "the live one (interrupt vectors found again by PCI address and vector\n"
 "index), then remove the state.  Works after an apply that was killed.\n"
-"  --state-dir DIR  where apply saved (default /var/lib/ssdtune)\n",
+"A state saved before the last reboot is not restored without --force:\n"
+"revert lists what it would write and stops.\n"
+"  --state-dir DIR  where apply saved (default /var/lib/ssdtune)\n"
+"  --force          restore a state from an earlier boot; skip (and name)\n"
+"                   saved devices or vectors that are gone\n",
 	.flags = CMD_DRY_RUN,
 	.min_args = 0, .max_args = 0,
 	.run = cmd_revert,
-	.options = state_options, .option = tune_option,
+	.options = revert_options, .option = tune_option,
 };

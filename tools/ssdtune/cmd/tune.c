@@ -4,13 +4,14 @@
  * shown (cmd/tune.h).
  */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "cmd/output.h"
 #include "cmd/tune.h"
 #include "lib/state.h"
 
-enum { OPT_PROFILE = 0x200, OPT_STATE_DIR };
+enum { OPT_PROFILE = 0x200, OPT_STATE_DIR, OPT_FORCE };
 
 const struct option plan_options[] = {
 	{ "profile",	required_argument, NULL, OPT_PROFILE },
@@ -28,8 +29,15 @@ const struct option state_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+const struct option revert_options[] = {
+	{ "state-dir",	required_argument, NULL, OPT_STATE_DIR },
+	{ "force",	no_argument, NULL, OPT_FORCE },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int profile = PROFILE_BALANCED;
 static const char *state_dir = STATE_DIR_DEFAULT;
+static bool force;
 
 int tune_option(struct cli *cli, int val, const char *arg)
 {
@@ -43,8 +51,15 @@ int tune_option(struct cli *cli, int val, const char *arg)
 		if (!arg[0])
 			return usage_error(NULL, "--state-dir needs a directory");
 		state_dir = arg;
+	} else if (val == OPT_FORCE) {
+		force = true;
 	}
 	return 0;
+}
+
+bool tune_force(void)
+{
+	return force;
 }
 
 int tune_profile(void)

@@ -7,14 +7,17 @@
 #define SSDTUNE_CMD_TUNE_H
 
 #include <getopt.h>
+#include <stdbool.h>
 
 #include "cmd/cli.h"
 #include "lib/plan.h"
 
-extern const struct option plan_options[], apply_options[], state_options[];
+extern const struct option plan_options[], apply_options[], state_options[],
+	revert_options[];
 int tune_option(struct cli *cli, int val, const char *arg);
 int tune_profile(void);			/* --profile, default balanced */
 const char *tune_state_dir(void);	/* --state-dir */
+bool tune_force(void);			/* --force */
 
 /* The plan in the report, and as text unless --json. */
 void report_plan(const struct plan *p);

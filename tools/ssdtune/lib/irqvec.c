@@ -252,3 +252,22 @@ int irqvec_irq(const char *bdf, int entry)
 	irqvec_free(&v);
 	return irq;
 }
+
+long long irqvec_count(int irq)
+{
+	unsigned long long total;
+	long long count = -1;
+	char *line = NULL;
+	size_t cap = 0;
+	int n;
+	FILE *f = fopen(PROC_INTERRUPTS, "re");
+
+	if (!f)
+		return -1;
+	while (count < 0 && getline(&line, &cap, f) > 0)
+		if (!parse_interrupts_total(line, &n, &total) && n == irq)
+			count = (long long)total;
+	free(line);
+	fclose(f);
+	return count;
+}

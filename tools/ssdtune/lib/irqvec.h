@@ -48,6 +48,10 @@ int irqvec_list(const char *bdf, const char *ssdt,
 		struct lib_err *err);
 void irqvec_free(struct irqvecs *v);
 
+/* How often @irq has fired, on all CPUs together (/proc/interrupts), or
+ * -1 if it is not listed. */
+long long irqvec_count(int irq);
+
 /* The IRQ number that vector @entry of @bdf has now, or -ENOENT. */
 int irqvec_irq(const char *bdf, int entry);
 

@@ -340,3 +340,30 @@ int parse_interrupts_hw(const char *line, int *irq, char *chip, size_t clen,
 	*hwirq = hw;
 	return 0;
 }
+
+int parse_interrupts_total(const char *line, int *irq,
+			   unsigned long long *total)
+{
+	const char *p = line;
+	unsigned long long sum = 0, v;
+	unsigned int n;
+
+	while (*p == ' ')
+		p++;
+	if (dec(&p, &n) || *p != ':' || n > 0x7fffffff)
+		return -1;
+	*irq = (int)n;
+	for (p++;;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!is_digit(*p))
+			break;
+		for (v = 0; is_digit(*p); p++)
+			v = v * 10 + (unsigned int)(*p - '0');
+		if (*p && *p != ' ' && *p != '\t' && *p != '\n')
+			break;	/* "5-edge": the hwirq, not a count */
+		sum += v;
+	}
+	*total = sum;
+	return 0;
+}

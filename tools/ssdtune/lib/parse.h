@@ -77,6 +77,11 @@ int parse_interrupts_line(const char *line, int *irq, char *name, size_t len);
 int parse_interrupts_hw(const char *line, int *irq, char *chip, size_t clen,
 			unsigned long long *hwirq);
 
+/* The same line's per-CPU counts, summed: 0 with @irq and @total set,
+ * -1 for lines without an IRQ number. */
+int parse_interrupts_total(const char *line, int *irq,
+			   unsigned long long *total);
+
 /*
  * The MSI-X (or MSI) table entry that hwirq @hwirq of chip @chip is for PCI
  * function @bdf ("0000:41:00.0"): "PCI-MSIX-<bdf>" (a domain per device,

@@ -45,6 +45,14 @@ void state_unlock(int fd)
 		close(fd);
 }
 
+int state_boot_id(char *buf, size_t len)
+{
+	int r = state_read_raw("/proc/sys/kernel/random/boot_id", buf, len);
+
+	buf[strcspn(buf, "\n")] = '\0';
+	return r < 0 ? r : buf[0] ? 0 : -ENODATA;
+}
+
 int state_read_raw(const char *path, char *buf, size_t len)
 {
 	size_t used = 0;
@@ -94,6 +102,7 @@ int state_add(struct state *s, const char *key, const char *path,
 	e->val = strdup(val);
 	snprintf(e->bdf, sizeof(e->bdf), "%s", bdf ? bdf : "");
 	e->vector = vector;
+	e->interrupts = -1;
 	s->n++;
 	return e->key && e->path && e->old && e->val ? 0 : -ENOMEM;
 }
@@ -151,6 +160,8 @@ int state_load(const char *dir, struct state *s, struct lib_err *err)
 	}
 	snprintf(s->profile, sizeof(s->profile), "%s",
 		 str(root, "profile") ? str(root, "profile") : "");
+	snprintf(s->boot_id, sizeof(s->boot_id), "%s",
+		 str(root, "boot_id") ? str(root, "boot_id") : "");
 	n = json_object_array_length(arr);
 	for (i = 0; i < n && !r; i++) {
 		struct json_object *e = json_object_array_get_idx(arr, i), *v;
@@ -166,6 +177,8 @@ int state_load(const char *dir, struct state *s, struct lib_err *err)
 			vec = json_object_get_int(v);
 		if (state_add(s, key, path, old, val, str(e, "bdf"), vec))
 			r = lib_enomem(err);
+		else if (json_object_object_get_ex(e, "interrupts", &v))
+			s->e[s->n - 1].interrupts = json_object_get_int64(v);
 	}
 	json_object_put(root);
 	if (r)
@@ -176,13 +189,15 @@ int state_load(const char *dir, struct state *s, struct lib_err *err)
 int state_save(const char *dir, const struct state *s, struct lib_err *err)
 {
 	struct json_object *root = json_object_new_object(), *arr = json_object_new_array();
-	char p[PATH_MAX], tmp[PATH_MAX];
+	char p[PATH_MAX], tmp[PATH_MAX], boot[40];
 	const char *text;
 	size_t len;
 	int i, fd, dfd, r = 0;
 
 	json_object_object_add(root, "version", json_object_new_int(1));
 	json_object_object_add(root, "profile", json_object_new_string(s->profile));
+	if (!state_boot_id(boot, sizeof(boot)))
+		json_object_object_add(root, "boot_id", json_object_new_string(boot));
 	for (i = 0; i < s->n; i++) {
 		struct json_object *e = json_object_new_object();
 
@@ -193,6 +208,9 @@ int state_save(const char *dir, const struct state *s, struct lib_err *err)
 		if (s->e[i].vector >= 0) {
 			json_object_object_add(e, "bdf", json_object_new_string(s->e[i].bdf));
 			json_object_object_add(e, "vector", json_object_new_int(s->e[i].vector));
+			if (s->e[i].interrupts >= 0)
+				json_object_object_add(e, "interrupts",
+						       json_object_new_int64(s->e[i].interrupts));
 		}
 		json_object_array_add(arr, e);
 	}

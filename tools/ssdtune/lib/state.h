@@ -23,10 +23,14 @@ struct state_entry {
 	char *val;		/* what the last apply wrote (or found) */
 	char bdf[BDF_BUFSZ];	/* interrupt vector: function and entry */
 	int vector;		/* -1 otherwise */
+	long long interrupts;	/* vector: its count after apply wrote it
+				 * (a move is pending until it grows); -1 */
 };
 
 struct state {
 	char profile[32];
+	char boot_id[40];	/* the boot the values were applied in ("":
+				 * a state file from before boot ids) */
 	struct state_entry *e;
 	int n, cap;
 };
@@ -39,7 +43,8 @@ void state_unlock(int fd);
 /* 0; -ENOENT if nothing is saved (@err untouched); else -errno with
  * @err filled. */
 int state_load(const char *dir, struct state *s, struct lib_err *err);
-/* Atomically.  0 or -errno with @err filled. */
+/* Atomically, stamped with this boot's id.  0 or -errno with @err
+ * filled. */
 int state_save(const char *dir, const struct state *s, struct lib_err *err);
 /* Remove the saved state (and the lock file, and @dir if empty). */
 int state_remove(const char *dir, struct lib_err *err);
@@ -50,6 +55,9 @@ int state_add(struct state *s, const char *key, const char *path,
 	      const char *old, const char *val, const char *bdf, int vector);
 int state_set(char **field, const char *val);	/* replace a string */
 void state_free(struct state *s);
+
+/* This boot's id (/proc/sys/kernel/random/boot_id).  0 or -errno. */
+int state_boot_id(char *buf, size_t len);
 
 /* A whole small file, bytes as they are (newline kept).  0 or -errno. */
 int state_read_raw(const char *path, char *buf, size_t len);

@@ -205,6 +205,27 @@ void tune_apply(const struct plan *p, struct tune_writes *w,
 	}
 }
 
+int tune_record(const char *dir, struct state *s, struct lib_err *err)
+{
+	int i, irq;
+
+	for (i = 0; i < s->n; i++) {
+		struct state_entry *e = &s->e[i];
+
+		if (e->vector < 0)
+			continue;
+		irq = irqvec_irq(e->bdf, e->vector);
+		e->interrupts = irq < 0 ? -1 : irqvec_count(irq);
+	}
+	return state_save(dir, s, err);
+}
+
+bool tune_stale(const struct state *s, char *now, size_t len)
+{
+	return s->boot_id[0] && !state_boot_id(now, len) &&
+	       strcmp(s->boot_id, now);
+}
+
 int tune_load(const char *dir, struct state *s, struct lib_err *err)
 {
 	int r = state_load(dir, s, err);
@@ -217,12 +238,14 @@ int tune_load(const char *dir, struct state *s, struct lib_err *err)
 
 /* Does interrupt vector entry @e hold?  Its affinity was read into @now
  * (the live mask); the mask the kernel really uses must lie inside what
- * was asked. */
+ * was asked, or the vector must not have fired since apply (x86 moves a
+ * vector at its next interrupt: the move is pending). */
 static bool vector_holds(const struct state_entry *e, const char *now,
-			 char *why, size_t wlen)
+			 bool *pending, char *why, size_t wlen)
 {
 	char eff[TOPO_LIST], ep[PATH_MAX];
 	struct cpuset want, got;
+	int irq;
 	bool ok;
 
 	if (!cpulist_same(now, e->val, 8192)) {
@@ -243,12 +266,20 @@ static bool vector_holds(const struct state_entry *e, const char *now,
 	}
 	ok = !cpuset_add_list(&want, e->val) && !cpuset_add_list(&got, eff) &&
 	     cpuset_count(&got) && cpuset_subset(&got, &want);
-	if (!ok)
-		snprintf(why, wlen, "effective affinity %s is outside the applied %s (x86 moves a vector at its next interrupt)",
-			 eff, e->val);
 	cpuset_free(&want);
 	cpuset_free(&got);
-	return ok;
+	if (ok)
+		return true;
+	irq = irqvec_irq(e->bdf, e->vector);
+	if (e->interrupts >= 0 && irq >= 0 && irqvec_count(irq) == e->interrupts) {
+		*pending = true;
+		snprintf(why, wlen, "effective affinity %s moves into %s at the vector's next interrupt (none since apply)",
+			 eff, e->val);
+		return true;
+	}
+	snprintf(why, wlen, "effective affinity %s is outside the applied %s (x86 moves a vector at its next interrupt)",
+		 eff, e->val);
+	return false;
 }
 
 void tune_check(const struct state_entry *e, struct tune_check *c)
@@ -257,6 +288,7 @@ void tune_check(const struct state_entry *e, struct tune_check *c)
 
 	c->now[0] = '\0';
 	c->why[0] = '\0';
+	c->pending = false;
 	if (entry_path(e, c->path, sizeof(c->path))) {
 		snprintf(c->path, sizeof(c->path), "%s", e->key);
 		snprintf(c->why, sizeof(c->why), "gone (device or vector not found)");
@@ -272,11 +304,12 @@ void tune_check(const struct state_entry *e, struct tune_check *c)
 		snprintf(c->why, sizeof(c->why), "applied %s, now %s", e->val, c->now);
 		c->ok = same_value(c->now, e->val);
 	} else {
-		c->ok = vector_holds(e, c->now, c->why, sizeof(c->why));
+		c->ok = vector_holds(e, c->now, &c->pending, c->why, sizeof(c->why));
 	}
 }
 
-void tune_restore(const struct state *s, struct tune_writes *w)
+void tune_restore(const struct state *s, bool force, struct tune_writes *w,
+		  void (*skipped)(void *ctx, const char *key), void *ctx)
 {
 	char path[PATH_MAX], now[TOPO_LIST];
 	int i, r;
@@ -286,9 +319,14 @@ void tune_restore(const struct state *s, struct tune_writes *w)
 		const struct state_entry *e = &s->e[i];
 
 		if (entry_path(e, path, sizeof(path))) {
-			if (!w->failed++)
+			if (force) {
+				w->skipped++;
+				if (skipped)
+					skipped(ctx, e->key);
+			} else if (!w->failed++) {
 				snprintf(w->first, sizeof(w->first),
 					 "%s: gone (device or vector not found)", e->key);
+			}
 			continue;
 		}
 		r = state_read_raw(path, now, sizeof(now));

@@ -37,6 +37,7 @@ int tune_save(const char *dir, const struct plan *p, struct state *s,
 /* The outcome of a run of writes. */
 struct tune_writes {
 	int done, failed;
+	int skipped;			/* revert --force: saved devices gone */
 	char first[PATH_MAX + 320];	/* the first failure, one line */
 };
 
@@ -47,24 +48,41 @@ struct tune_writes {
 void tune_apply(const struct plan *p, struct tune_writes *w,
 		void (*written)(void *ctx, int done), void *ctx);
 
+/*
+ * After apply wrote @s's values: note each vector's interrupt count, so
+ * verify can tell a move that waits for the next interrupt from drift,
+ * and save @s again.  0 or -errno with @err filled.
+ */
+int tune_record(const char *dir, struct state *s, struct lib_err *err);
+
 /* The saved state of @dir; "nothing applied" when there is none. */
 int tune_load(const char *dir, struct state *s, struct lib_err *err);
+
+/* Was @s saved in an earlier boot?  This boot's id in @now. */
+bool tune_stale(const struct state *s, char *now, size_t len);
 
 /* One saved value against the live system. */
 struct tune_check {
 	char path[PATH_MAX];	/* where it lives now (or its key if gone) */
 	char now[TOPO_LIST];	/* the live value */
 	bool ok;
+	bool pending;		/* ok, but the vector moves at its next
+				 * interrupt: none since apply */
 	char why[2 * TOPO_LIST + 128];	/* the drift, when not ok */
 };
 
 /* Does saved entry @e hold?  For an interrupt vector the effective
- * affinity must also lie inside the applied mask. */
+ * affinity must also lie inside the applied mask, unless the vector has
+ * not fired since apply (then the move is pending, not drift). */
 void tune_check(const struct state_entry *e, struct tune_check *c);
 
-/* Write back, newest first, every saved value of @s that differs from the
- * live one. */
-void tune_restore(const struct state *s, struct tune_writes *w);
+/*
+ * Write back, newest first, every saved value of @s that differs from the
+ * live one.  A saved device or vector that is gone is a failure, or with
+ * @force a skip: @skipped(@ctx, its key) if given.
+ */
+void tune_restore(const struct state *s, bool force, struct tune_writes *w,
+		  void (*skipped)(void *ctx, const char *key), void *ctx);
 
 /*
  * bench's CPU placement: the I/O cores the profile applied in @dir plans

@@ -220,6 +220,18 @@ static void test_interrupts_entry(void)
 	      "parse_interrupts_hw skips named rows, an empty row has no entry");
 }
 
+static void test_interrupts_total(void)
+{
+	unsigned long long t = 0;
+	int irq = -1;
+
+	CHECK(!parse_interrupts_total(" 133:   10   57  PCI-MSIX-0000:41:00.0    3-edge  nvme0q3\n",
+				      &irq, &t) && irq == 133 && t == 67 &&
+	      !parse_interrupts_total(" 12:\n", &irq, &t) && irq == 12 && t == 0 &&
+	      parse_interrupts_total("NMI:  1  2  Non-maskable interrupts\n", &irq, &t),
+	      "parse_interrupts_total sums the per-CPU counts, not the hwirq");
+}
+
 static void test_pcie(void)
 {
 	struct pcie_link g3x4 = { 3, 4 }, g3x2 = { 3, 2 }, g4x4 = { 4, 4 };
@@ -253,6 +265,7 @@ int main(void)
 	test_all_digits();
 	test_interrupts();
 	test_interrupts_entry();
+	test_interrupts_total();
 	test_pcie();
 	test_cpuset();
 	test_plan_latency();
