@@ -15,23 +15,16 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include <netlink/genl/ctrl.h>
-#include <netlink/genl/genl.h>
-#include <netlink/netlink.h>
-
 #include "cmd/cli.h"
 #include "cmd/output.h"
+#include "lib/genl.h"
 #include "uapi/linux/ssdtune.h"
-
-#define MAX_CTRLS	64
-#define MAX_QUEUES	256
 
 struct monitor_opts {
 	bool stats;
@@ -110,43 +103,10 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-struct nl {
-	struct nl_sock *sk;
-	int family;
-};
-
-/* Connect and resolve the family; one clear line if the module is absent. */
-static int nl_open(struct nl *nl)
+/* A library error, "monitor: <what was wrong>". */
+static int fail(const struct lib_err *err)
 {
-	nl->sk = nl_socket_alloc();
-	if (!nl->sk)
-		return out_fail(EXIT_REFUSED, "monitor: out of memory");
-	if (genl_connect(nl->sk) < 0)
-		return out_fail(EXIT_REFUSED,
-				"monitor: cannot open a generic netlink socket");
-	nl->family = genl_ctrl_resolve(nl->sk, SSDTUNE_GENL_NAME);
-	if (nl->family < 0)
-		return out_fail(EXIT_REFUSED,
-				"monitor: no generic netlink family '%s': is ssdtune.ko loaded?",
-				SSDTUNE_GENL_NAME);
-	return 0;
-}
-
-static const char *const event_names[] = {
-	[SSDTUNE_EVENT_ATTACHED]	= "attached",
-	[SSDTUNE_EVENT_DETACHED]	= "detached",
-	[SSDTUNE_EVENT_TIMEOUT]		= "timeout",
-	[SSDTUNE_EVENT_RESET]		= "reset",
-	[SSDTUNE_EVENT_RESET_DONE]	= "reset_done",
-	[SSDTUNE_EVENT_DEAD]		= "dead",
-	[SSDTUNE_EVENT_KNOB]		= "knob",
-};
-
-static const char *event_name(uint32_t e)
-{
-	if (e < sizeof(event_names) / sizeof(event_names[0]) && event_names[e])
-		return event_names[e];
-	return "unknown";
+	return out_fail(EXIT_REFUSED, "monitor: %s", err->msg);
 }
 
 static struct json_object *list(const char *key)
@@ -162,49 +122,42 @@ static struct json_object *list(const char *key)
 
 static long seen;
 
-static void add_str(struct json_object *o, const char *key,
-		    struct nlattr **tb, int attr)
+static void add_str(struct json_object *o, const char *key, const char *val)
 {
-	if (tb[attr])
-		json_object_object_add(o, key,
-			json_object_new_string(nla_get_string(tb[attr])));
+	if (val)
+		json_object_object_add(o, key, json_object_new_string(val));
 }
 
-static int on_event(struct nl_msg *msg, void *arg)
+static void add_u32(struct json_object *o, const char *key, bool has,
+		    uint32_t val)
 {
-	struct genlmsghdr *gh = nlmsg_data(nlmsg_hdr(msg));
-	struct nlattr *tb[SSDTUNE_A_MAX + 1];
+	if (has)
+		json_object_object_add(o, key, json_object_new_int64(val));
+}
+
+/* One event: a line "ssdt0 knob knob=... value=...", and into "events". */
+static void on_event(void *ctx, const struct genl_event *ev)
+{
 	struct json_object *o;
-	const char *ev;
 	char ctrl[32];
 
-	(void)arg;
-	if (gh->cmd != SSDTUNE_CMD_EVENT ||
-	    genlmsg_parse(nlmsg_hdr(msg), 0, tb, SSDTUNE_A_MAX, NULL) < 0 ||
-	    !tb[SSDTUNE_A_EVENT] || !tb[SSDTUNE_A_CTRL])
-		return NL_SKIP;
-	ev = event_name(nla_get_u32(tb[SSDTUNE_A_EVENT]));
-	snprintf(ctrl, sizeof(ctrl), SSDTUNE_CTRL_PREFIX "%u",
-		 nla_get_u32(tb[SSDTUNE_A_CTRL]));
+	(void)ctx;
+	snprintf(ctrl, sizeof(ctrl), SSDTUNE_CTRL_PREFIX "%u", ev->ctrl);
 	o = json_object_new_object();
-	json_object_object_add(o, "event", json_object_new_string(ev));
+	json_object_object_add(o, "event", json_object_new_string(ev->name));
 	json_object_object_add(o, "controller", json_object_new_string(ctrl));
-	if (tb[SSDTUNE_A_TIME_NS])
+	if (ev->has_time)
 		json_object_object_add(o, "boottime_ns",
-			json_object_new_int64((int64_t)nla_get_u64(tb[SSDTUNE_A_TIME_NS])));
-	add_str(o, "pci_address", tb, SSDTUNE_A_PCI_ADDR);
-	add_str(o, "state", tb, SSDTUNE_A_STATE);
-	add_str(o, "knob", tb, SSDTUNE_A_KNOB);
-	add_str(o, "value", tb, SSDTUNE_A_VALUE);
-	if (tb[SSDTUNE_A_QUEUE])
-		json_object_object_add(o, "queue",
-			json_object_new_int64(nla_get_u32(tb[SSDTUNE_A_QUEUE])));
-	if (tb[SSDTUNE_A_TAG])
-		json_object_object_add(o, "tag",
-			json_object_new_int64(nla_get_u32(tb[SSDTUNE_A_TAG])));
+			json_object_new_int64((int64_t)ev->time_ns));
+	add_str(o, "pci_address", ev->pci_addr);
+	add_str(o, "state", ev->state);
+	add_str(o, "knob", ev->knob);
+	add_str(o, "value", ev->value);
+	add_u32(o, "queue", ev->has_queue, ev->queue);
+	add_u32(o, "tag", ev->has_tag, ev->tag);
 
 	if (!out_json()) {
-		printf("%s %s", ctrl, ev);
+		printf("%s %s", ctrl, ev->name);
 		json_object_object_foreach(o, k, v) {
 			if (!strcmp(k, "event") || !strcmp(k, "controller"))
 				continue;
@@ -215,31 +168,21 @@ static int on_event(struct nl_msg *msg, void *arg)
 	}
 	json_object_array_add(list("events"), o);
 	seen++;
-	return NL_OK;
 }
 
-static int watch_events(struct nl *nl)
+static int watch_events(struct genl *g)
 {
 	double end = mopts.timeout ? now_s() + mopts.timeout : 0;
-	int grp, ret;
+	struct lib_err err;
 
-	grp = genl_ctrl_resolve_grp(nl->sk, SSDTUNE_GENL_NAME,
-				    SSDTUNE_GENL_MCGRP_EVENTS);
-	if (grp < 0)
-		return out_fail(EXIT_REFUSED, "monitor: the %s family has no '%s' group",
-				SSDTUNE_GENL_NAME, SSDTUNE_GENL_MCGRP_EVENTS);
-	nl_socket_disable_seq_check(nl->sk);
-	nl_socket_modify_cb(nl->sk, NL_CB_VALID, NL_CB_CUSTOM, on_event, NULL);
-	if (nl_socket_add_membership(nl->sk, grp) < 0)
-		return out_fail(EXIT_REFUSED, "monitor: cannot join the '%s' group",
-				SSDTUNE_GENL_MCGRP_EVENTS);
+	if (genl_subscribe(g, on_event, NULL, &err))
+		return fail(&err);
 	list("events");
 	if (!out_json()) {
 		printf("watching %s events (Ctrl-C to stop)\n", SSDTUNE_GENL_NAME);
 		fflush(stdout);
 	}
 	while (!stop && !(mopts.count && seen >= mopts.count)) {
-		struct pollfd p = { .fd = nl_socket_get_fd(nl->sk), .events = POLLIN };
 		int ms = -1;
 
 		if (end) {
@@ -249,17 +192,8 @@ static int watch_events(struct nl *nl)
 				break;
 			ms = (int)(left * 1000) + 1;
 		}
-		ret = poll(&p, 1, ms);
-		if (ret < 0 && errno == EINTR)
-			continue;
-		if (ret < 0)
-			return out_fail(EXIT_REFUSED, "monitor: poll: %s", strerror(errno));
-		if (ret == 0)
-			continue;
-		ret = nl_recvmsgs_default(nl->sk);
-		if (ret < 0 && ret != -NLE_INTR)
-			return out_fail(EXIT_REFUSED, "monitor: netlink: %s",
-					nl_geterror(ret));
+		if (genl_wait(g, ms, &err))
+			return fail(&err);
 	}
 	json_object_object_add(out_obj(), "count", json_object_new_int64(seen));
 	return out_done();
@@ -267,123 +201,17 @@ static int watch_events(struct nl *nl)
 
 /* --- --stats ------------------------------------------------------------ */
 
-struct qsample {
-	uint32_t id, irq;
-	uint64_t submitted, completed, interrupts, polled;
-};
-
-struct csample {
-	uint32_t ctrl;
-	char pci[32], state[16], model[48], serial[32];
-	size_t nq;
-	struct qsample q[MAX_QUEUES];
-};
-
-struct snapshot {
-	size_t n;
-	struct csample c[MAX_CTRLS];
-};
-
-static uint64_t get_u64(struct nlattr **tb, int a)
-{
-	return tb[a] ? nla_get_u64(tb[a]) : 0;
-}
-
-static void copy_str(char *dst, size_t len, struct nlattr *a)
-{
-	snprintf(dst, len, "%s", a ? nla_get_string(a) : "");
-}
-
-static int on_ctrl(struct nl_msg *msg, void *arg)
-{
-	struct snapshot *s = arg;
-	struct nlattr *tb[SSDTUNE_A_MAX + 1], *qa;
-	struct csample *c;
-	int rem;
-
-	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, SSDTUNE_A_MAX, NULL) < 0 ||
-	    !tb[SSDTUNE_A_CTRL] || s->n >= MAX_CTRLS)
-		return NL_SKIP;
-	c = &s->c[s->n++];
-	memset(c, 0, sizeof(*c));
-	c->ctrl = nla_get_u32(tb[SSDTUNE_A_CTRL]);
-	copy_str(c->pci, sizeof(c->pci), tb[SSDTUNE_A_PCI_ADDR]);
-	copy_str(c->state, sizeof(c->state), tb[SSDTUNE_A_STATE]);
-	copy_str(c->model, sizeof(c->model), tb[SSDTUNE_A_MODEL]);
-	copy_str(c->serial, sizeof(c->serial), tb[SSDTUNE_A_SERIAL]);
-	if (!tb[SSDTUNE_A_QUEUES])
-		return NL_OK;
-	nla_for_each_nested(qa, tb[SSDTUNE_A_QUEUES], rem) {
-		struct nlattr *qt[SSDTUNE_Q_MAX + 1];
-		struct qsample *q;
-
-		if (c->nq >= MAX_QUEUES ||
-		    nla_parse_nested(qt, SSDTUNE_Q_MAX, qa, NULL) < 0)
-			continue;
-		q = &c->q[c->nq++];
-		q->id = qt[SSDTUNE_Q_ID] ? nla_get_u32(qt[SSDTUNE_Q_ID]) : 0;
-		q->irq = qt[SSDTUNE_Q_IRQ] ? nla_get_u32(qt[SSDTUNE_Q_IRQ]) : 0;
-		q->submitted = get_u64(qt, SSDTUNE_Q_SUBMITTED);
-		q->completed = get_u64(qt, SSDTUNE_Q_COMPLETED);
-		q->interrupts = get_u64(qt, SSDTUNE_Q_INTERRUPTS);
-		q->polled = get_u64(qt, SSDTUNE_Q_POLLED);
-	}
-	return NL_OK;
-}
-
-static int dump(struct nl *nl, struct snapshot *s)
-{
-	struct nl_msg *msg = nlmsg_alloc();
-	int ret;
-
-	if (!msg)
-		return -NLE_NOMEM;
-	s->n = 0;
-	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0,
-			 NLM_F_DUMP, SSDTUNE_CMD_GET_CTRL, SSDTUNE_GENL_VERSION)) {
-		nlmsg_free(msg);
-		return -NLE_NOMEM;
-	}
-	nl_socket_modify_cb(nl->sk, NL_CB_VALID, NL_CB_CUSTOM, on_ctrl, s);
-	ret = nl_send_auto(nl->sk, msg);
-	nlmsg_free(msg);
-	if (ret < 0)
-		return ret;
-	return nl_recvmsgs_default(nl->sk);
-}
-
-static const struct csample *find_ctrl(const struct snapshot *s, uint32_t id)
-{
-	size_t i;
-
-	for (i = 0; s && i < s->n; i++)
-		if (s->c[i].ctrl == id)
-			return &s->c[i];
-	return NULL;
-}
-
-static const struct qsample *find_queue(const struct csample *c, uint32_t id)
-{
-	size_t i;
-
-	for (i = 0; c && i < c->nq; i++)
-		if (c->q[i].id == id)
-			return &c->q[i];
-	return NULL;
-}
-
 #define JI(v) json_object_new_int64((int64_t)(v))
 
 /* One sample: totals, or with @prev the rates over @secs. */
-static struct json_object *sample(const struct snapshot *s,
-				  const struct snapshot *prev, double secs)
+static struct json_object *sample(const struct genl_snapshot *s,
+				  const struct genl_snapshot *prev, double secs)
 {
 	struct json_object *ctrls = json_object_new_array();
 	size_t i, k;
 
 	for (i = 0; i < s->n; i++) {
-		const struct csample *c = &s->c[i];
-		const struct csample *pc = prev ? find_ctrl(prev, c->ctrl) : NULL;
+		const struct genl_ctrl *c = &s->c[i];
 		struct json_object *o = json_object_new_object(), *qs;
 		char name[32];
 
@@ -397,8 +225,9 @@ static struct json_object *sample(const struct snapshot *s,
 			printf("%s %s %s (%s)\n", name, c->pci, c->state, c->model);
 		qs = json_object_new_array();
 		for (k = 0; k < c->nq; k++) {
-			const struct qsample *q = &c->q[k];
-			const struct qsample *pq = find_queue(pc, q->id);
+			const struct genl_queue *q = &c->q[k];
+			const struct genl_queue *pq =
+				genl_find_queue(prev, c->ctrl, q->id);
 			struct json_object *jq = json_object_new_object();
 			uint64_t reaped = q->completed + q->polled;
 
@@ -441,19 +270,17 @@ static struct json_object *sample(const struct snapshot *s,
 	return ctrls;
 }
 
-static int watch_stats(struct nl *nl)
+static int watch_stats(struct genl *g)
 {
-	static struct snapshot a, b;
-	struct snapshot *cur = &a, *prev = &b, *t;
+	static struct genl_snapshot a, b;
+	struct genl_snapshot *cur = &a, *prev = &b, *t;
 	double t0, t1, end = mopts.timeout ? now_s() + mopts.timeout : 0;
+	struct lib_err err;
 	long n = 0;
-	int ret;
 
 	t0 = now_s();
-	ret = dump(nl, prev);
-	if (ret < 0)
-		return out_fail(EXIT_REFUSED, "monitor: netlink dump: %s",
-				nl_geterror(ret));
+	if (genl_dump(g, prev, &err))
+		return fail(&err);
 	if (!mopts.interval) {
 		json_object_object_add(out_obj(), "controllers", sample(prev, NULL, 0));
 		return out_done();
@@ -470,10 +297,8 @@ static int watch_stats(struct nl *nl)
 		if (nanosleep(&d, NULL) && stop)
 			break;
 		t1 = now_s();
-		ret = dump(nl, cur);
-		if (ret < 0)
-			return out_fail(EXIT_REFUSED, "monitor: netlink dump: %s",
-					nl_geterror(ret));
+		if (genl_dump(g, cur, &err))
+			return fail(&err);
 		o = json_object_new_object();
 		json_object_object_add(o, "seconds", json_object_new_double(t1 - t0));
 		json_object_object_add(o, "controllers", sample(cur, prev, t1 - t0));
@@ -490,7 +315,8 @@ static int watch_stats(struct nl *nl)
 static int cmd_monitor(const struct command *cmd, struct cli *cli)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
-	struct nl nl = { 0 };
+	struct genl g = { 0 };
+	struct lib_err err;
 	int ret;
 
 	(void)cmd;
@@ -499,11 +325,11 @@ static int cmd_monitor(const struct command *cmd, struct cli *cli)
 		return usage_error(cmd, "--interval goes with --stats");
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	ret = nl_open(&nl);
-	if (!ret)
-		ret = mopts.stats ? watch_stats(&nl) : watch_events(&nl);
-	if (nl.sk)
-		nl_socket_free(nl.sk);
+	if (genl_open(&g, &err))
+		ret = fail(&err);
+	else
+		ret = mopts.stats ? watch_stats(&g) : watch_events(&g);
+	genl_close(&g);
 	return ret;
 }
 

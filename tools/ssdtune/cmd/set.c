@@ -3,63 +3,18 @@
  * ssdtune set [CTRL] KNOB=VALUE...: a validated front end to the driver's
  * knobs in /sys/class/ssdtune/ssdtN/.  Every value is checked before any
  * is written; what a knob write changes is saved first in the same state
- * directory as apply (state.c), so `ssdtune revert` undoes it.
- *
- * coalesce_profile writes set coalesce_mode, coalesce_threshold and
- * coalesce_time_us, and a profile file reading "custom" cannot be written
- * back, so every coalescing knob saves those three files (never the profile
- * file): revert restores the settings, and the profile name follows.
+ * directory as apply (state.c), so `ssdtune revert` undoes it.  The knob
+ * table and the work around the writes are lib/knobs.c's.
  */
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "lib/bdf.h"
 #include "cmd/cli.h"
 #include "cmd/output.h"
-#include "lib/parse.h"
+#include "lib/knobs.h"
 #include "lib/state.h"
-#include "lib/sysfs.h"
-
-#define MAX_KNOBS	16
-
-enum knob_type { KNOB_WORD, KNOB_UINT, KNOB_TEXT };
-
-struct knob {
-	const char *name;
-	enum knob_type type;
-	const char *const *words;	/* KNOB_WORD */
-	unsigned long max;		/* KNOB_UINT */
-	const char *const *saves;	/* files whose values a write changes */
-};
-
-static const char *const coalesce_modes[] = { "off", "hw", "host", "auto", NULL };
-static const char *const coalesce_profiles[] = {
-	"balanced", "iops", "latency", "adaptive", "off", NULL,
-};
-static const char *const power_modes[] = { "hw", "host", "auto", NULL };
-static const char *const coalesce_files[] = {
-	"coalesce_mode", "coalesce_threshold", "coalesce_time_us", NULL,
-};
-static const char *const power_limit_files[] = { "power_limit_mw", NULL };
-static const char *const power_mode_files[] = { "power_limit_mode", NULL };
-static const char *const energy_files[] = { "energy_model", NULL };
-
-/* Ranges as Documentation/ABI/testing/sysfs-class-ssdtune gives them. */
-static const struct knob knobs[] = {
-	{ "coalesce_mode", KNOB_WORD, coalesce_modes, 0, coalesce_files },
-	{ "coalesce_threshold", KNOB_UINT, NULL, 256, coalesce_files },
-	{ "coalesce_time_us", KNOB_UINT, NULL, 25500, coalesce_files },
-	{ "coalesce_profile", KNOB_WORD, coalesce_profiles, 0, coalesce_files },
-	{ "power_limit_mw", KNOB_UINT, NULL, 1000000, power_limit_files },
-	{ "power_limit_mode", KNOB_WORD, power_modes, 0, power_mode_files },
-	{ "energy_model", KNOB_TEXT, NULL, 0, energy_files },
-};
-
-#define NKNOBS (sizeof(knobs) / sizeof(knobs[0]))
 
 static const char *set_state_dir = STATE_DIR_DEFAULT;
 
@@ -81,123 +36,8 @@ static int set_option(struct cli *cli, int val, const char *arg)
 	return 0;
 }
 
-/* DIR/NAME into @buf; controller directories are short, so a path that
- * does not fit is left empty (and then does not exist). */
-static void knob_path(char *buf, size_t len, const char *dir, const char *name)
-{
-	if ((size_t)snprintf(buf, len, "%s/%s", dir, name) >= len)
-		buf[0] = '\0';
-}
-
-static const struct knob *find_knob(const char *name, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < NKNOBS; i++)
-		if (strlen(knobs[i].name) == len && !strncmp(knobs[i].name, name, len))
-			return &knobs[i];
-	return NULL;
-}
-
-static void knob_names(char *buf, size_t len)
-{
-	size_t i, n = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < NKNOBS && n < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "",
-				      knobs[i].name);
-}
-
-static void word_list(const char *const *w, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (; *w && n < len; w++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", *w);
-}
-
-/* NULL if @v suits @k, else what is wrong (into @why). */
-static const char *check_value(const struct knob *k, const char *v, char *why,
-			       size_t len)
-{
-	const char *const *w;
-	char words[128], *end;
-	unsigned long n;
-
-	switch (k->type) {
-	case KNOB_WORD:
-		for (w = k->words; *w; w++)
-			if (!strcmp(*w, v))
-				return NULL;
-		word_list(k->words, words, sizeof(words));
-		snprintf(why, len, "%s must be one of %s, not '%s'", k->name, words, v);
-		return why;
-	case KNOB_UINT:
-		errno = 0;
-		n = strtoul(v, &end, 10);
-		if (v[0] < '0' || v[0] > '9' || *end || errno || n > k->max) {
-			snprintf(why, len, "%s must be a whole number 0..%lu, not '%s'",
-				 k->name, k->max, v);
-			return why;
-		}
-		return NULL;
-	case KNOB_TEXT:
-		if (!v[0] || strpbrk(v, "\n")) {
-			snprintf(why, len, "%s needs a one-line value", k->name);
-			return why;
-		}
-		return NULL;
-	}
-	return NULL;
-}
-
-/* The controller directory for @arg (ssdtN or a PCI address), or the only
- * controller when @arg is NULL. */
-static int find_ctrl(const char *arg, char *dir, size_t len)
-{
-	char name[64], pci[64], want[BDF_BUFSZ] = "", path[PATH_MAX];
-	int i, found = 0;
-	struct bdf b;
-
-	if (arg && !bdf_parse(arg, &b))
-		bdf_format(&b, want, sizeof(want));
-	if (!sys_is_dir(SYS_SSDT_CLASS))
-		return out_fail(EXIT_REFUSED,
-				"set: no %s: is ssdtune.ko loaded?", SYS_SSDT_CLASS);
-	for (i = 0; i < 1024; i++) {
-		snprintf(name, sizeof(name), SSDTUNE_CTRL_PREFIX "%d", i);
-		snprintf(path, sizeof(path), SYS_SSDT_CLASS "/%s", name);
-		if (!sys_is_dir(path))
-			continue;
-		snprintf(path, sizeof(path), SYS_SSDT_CLASS "/%s/pci_address", name);
-		if (sys_read(path, pci, sizeof(pci)))
-			pci[0] = '\0';
-		if (arg && strcmp(arg, name) && strcmp(want, pci))
-			continue;
-		if (found++)
-			return out_fail(EXIT_USAGE,
-					"set: more than one controller is attached to ssdtune: name one (ssdtN or its PCI address)");
-		snprintf(dir, len, SYS_SSDT_CLASS "/%s", name);
-	}
-	if (found)
-		return 0;
-	if (arg)
-		return out_fail(EXIT_REFUSED,
-				"set: no ssdtune controller '%s' (see 'ssdtune topology')", arg);
-	return out_fail(EXIT_REFUSED,
-			"set: no controller is attached to ssdtune (see 'ssdtune attach')");
-}
-
-struct assignment {
-	const struct knob *k;
-	const char *value;
-	char path[PATH_MAX];
-};
-
-static int parse_args(const struct command *cmd, struct cli *cli, const char **ctrl, struct assignment *a,
-		      int *na)
+static int parse_args(const struct command *cmd, struct cli *cli, const char **ctrl,
+		      struct knob_set *a, int *na)
 {
 	char why[256], names[256];
 	int i;
@@ -213,16 +53,16 @@ static int parse_args(const struct command *cmd, struct cli *cli, const char **c
 			*ctrl = arg;
 			continue;
 		}
-		if (*na == MAX_KNOBS)
-			return usage_error(cmd, "at most %d knobs at once", MAX_KNOBS);
-		a[*na].k = find_knob(arg, (size_t)(eq - arg));
+		if (*na == KNOB_MAX)
+			return usage_error(cmd, "at most %d knobs at once", KNOB_MAX);
+		a[*na].k = knob_find(arg, (size_t)(eq - arg));
 		if (!a[*na].k) {
 			knob_names(names, sizeof(names));
 			return usage_error(cmd, "unknown knob '%.*s' (knobs: %s)",
 					   (int)(eq - arg), arg, names);
 		}
 		a[*na].value = eq + 1;
-		if (check_value(a[*na].k, a[*na].value, why, sizeof(why)))
+		if (knob_check(a[*na].k, a[*na].value, why, sizeof(why)))
 			return usage_error(cmd, "%s", why);
 		(*na)++;
 	}
@@ -231,155 +71,84 @@ static int parse_args(const struct command *cmd, struct cli *cli, const char **c
 	return 0;
 }
 
-/* Save (once: the first value is the original) every file @a changes. */
-static int save_knob(struct state *s, const char *dir, const struct assignment *a)
+/* A knob library error, "set: <what was wrong>"; E2BIG and ENOTUNIQ (too
+ * many knobs, which controller?) are the command line's. */
+static int knob_fail(int r, const struct lib_err *err)
 {
-	const char *const *f;
-	char path[PATH_MAX], raw[4096];
+	return out_fail(r == -E2BIG || r == -ENOTUNIQ ? EXIT_USAGE : EXIT_REFUSED,
+			"set: %s", err->msg);
+}
+
+/* After each write that worked (@ctx: the command line). */
+static void written(void *ctx, const struct knob_set *a)
+{
+	const struct cli *cli = ctx;
+
+	if (!cli->dry_run && !out_json())
+		printf("%s = %s\n", a->path, a->value);
+}
+
+/* Save the originals of what @a changes in the state directory (@s,
+ * locked by the caller).  0 or an exit code (already reported). */
+static int save(struct state *s, const char *dir, const struct knob_set *a,
+		int na)
+{
+	struct lib_err err;
 	int r;
 
-	for (f = a->k->saves; *f; f++) {
-		knob_path(path, sizeof(path), dir, *f);
-		if (state_find(s, path))
-			continue;
-		r = state_read_raw(path, raw, sizeof(raw));
-		if (r)
-			return out_fail(EXIT_REFUSED, "set: cannot read %s: %s", path,
-					strerror(-r));
-		if (state_add(s, path, path, raw, raw, NULL, -1))
-			return out_fail(EXIT_REFUSED, "set: out of memory");
+	r = state_load(set_state_dir, s, &err);
+	if (r == -ENOENT) {
+		r = 0;
+		snprintf(s->profile, sizeof(s->profile), "set");
+	} else if (r) {
+		return out_fail_err(&err);
 	}
+	r = knob_save(s, dir, a, na, &err);
+	if (r)
+		return knob_fail(r, &err);
+	if (state_save(set_state_dir, s, &err))
+		return out_fail_err(&err);
 	return 0;
-}
-
-/* After the writes: what each saved file of @dir reads now is what verify
- * expects (the driver may round, and a profile sets three files). */
-static int record_now(struct state *s, const char *dir)
-{
-	char now[4096];
-	size_t dl = strlen(dir);
-	int i;
-
-	for (i = 0; i < s->n; i++) {
-		struct state_entry *e = &s->e[i];
-
-		if (strncmp(e->path, dir, dl) || e->path[dl] != '/')
-			continue;
-		if (state_read_raw(e->path, now, sizeof(now)))
-			continue;
-		if (state_set(&e->val, now))
-			return out_fail(EXIT_REFUSED, "set: out of memory");
-	}
-	return 0;
-}
-
-/* The files @a..@a+na change, as they read before this command. */
-struct before {
-	char path[PATH_MAX];
-	char raw[4096];
-};
-
-static int snapshot(const char *dir, const struct assignment *a, int na,
-		    struct before *b, int *nb)
-{
-	const char *const *f;
-	int i, j, r;
-
-	*nb = 0;
-	for (i = 0; i < na; i++)
-		for (f = a[i].k->saves; *f; f++) {
-			char path[PATH_MAX];
-
-			knob_path(path, sizeof(path), dir, *f);
-			for (j = 0; j < *nb && strcmp(b[j].path, path); j++)
-				;
-			if (j < *nb)
-				continue;
-			if (*nb == MAX_KNOBS)
-				return out_fail(EXIT_USAGE, "set: too many knobs at once");
-			snprintf(b[j].path, sizeof(b[j].path), "%s", path);
-			r = state_read_raw(path, b[j].raw, sizeof(b[j].raw));
-			if (r)
-				return out_fail(EXIT_REFUSED, "set: cannot read %s: %s",
-						path, strerror(-r));
-			(*nb)++;
-		}
-	return 0;
-}
-
-/* A write was refused: put back what this command changed, in reverse. */
-static void roll_back(const struct before *b, int nb)
-{
-	char now[4096];
-
-	while (nb--) {
-		if (!state_read_raw(b[nb].path, now, sizeof(now)) &&
-		    !strcmp(now, b[nb].raw))
-			continue;
-		sys_write(b[nb].path, b[nb].raw);
-	}
 }
 
 static int cmd_set(const struct command *cmd, struct cli *cli)
 {
-	static struct before b[MAX_KNOBS];
-	int nb;
-	struct assignment a[MAX_KNOBS];
+	static struct knob_before b[KNOB_MAX];
+	struct knob_set a[KNOB_MAX];
 	char dir[PATH_MAX], err1[PATH_MAX + 128] = "";
 	struct state s = { 0 };
-	int r, i, na, fd = -1, failed = 0;
+	int r, na, nb, fd = -1, failed;
 	struct lib_err err;
 	const char *ctrl;
 
 	r = parse_args(cmd, cli, &ctrl, a, &na);
 	if (r)
 		return r;
-	r = find_ctrl(ctrl, dir, sizeof(dir));
+	r = knob_ctrl_dir(ctrl, dir, sizeof(dir), &err);
+	if (!r)
+		r = knob_resolve(dir, a, na, &err);
 	if (r)
-		return r;
-	for (i = 0; i < na; i++) {
-		knob_path(a[i].path, sizeof(a[i].path), dir, a[i].k->name);
-		if (!sys_exists(a[i].path))
-			return out_fail(EXIT_REFUSED,
-					"set: %s has no %s (a driver without this knob?)",
-					dir, a[i].k->name);
-	}
+		return knob_fail(r, &err);
 	out_set_str("controller", strrchr(dir, '/') + 1);
-	r = snapshot(dir, a, na, b, &nb);
+	r = knob_snapshot(dir, a, na, b, &nb, &err);
 	if (r)
-		return r;
+		return knob_fail(r, &err);
 	if (!cli->dry_run) {
 		fd = state_lock(set_state_dir, &err);
 		if (fd < 0)
 			return out_fail_err(&err);
-		r = state_load(set_state_dir, &s, &err);
-		if (r == -ENOENT) {
-			r = 0;
-			snprintf(s.profile, sizeof(s.profile), "set");
-		} else if (r) {
-			r = out_fail_err(&err);
-		}
-		for (i = 0; !r && i < na; i++)
-			r = save_knob(&s, dir, &a[i]);
-		if (!r && state_save(set_state_dir, &s, &err))
-			r = out_fail_err(&err);
+		r = save(&s, dir, a, na);
 		if (r)
 			goto out;
 	}
-	for (i = 0; i < na; i++) {
-		int w = sys_write(a[i].path, a[i].value);
-
-		if (w && !failed++)
-			snprintf(err1, sizeof(err1), "%s <- %s: %s", a[i].path,
-				 a[i].value, strerror(-w));
-		if (!w && !cli->dry_run && !out_json())
-			printf("%s = %s\n", a[i].path, a[i].value);
-	}
+	failed = knob_write(a, na, err1, sizeof(err1), written, cli);
 	if (failed && !cli->dry_run)
-		roll_back(b, nb);
+		knob_roll_back(b, nb);
 	if (!cli->dry_run) {
-		r = record_now(&s, dir);
-		if (!r && state_save(set_state_dir, &s, &err))
+		r = knob_record(&s, dir, &err);
+		if (r)
+			r = knob_fail(r, &err);
+		else if (state_save(set_state_dir, &s, &err))
 			r = out_fail_err(&err);
 		if (r)
 			goto out;

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * detach BDF: give a controller on ssdtune back to the kernel, so that
+ * nvme probes it again; refuses while any of its disks is in use.  The
+ * work is lib/bind.c's.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "cmd/cli.h"
+#include "cmd/output.h"
+#include "lib/bind.h"
+#include "uapi/linux/ssdtune.h"
+
+static int cmd_detach(const struct command *cmd, struct cli *cli)
+{
+	struct bind_dev d;
+	struct lib_err err;
+	const char *from;
+	char now[64];
+	int r;
+
+	r = bind_detach_begin(cli->argv[0], &d, &err);
+	if (r == -EINVAL)
+		return usage_error(cmd, "%s", err.msg);
+	if (!r) {
+		out_set_str("controller", d.ctrl[0] ? d.ctrl : NULL);
+		r = bind_release(&d, &err);
+	}
+	if (r)
+		return out_fail_err(&err);
+	if (cli->dry_run) {
+		out_set_str("status", "would_detach");
+		out_set_str("driver", NULL);
+		return out_done();
+	}
+	if (bind_wait_other(&d, now, sizeof(now), &err))
+		return out_fail_err(&err);
+	out_set_str("status", "detached");
+	out_set_str("driver", now[0] ? now : NULL);
+	from = d.ctrl[0] ? d.ctrl : SSDTUNE_DRV_NAME;
+	if (!out_json() && now[0])
+		printf("detached %s from %s: bound to %s\n", d.pd.name, from, now);
+	else if (!out_json())
+		printf("detached %s from %s: no driver bound it (is nvme loaded?)\n",
+		       d.pd.name, from);
+	return out_done();
+}
+
+const struct command detach_command = {
+	.name = "detach",
+	.args = "BDF",
+	.summary = "give a controller on ssdtune back to the nvme driver",
+	.help =
+"Unbind the controller at PCI address BDF from ssdtune and let the kernel\n"
+"probe it again, so that nvme takes it back.  Refuses, changing nothing,\n"
+"while any of its /dev/ssdtNnM disks is mounted, swap, held or open.\n"
+"Prints: detached BDF from ssdtN: bound to nvme\n",
+	.flags = CMD_DRY_RUN,
+	.min_args = 1, .max_args = 1,
+	.run = cmd_detach,
+};

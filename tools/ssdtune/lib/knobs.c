@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The driver's knobs (knobs.h): what each accepts, which files a write to
+ * it changes, and those files read before, saved for revert, put back on
+ * a refused write and recorded after.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/bdf.h"
+#include "lib/knobs.h"
+#include "lib/sysfs.h"
+
+enum knob_type { KNOB_WORD, KNOB_UINT, KNOB_TEXT };
+
+struct knob {
+	const char *name;
+	enum knob_type type;
+	const char *const *words;	/* KNOB_WORD */
+	unsigned long max;		/* KNOB_UINT */
+	const char *const *saves;	/* files whose values a write changes */
+};
+
+static const char *const coalesce_modes[] = { "off", "hw", "host", "auto", NULL };
+static const char *const coalesce_profiles[] = {
+	"balanced", "iops", "latency", "adaptive", "off", NULL,
+};
+static const char *const power_modes[] = { "hw", "host", "auto", NULL };
+static const char *const coalesce_files[] = {
+	"coalesce_mode", "coalesce_threshold", "coalesce_time_us", NULL,
+};
+static const char *const power_limit_files[] = { "power_limit_mw", NULL };
+static const char *const power_mode_files[] = { "power_limit_mode", NULL };
+static const char *const energy_files[] = { "energy_model", NULL };
+
+/* Ranges as Documentation/ABI/testing/sysfs-class-ssdtune gives them. */
+static const struct knob knobs[] = {
+	{ "coalesce_mode", KNOB_WORD, coalesce_modes, 0, coalesce_files },
+	{ "coalesce_threshold", KNOB_UINT, NULL, 256, coalesce_files },
+	{ "coalesce_time_us", KNOB_UINT, NULL, 25500, coalesce_files },
+	{ "coalesce_profile", KNOB_WORD, coalesce_profiles, 0, coalesce_files },
+	{ "power_limit_mw", KNOB_UINT, NULL, 1000000, power_limit_files },
+	{ "power_limit_mode", KNOB_WORD, power_modes, 0, power_mode_files },
+	{ "energy_model", KNOB_TEXT, NULL, 0, energy_files },
+};
+
+#define NKNOBS (sizeof(knobs) / sizeof(knobs[0]))
+
+/* DIR/NAME into @buf; controller directories are short, so a path that
+ * does not fit is left empty (and then does not exist). */
+static void knob_path(char *buf, size_t len, const char *dir, const char *name)
+{
+	if ((size_t)snprintf(buf, len, "%s/%s", dir, name) >= len)
+		buf[0] = '\0';
+}
+
+const struct knob *knob_find(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < NKNOBS; i++)
+		if (strlen(knobs[i].name) == len && !strncmp(knobs[i].name, name, len))
+			return &knobs[i];
+	return NULL;
+}
+
+void knob_names(char *buf, size_t len)
+{
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < NKNOBS && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "",
+				      knobs[i].name);
+}
+
+static void word_list(const char *const *w, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (; *w && n < len; w++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", *w);
+}
+
+int knob_check(const struct knob *k, const char *v, char *why, size_t len)
+{
+	const char *const *w;
+	char words[128], *end;
+	unsigned long n;
+
+	switch (k->type) {
+	case KNOB_WORD:
+		for (w = k->words; *w; w++)
+			if (!strcmp(*w, v))
+				return 0;
+		word_list(k->words, words, sizeof(words));
+		snprintf(why, len, "%s must be one of %s, not '%s'", k->name, words, v);
+		return -EINVAL;
+	case KNOB_UINT:
+		errno = 0;
+		n = strtoul(v, &end, 10);
+		if (v[0] < '0' || v[0] > '9' || *end || errno || n > k->max) {
+			snprintf(why, len, "%s must be a whole number 0..%lu, not '%s'",
+				 k->name, k->max, v);
+			return -EINVAL;
+		}
+		return 0;
+	case KNOB_TEXT:
+		if (!v[0] || strpbrk(v, "\n")) {
+			snprintf(why, len, "%s needs a one-line value", k->name);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	return 0;
+}
+
+int knob_ctrl_dir(const char *arg, char *dir, size_t len,
+		  struct lib_err *err)
+{
+	char name[64], pci[64], want[BDF_BUFSZ] = "", path[PATH_MAX];
+	int i, found = 0;
+	struct bdf b;
+
+	if (arg && !bdf_parse(arg, &b))
+		bdf_format(&b, want, sizeof(want));
+	if (!sys_is_dir(SYS_SSDT_CLASS))
+		return lib_errf(err, ENOENT, "no %s: is ssdtune.ko loaded?",
+				SYS_SSDT_CLASS);
+	for (i = 0; i < 1024; i++) {
+		snprintf(name, sizeof(name), SSDTUNE_CTRL_PREFIX "%d", i);
+		snprintf(path, sizeof(path), SYS_SSDT_CLASS "/%s", name);
+		if (!sys_is_dir(path))
+			continue;
+		snprintf(path, sizeof(path), SYS_SSDT_CLASS "/%s/pci_address", name);
+		if (sys_read(path, pci, sizeof(pci)))
+			pci[0] = '\0';
+		if (arg && strcmp(arg, name) && strcmp(want, pci))
+			continue;
+		if (found++)
+			return lib_errf(err, ENOTUNIQ, "more than one controller is attached to ssdtune: name one (ssdtN or its PCI address)");
+		snprintf(dir, len, SYS_SSDT_CLASS "/%s", name);
+	}
+	if (found)
+		return 0;
+	if (arg)
+		return lib_errf(err, ENODEV, "no ssdtune controller '%s' (see 'ssdtune topology')",
+				arg);
+	return lib_errf(err, ENODEV, "no controller is attached to ssdtune (see 'ssdtune attach')");
+}
+
+int knob_resolve(const char *dir, struct knob_set *a, int na,
+		 struct lib_err *err)
+{
+	int i;
+
+	for (i = 0; i < na; i++) {
+		knob_path(a[i].path, sizeof(a[i].path), dir, a[i].k->name);
+		if (!sys_exists(a[i].path))
+			return lib_errf(err, ENOENT, "%s has no %s (a driver without this knob?)",
+					dir, a[i].k->name);
+	}
+	return 0;
+}
+
+static int read_failed(struct lib_err *err, const char *path, int r)
+{
+	return lib_errf(err, -r, "cannot read %s: %s", path, strerror(-r));
+}
+
+int knob_snapshot(const char *dir, const struct knob_set *a, int na,
+		  struct knob_before *b, int *nb, struct lib_err *err)
+{
+	const char *const *f;
+	int i, j, r;
+
+	*nb = 0;
+	for (i = 0; i < na; i++)
+		for (f = a[i].k->saves; *f; f++) {
+			char path[PATH_MAX];
+
+			knob_path(path, sizeof(path), dir, *f);
+			for (j = 0; j < *nb && strcmp(b[j].path, path); j++)
+				;
+			if (j < *nb)
+				continue;
+			if (*nb == KNOB_MAX)
+				return lib_errf(err, E2BIG, "too many knobs at once");
+			snprintf(b[j].path, sizeof(b[j].path), "%s", path);
+			r = state_read_raw(path, b[j].raw, sizeof(b[j].raw));
+			if (r)
+				return read_failed(err, path, r);
+			(*nb)++;
+		}
+	return 0;
+}
+
+int knob_save(struct state *s, const char *dir, const struct knob_set *a,
+	      int na, struct lib_err *err)
+{
+	const char *const *f;
+	char path[PATH_MAX], raw[4096];
+	int i, r;
+
+	for (i = 0; i < na; i++)
+		for (f = a[i].k->saves; *f; f++) {
+			knob_path(path, sizeof(path), dir, *f);
+			if (state_find(s, path))
+				continue;
+			r = state_read_raw(path, raw, sizeof(raw));
+			if (r)
+				return read_failed(err, path, r);
+			if (state_add(s, path, path, raw, raw, NULL, -1))
+				return lib_enomem(err);
+		}
+	return 0;
+}
+
+int knob_write(const struct knob_set *a, int na, char *first, size_t len,
+	       void (*written)(void *ctx, const struct knob_set *a),
+	       void *ctx)
+{
+	int i, failed = 0;
+
+	for (i = 0; i < na; i++) {
+		int w = sys_write(a[i].path, a[i].value);
+
+		if (w && !failed++)
+			snprintf(first, len, "%s <- %s: %s", a[i].path,
+				 a[i].value, strerror(-w));
+		if (!w && written)
+			written(ctx, &a[i]);
+	}
+	return failed;
+}
+
+void knob_roll_back(const struct knob_before *b, int nb)
+{
+	char now[4096];
+
+	while (nb--) {
+		if (!state_read_raw(b[nb].path, now, sizeof(now)) &&
+		    !strcmp(now, b[nb].raw))
+			continue;
+		sys_write(b[nb].path, b[nb].raw);
+	}
+}
+
+int knob_record(struct state *s, const char *dir, struct lib_err *err)
+{
+	char now[4096];
+	size_t dl = strlen(dir);
+	int i;
+
+	for (i = 0; i < s->n; i++) {
+		struct state_entry *e = &s->e[i];
+
+		if (strncmp(e->path, dir, dl) || e->path[dl] != '/')
+			continue;
+		if (state_read_raw(e->path, now, sizeof(now)))
+			continue;
+		if (state_set(&e->val, now))
+			return lib_enomem(err);
+	}
+	return 0;
+}

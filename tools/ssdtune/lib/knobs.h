@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The ssdtune driver's knobs in /sys/class/ssdtune/ssdtN/ as `set` writes
+ * them: the table with each knob's values (Documentation/ABI/testing/
+ * sysfs-class-ssdtune), the controller lookup, and around the writes the
+ * snapshot for rollback and the saved state that revert and verify use.
+ *
+ * coalesce_profile writes set coalesce_mode, coalesce_threshold and
+ * coalesce_time_us, and a profile file reading "custom" cannot be written
+ * back, so every coalescing knob saves those three files (never the profile
+ * file): revert restores the settings, and the profile name follows.
+ */
+#ifndef SSDTUNE_KNOBS_H
+#define SSDTUNE_KNOBS_H
+
+#include <limits.h>
+#include <stddef.h>
+
+#include "lib/error.h"
+#include "lib/state.h"
+
+#define KNOB_MAX	16	/* knobs (and files they change) at once */
+
+struct knob;
+
+/* One KNOB=VALUE of a command line. */
+struct knob_set {
+	const struct knob *k;
+	const char *value;
+	char path[PATH_MAX];	/* DIR/KNOB, after knob_resolve() */
+};
+
+/* A file the writes change, as it read before them. */
+struct knob_before {
+	char path[PATH_MAX];
+	char raw[4096];
+};
+
+/* The knob called @name[0..@len), or NULL. */
+const struct knob *knob_find(const char *name, size_t len);
+
+/* "coalesce_mode, coalesce_threshold, ..." into @buf. */
+void knob_names(char *buf, size_t len);
+
+/* 0 if @v suits @k; else -EINVAL with what is wrong in @why.  Pure. */
+int knob_check(const struct knob *k, const char *v, char *why, size_t len);
+
+/*
+ * The controller directory for @arg (ssdtN or a PCI address), or of the
+ * only controller when @arg is NULL, into @dir.  0; -ENOTUNIQ when @arg
+ * is NULL and several are attached; else -errno; @err filled.
+ */
+int knob_ctrl_dir(const char *arg, char *dir, size_t len,
+		  struct lib_err *err);
+
+/* Fill each @a[i].path under @dir; -ENOENT with @err filled if a knob
+ * file is missing there. */
+int knob_resolve(const char *dir, struct knob_set *a, int na,
+		 struct lib_err *err);
+
+/*
+ * Read every file @a..@a+@na change into @b (each once).  0; -E2BIG if
+ * more than KNOB_MAX; else -errno; @err filled.
+ */
+int knob_snapshot(const char *dir, const struct knob_set *a, int na,
+		  struct knob_before *b, int *nb, struct lib_err *err);
+
+/* Add to @s every file @a..@a+@na change, unless saved already (the first
+ * value is the original).  0 or -errno with @err filled. */
+int knob_save(struct state *s, const char *dir, const struct knob_set *a,
+	      int na, struct lib_err *err);
+
+/*
+ * Write each value in order; after each that worked, @written(@ctx, @a+i)
+ * if given.  Returns how many failed, the first one ("path <- value:
+ * error") into @first.
+ */
+int knob_write(const struct knob_set *a, int na, char *first, size_t len,
+	       void (*written)(void *ctx, const struct knob_set *a),
+	       void *ctx);
+
+/* A write was refused: put back what changed since @b, newest first. */
+void knob_roll_back(const struct knob_before *b, int nb);
+
+/* After the writes: what each file of @s under @dir reads now is what
+ * verify expects (the driver may round, and a profile sets three files).
+ * 0 or -ENOMEM with @err filled. */
+int knob_record(struct state *s, const char *dir, struct lib_err *err);
+
+#endif
