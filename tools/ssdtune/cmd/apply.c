@@ -38,17 +38,18 @@ static int cmd_apply(const struct command *cmd, struct cli *cli)
 	struct plan p;
 
 	(void)cmd;
+	/* Plan under the lock: what another run changes meanwhile is seen. */
+	if (!cli->dry_run) {
+		fd = state_lock(dir, &err);
+		if (fd < 0)
+			return out_fail_err(&err);
+	}
 	r = tune_plan(cli->argv, cli->argc, tune_profile(), &t, &p, &err);
 	if (r) {
 		r = out_fail_err(&err);
 		goto out;
 	}
 	if (!cli->dry_run) {
-		fd = state_lock(dir, &err);
-		if (fd < 0) {
-			r = out_fail_err(&err);
-			goto out;
-		}
 		r = state_load(dir, &s, &err);
 		if (r == -ENOENT)
 			r = 0;

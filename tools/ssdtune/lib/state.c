@@ -245,11 +245,10 @@ int state_remove(const char *dir, struct lib_err *err)
 {
 	char p[PATH_MAX];
 
+	/* The lock file stays: another run may be waiting on it, and a new
+	 * file of that name would give two runs a lock each. */
 	snprintf(p, sizeof(p), "%s/" STATE_FILE, dir);
 	if (unlink(p) && errno != ENOENT)
 		return lib_errf(err, errno, "cannot remove %s: %s", p, strerror(errno));
-	snprintf(p, sizeof(p), "%s/lock", dir);
-	unlink(p);
-	rmdir(dir);
 	return 0;
 }

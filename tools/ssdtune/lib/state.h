@@ -46,7 +46,7 @@ int state_load(const char *dir, struct state *s, struct lib_err *err);
 /* Atomically, stamped with this boot's id.  0 or -errno with @err
  * filled. */
 int state_save(const char *dir, const struct state *s, struct lib_err *err);
-/* Remove the saved state (and the lock file, and @dir if empty). */
+/* Remove the saved state.  The lock file stays (it may be held). */
 int state_remove(const char *dir, struct lib_err *err);
 
 struct state_entry *state_find(struct state *s, const char *key);
