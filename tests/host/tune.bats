@@ -418,7 +418,7 @@ follow_effective() {
 	make_topo 1s8c
 	mkdir -p "$STATE"
 	echo fast >"$FX/devices/system/cpu/cpu0/cpuidle/state2/latency"
-	flock "$STATE/lock" sleep 5 3>&- &
+	flock -o "$STATE/lock" sleep 5 3>&- &
 	FAKE_PID=$!
 	sleep 0.3
 	# held: the lock is what it reports, not the malformed file it has
@@ -431,7 +431,7 @@ follow_effective() {
 	FAKE_PID=
 	echo 10 >"$FX/devices/system/cpu/cpu0/cpuidle/state2/latency"
 	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
-	[ "$status" -eq 0 ]
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	ino=$(stat -c %i "$STATE/lock")
 	run --separate-stderr ssdt revert --state-dir "$STATE"
 	[ "$status" -eq 0 ]
