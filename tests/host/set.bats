@@ -104,3 +104,27 @@ w = r["writes"]
 assert len(w) == 1 and w[0]["path"].endswith("/coalesce_profile") and w[0]["value"] == "iops", w
 '
 }
+
+@test "revert finds the controller by serial and model after a re-attach gave it another ssdtN" {
+	run --separate-stderr ssdt set --state-dir "$STATE" ssdt0 coalesce_threshold=16
+	[ "$status" -eq 0 ]
+	grep -q '"serial":"ssdt01"' "$STATE/state.json"
+	# detach and attach: the drive comes back as ssdt1, and another drive
+	# (serial other01) took the name ssdt0
+	dev=$(readlink -f "$FX/class/ssdtune/ssdt0")
+	mv "$dev" "${dev%/*}/ssdt1"
+	rm "$FX/class/ssdtune/ssdt0"
+	ln -s "$(realpath --relative-to="$FX/class/ssdtune" "${dev%/*}/ssdt1")" "$FX/class/ssdtune/ssdt1"
+	mkdir "$FX/class/ssdtune/ssdt0"
+	cp "${dev%/*}/ssdt1"/coalesce_* "${dev%/*}/ssdt1"/model "$FX/class/ssdtune/ssdt0/"
+	echo other01 >"$FX/class/ssdtune/ssdt0/serial"
+	echo 0000:43:00.0 >"$FX/class/ssdtune/ssdt0/pci_address"
+	run --separate-stderr ssdt verify --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"ok     /sys/class/ssdtune/ssdt1/coalesce_threshold = 16"* ]]
+	run --separate-stderr ssdt revert --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	[ "$(cat "$FX/class/ssdtune/ssdt1/coalesce_threshold")" = 0 ]
+	[ "$(cat "$FX/class/ssdtune/ssdt0/coalesce_threshold")" = 16 ]
+}
+

@@ -38,13 +38,20 @@ static int cmd_apply(const struct command *cmd, struct cli *cli)
 	struct plan p;
 
 	(void)cmd;
-	/* Plan under the lock: what another run changes meanwhile is seen. */
-	if (!cli->dry_run) {
+	/*
+	 * Plan under the lock, so what another run changed meanwhile is seen;
+	 * but check the devices named first, so a bad one changes nothing
+	 * (not even the state directory).
+	 */
+	r = tune_plan(cli->argv, cli->argc, tune_profile(), &t, &p, &err);
+	if (!r && !cli->dry_run) {
+		plan_free(&p);
+		topo_free(&t);
 		fd = state_lock(dir, &err);
 		if (fd < 0)
 			return out_fail_err(&err);
+		r = tune_plan(cli->argv, cli->argc, tune_profile(), &t, &p, &err);
 	}
-	r = tune_plan(cli->argv, cli->argc, tune_profile(), &t, &p, &err);
 	if (r) {
 		r = out_fail_err(&err);
 		goto out;

@@ -5,12 +5,15 @@
  * a refused write and recorded after.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/bdf.h"
 #include "lib/knobs.h"
+#include "lib/plan.h"
 #include "lib/sysfs.h"
 
 enum knob_type { KNOB_WORD, KNOB_UINT, KNOB_TEXT };
@@ -152,6 +155,42 @@ int knob_ctrl_dir(const char *arg, char *dir, size_t len,
 	return lib_errf(err, ENODEV, "no controller is attached to ssdtune (see 'ssdtune attach')");
 }
 
+int knob_ctrl_identity(const char *dir, char *serial, size_t slen,
+		       char *model, size_t mlen)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/serial", dir);
+	if (sys_read(p, serial, slen) || !serial[0])
+		return -ENOENT;
+	snprintf(p, sizeof(p), "%s/model", dir);
+	if (sys_read(p, model, mlen) || !model[0])
+		return -ENOENT;
+	return 0;
+}
+
+int knob_ctrl_find(const char *serial, const char *model, const char *bdf,
+		   char *dir, size_t len)
+{
+	char path[PATH_MAX], pp[PATH_MAX + 16], sn[64], mn[64], pci[64];
+	int i, found = 0;
+
+	for (i = 0; i < 1024; i++) {
+		snprintf(path, sizeof(path), SYS_SSDT_CLASS "/" SSDTUNE_CTRL_PREFIX "%d", i);
+		if (knob_ctrl_identity(path, sn, sizeof(sn), mn, sizeof(mn)) ||
+		    strcmp(sn, serial) || strcmp(mn, model))
+			continue;
+		/* Two drives may share a (blank or generic) serial: the
+		 * PCI address breaks the tie. */
+		snprintf(pp, sizeof(pp), "%s/pci_address", path);
+		if (found && (sys_read(pp, pci, sizeof(pci)) || strcmp(pci, bdf)))
+			continue;
+		snprintf(dir, len, "%s", path);
+		found = 1;
+	}
+	return found ? 0 : -ENOENT;
+}
+
 int knob_resolve(const char *dir, struct knob_set *a, int na,
 		 struct lib_err *err)
 {
@@ -201,19 +240,28 @@ int knob_snapshot(const char *dir, const struct knob_set *a, int na,
 int knob_save(struct state *s, const char *dir, const struct knob_set *a,
 	      int na, struct lib_err *err)
 {
+	char path[PATH_MAX], raw[4096], key[PATH_MAX], sn[64], mn[64], pci[64];
+	bool ident = !knob_ctrl_identity(dir, sn, sizeof(sn), mn, sizeof(mn));
 	const char *const *f;
-	char path[PATH_MAX], raw[4096];
 	int i, r;
 
+	snprintf(path, sizeof(path), "%s/pci_address", dir);
+	if (sys_read(path, pci, sizeof(pci)))
+		pci[0] = '\0';
 	for (i = 0; i < na; i++)
 		for (f = a[i].k->saves; *f; f++) {
 			knob_path(path, sizeof(path), dir, *f);
-			if (state_find(s, path))
+			if (ident)
+				plan_ctrl_key(sn, mn, *f, key, sizeof(key));
+			else
+				snprintf(key, sizeof(key), "%s", path);
+			if (state_find(s, key))
 				continue;
 			r = state_read_raw(path, raw, sizeof(raw));
 			if (r)
 				return read_failed(err, path, r);
-			if (state_add(s, path, path, raw, raw, NULL, -1))
+			if (state_add(s, key, path, raw, raw, ident ? pci : NULL, -1) ||
+			    (ident && state_identity(&s->e[s->n - 1], sn, mn)))
 				return lib_enomem(err);
 		}
 	return 0;
@@ -251,15 +299,26 @@ void knob_roll_back(const struct knob_before *b, int nb)
 
 int knob_record(struct state *s, const char *dir, struct lib_err *err)
 {
-	char now[4096];
+	char now[4096], path[PATH_MAX], sn[64], mn[64];
+	bool ident = !knob_ctrl_identity(dir, sn, sizeof(sn), mn, sizeof(mn));
 	size_t dl = strlen(dir);
+	const char *file;
 	int i;
 
 	for (i = 0; i < s->n; i++) {
 		struct state_entry *e = &s->e[i];
 
-		if (strncmp(e->path, dir, dl) || e->path[dl] != '/')
+		if (ident && e->serial && e->model) {
+			/* This controller's file, under its name of today */
+			if (strcmp(e->serial, sn) || strcmp(e->model, mn))
+				continue;
+			file = strrchr(e->path, '/');
+			snprintf(path, sizeof(path), "%s%s", dir, file ? file : "");
+			if (state_set(&e->path, path))
+				return lib_enomem(err);
+		} else if (strncmp(e->path, dir, dl) || e->path[dl] != '/') {
 			continue;
+		}
 		if (state_read_raw(e->path, now, sizeof(now)))
 			continue;
 		if (state_set(&e->val, now))

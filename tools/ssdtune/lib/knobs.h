@@ -53,6 +53,19 @@ int knob_check(const struct knob *k, const char *v, char *why, size_t len);
 int knob_ctrl_dir(const char *arg, char *dir, size_t len,
 		  struct lib_err *err);
 
+/*
+ * An ssdtune controller's identity: its serial and model (ssdtN is only
+ * an index: a detach and an attach can hand it to another drive).  0, or
+ * -ENOENT if @dir has no (non-empty) serial and model files.
+ */
+int knob_ctrl_identity(const char *dir, char *serial, size_t slen,
+		       char *model, size_t mlen);
+
+/* The /sys/class/ssdtune/ssdtN of the controller @serial/@model today (at
+ * PCI address @bdf if several match).  0 or -ENOENT. */
+int knob_ctrl_find(const char *serial, const char *model, const char *bdf,
+		   char *dir, size_t len);
+
 /* Fill each @a[i].path under @dir; -ENOENT with @err filled if a knob
  * file is missing there. */
 int knob_resolve(const char *dir, struct knob_set *a, int na,

@@ -64,6 +64,12 @@ void plan_irq_key(const char *bdf, int index, char *buf, size_t len)
 	snprintf(buf, len, "irq %s vector %d", bdf, index);
 }
 
+void plan_ctrl_key(const char *serial, const char *model, const char *file,
+		   char *buf, size_t len)
+{
+	snprintf(buf, len, "ssdtune serial %s model %s %s", serial, model, file);
+}
+
 static int add(struct plan *p, enum plan_kind kind, const char *key,
 	       const char *path, const char *old, const char *val,
 	       const char *fmt, ...) __attribute__((format(printf, 7, 8)));
@@ -275,6 +281,24 @@ static int plan_irqs(struct plan *p, const struct topo_pci *pc,
 	return r;
 }
 
+/* The item just added is file @file of ssdtune controller @pc: key it by
+ * the controller's identity where the controller has one. */
+static int ctrl_item(struct plan *p, const struct topo_pci *pc, const char *file)
+{
+	struct plan_item *it = &p->items[p->nitems - 1];
+	char key[512];
+
+	if (!pc->ssdt_serial[0] || !pc->ssdt_model[0])
+		return 0;
+	plan_ctrl_key(pc->ssdt_serial, pc->ssdt_model, file, key, sizeof(key));
+	free(it->key);
+	it->key = strdup(key);
+	it->serial = strdup(pc->ssdt_serial);
+	it->model = strdup(pc->ssdt_model);
+	snprintf(it->bdf, sizeof(it->bdf), "%s", pc->bdf);
+	return it->key && it->serial && it->model ? 0 : -ENOMEM;
+}
+
 static int plan_ssdt(struct plan *p, const struct topo_pci *pc)
 {
 	char path[PATH_MAX], why[256];
@@ -292,11 +316,11 @@ static int plan_ssdt(struct plan *p, const struct topo_pci *pc)
 		 * written back, so revert could not restore it.  Leave it. */
 		r = add(p, PLAN_SKIP, NULL, path, "custom", "",
 			"set by hand (coalesce_profile reads custom): left alone; 'ssdtune set' changes it");
-	else if (pc->coalesce_profile[0])
-		r = setting(p, path, pc->coalesce_profile,
-			    profiles[p->profile].coalesce, why);
-	else
+	else if (!pc->coalesce_profile[0])
 		r = add(p, PLAN_SKIP, NULL, path, "", "", "not present");
+	else if (!(r = setting(p, path, pc->coalesce_profile,
+			       profiles[p->profile].coalesce, why)))
+		r = ctrl_item(p, pc, "coalesce_profile");
 	if (r)
 		return r;
 	snprintf(path, sizeof(path), SYS_SSDT_CLASS "/%s/power_limit_mw", pc->ssdt);
@@ -304,7 +328,8 @@ static int plan_ssdt(struct plan *p, const struct topo_pci *pc)
 		return add(p, PLAN_SKIP, NULL, path, "", "", "not present");
 	snprintf(why, sizeof(why), "%s: no power limit (a limit costs up to ~40%% IOPS)",
 		 pc->ssdt);
-	return setting(p, path, pc->power_limit_mw, "0", why);
+	r = setting(p, path, pc->power_limit_mw, "0", why);
+	return r ? r : ctrl_item(p, pc, "power_limit_mw");
 }
 
 static int plan_idle(struct plan *p, const struct topo *t,
@@ -572,6 +597,8 @@ void plan_free(struct plan *p)
 		free(p->items[i].old);
 		free(p->items[i].val);
 		free(p->items[i].reason);
+		free(p->items[i].serial);
+		free(p->items[i].model);
 	}
 	free(p->items);
 	free(p->devs);

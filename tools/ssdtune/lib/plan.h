@@ -39,6 +39,8 @@ struct plan_item {
 	char *reason;
 	char bdf[BDF_BUFSZ];	/* an interrupt vector: its function ... */
 	int vector;		/* ... and MSI-X entry (irqvec.h); else -1 */
+	char *serial, *model;	/* a file of an ssdtune controller: its
+				 * identity (and bdf); else NULL */
 };
 
 struct plan_dev {
@@ -71,5 +73,9 @@ void plan_free(struct plan *p);
 
 /* The key of interrupt vector (MSI-X entry) @index of @bdf. */
 void plan_irq_key(const char *bdf, int index, char *buf, size_t len);
+/* The key of file @file of the ssdtune controller @serial/@model: by
+ * identity, since ssdtN is only an index. */
+void plan_ctrl_key(const char *serial, const char *model, const char *file,
+		   char *buf, size_t len);
 
 #endif

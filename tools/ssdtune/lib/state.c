@@ -107,6 +107,16 @@ int state_add(struct state *s, const char *key, const char *path,
 	return e->key && e->path && e->old && e->val ? 0 : -ENOMEM;
 }
 
+int state_identity(struct state_entry *e, const char *serial,
+		   const char *model)
+{
+	if (!serial || !model)
+		return 0;
+	e->serial = strdup(serial);
+	e->model = strdup(model);
+	return e->serial && e->model ? 0 : -ENOMEM;
+}
+
 struct state_entry *state_find(struct state *s, const char *key)
 {
 	int i;
@@ -126,6 +136,8 @@ void state_free(struct state *s)
 		free(s->e[i].path);
 		free(s->e[i].old);
 		free(s->e[i].val);
+		free(s->e[i].serial);
+		free(s->e[i].model);
 	}
 	free(s->e);
 	memset(s, 0, sizeof(*s));
@@ -177,6 +189,9 @@ int state_load(const char *dir, struct state *s, struct lib_err *err)
 			vec = json_object_get_int(v);
 		if (state_add(s, key, path, old, val, str(e, "bdf"), vec))
 			r = lib_enomem(err);
+		else if (state_identity(&s->e[s->n - 1], str(e, "serial"),
+					str(e, "model")))
+			r = lib_enomem(err);
 		else if (json_object_object_get_ex(e, "interrupts", &v))
 			s->e[s->n - 1].interrupts = json_object_get_int64(v);
 	}
@@ -205,6 +220,11 @@ int state_save(const char *dir, const struct state *s, struct lib_err *err)
 		json_object_object_add(e, "path", json_object_new_string(s->e[i].path));
 		json_object_object_add(e, "old", json_object_new_string(s->e[i].old));
 		json_object_object_add(e, "new", json_object_new_string(s->e[i].val));
+		if (s->e[i].serial && s->e[i].model) {
+			json_object_object_add(e, "bdf", json_object_new_string(s->e[i].bdf));
+			json_object_object_add(e, "serial", json_object_new_string(s->e[i].serial));
+			json_object_object_add(e, "model", json_object_new_string(s->e[i].model));
+		}
 		if (s->e[i].vector >= 0) {
 			json_object_object_add(e, "bdf", json_object_new_string(s->e[i].bdf));
 			json_object_object_add(e, "vector", json_object_new_int(s->e[i].vector));

@@ -25,6 +25,9 @@ struct state_entry {
 	int vector;		/* -1 otherwise */
 	long long interrupts;	/* vector: its count after apply wrote it
 				 * (a move is pending until it grows); -1 */
+	char *serial, *model;	/* a file of an ssdtune controller: the
+				 * controller, found again by these (its
+				 * ssdtN index changes on re-attach); or NULL */
 };
 
 struct state {
@@ -54,6 +57,10 @@ struct state_entry *state_find(struct state *s, const char *key);
 int state_add(struct state *s, const char *key, const char *path,
 	      const char *old, const char *val, const char *bdf, int vector);
 int state_set(char **field, const char *val);	/* replace a string */
+/* Mark @e as a file of the ssdtune controller @serial/@model (both, or
+ * nothing).  0 or -ENOMEM. */
+int state_identity(struct state_entry *e, const char *serial,
+		   const char *model);
 void state_free(struct state *s);
 
 /* This boot's id (/proc/sys/kernel/random/boot_id).  0 or -errno. */

@@ -392,6 +392,10 @@ static int scan_pci_bus(struct topo *t, struct lib_err *err)
 				 pc->coalesce_profile, sizeof(pc->coalesce_profile));
 			read_opt(pathf(p, sizeof(p), SYS_SSDT_CLASS "/%s/power_limit_mw", pc->ssdt),
 				 pc->power_limit_mw, sizeof(pc->power_limit_mw));
+			read_opt(pathf(p, sizeof(p), SYS_SSDT_CLASS "/%s/serial", pc->ssdt),
+				 pc->ssdt_serial, sizeof(pc->ssdt_serial));
+			read_opt(pathf(p, sizeof(p), SYS_SSDT_CLASS "/%s/model", pc->ssdt),
+				 pc->ssdt_model, sizeof(pc->ssdt_model));
 		}
 	}
 	pci_cleanup(a);

@@ -51,6 +51,7 @@ struct topo_pci {
 	int node;			/* -1 unknown */
 	char driver[64];
 	char ssdt[32];			/* ssdtune controller, "" if none */
+	char ssdt_serial[64], ssdt_model[64];	/* its identity, "" unknown */
 	char coalesce_profile[32];	/* its knobs; "" if absent */
 	char power_limit_mw[32];
 	bool pcie;			/* has a PCI Express capability */

@@ -11,6 +11,7 @@
 
 #include "lib/cpuset.h"
 #include "lib/irqvec.h"
+#include "lib/knobs.h"
 #include "lib/sysfs.h"
 #include "lib/tune.h"
 
@@ -114,11 +115,21 @@ static int vector_path(const char *bdf, int entry, const char *file,
 	return 0;
 }
 
-/* The live path of a saved entry (an IRQ number may have changed). */
+/* The live path of a saved entry (an IRQ number may have changed, an
+ * ssdtune controller may have another index). */
 static int entry_path(const struct state_entry *e, char *buf, size_t len)
 {
+	const char *file = strrchr(e->path, '/');
+	char dir[PATH_MAX];
+
 	if (e->vector >= 0)
 		return vector_path(e->bdf, e->vector, "smp_affinity_list", buf, len);
+	if (e->serial && e->model) {
+		if (knob_ctrl_find(e->serial, e->model, e->bdf, dir, sizeof(dir)))
+			return -ENOENT;
+		snprintf(buf, len, "%s%s", dir, file ? file : "");
+		return 0;
+	}
 	snprintf(buf, len, "%s", e->path);
 	return 0;
 }
@@ -165,7 +176,8 @@ int tune_save(const char *dir, const struct plan *p, struct state *s,
 		if (r)
 			return lib_errf(err, -r, "cannot read %s: %s", it->path,
 					strerror(-r));
-		if (state_add(s, it->key, it->path, raw, it->val, it->bdf, it->vector))
+		if (state_add(s, it->key, it->path, raw, it->val, it->bdf, it->vector) ||
+		    state_identity(&s->e[s->n - 1], it->serial, it->model))
 			return lib_enomem(err);
 	}
 	return state_save(dir, s, err);
