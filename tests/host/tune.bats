@@ -225,6 +225,54 @@ follow_effective() {
 	[ "$(fx_sum)" = "$before" ]
 }
 
+# Put the fixture trees back as they were when save_fixture ran.
+save_fixture() { cp -a "$FX" "$BATS_TEST_TMPDIR/orig.sys" && cp -a "$PFX" "$BATS_TEST_TMPDIR/orig.proc"; }
+restore_fixture() {
+	rsync -a --delete "$BATS_TEST_TMPDIR/orig.sys/" "$FX/" &&
+	rsync -a --delete "$BATS_TEST_TMPDIR/orig.proc/" "$PFX/"
+}
+
+@test "a profile switch leaves no residue: A then B ends as a fresh B, for every pair (2 sockets, SMT)" {
+	local a b
+	declare -A fresh
+	make_topo 2s24c
+	save_fixture
+	orig=$(fx_sum)
+	for b in latency iops throughput balanced; do
+		restore_fixture
+		run --separate-stderr ssdt apply --profile "$b" --state-dir "$STATE.$b"
+		[ "$status" -eq 0 ]
+		fresh[$b]=$(fx_sum)
+	done
+	for a in latency iops throughput balanced; do
+		for b in latency iops throughput balanced; do
+			[ "$a" != "$b" ] || continue
+			restore_fixture
+			rm -rf "$STATE"
+			run --separate-stderr ssdt apply --profile "$a" --state-dir "$STATE"
+			[ "$status" -eq 0 ]
+			run --separate-stderr ssdt apply --profile "$b" --state-dir "$STATE"
+			[ "$status" -eq 0 ] || { echo "$a then $b: $stderr"; false; }
+			[ "$(fx_sum)" = "${fresh[$b]}" ] || { echo "$a then $b is not a fresh $b"; false; }
+			run --separate-stderr ssdt revert --state-dir "$STATE"
+			[ "$status" -eq 0 ]
+			[ "$(fx_sum)" = "$orig" ] || { echo "$a then $b, reverted, is not the original"; false; }
+		done
+	done
+}
+
+@test "apply --dry-run of another profile shows the restores of the one applied" {
+	make_topo 1s8c
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	after=$(fx_sum)
+	run --separate-stderr ssdt apply --dry-run --profile balanced --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"/sys/devices/system/cpu/cpu1/cpuidle/state2/disable <- 0"* ]]
+	[[ "$output" == *"would restore "*" values the profile before set and balanced does not"* ]]
+	[ "$(fx_sum)" = "$after" ]
+}
+
 @test "apply is idempotent: a second run writes nothing and keeps the originals" {
 	make_topo 4n128c
 	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"

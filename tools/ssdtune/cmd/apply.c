@@ -56,18 +56,28 @@ static int cmd_apply(const struct command *cmd, struct cli *cli)
 		r = out_fail_err(&err);
 		goto out;
 	}
-	if (!cli->dry_run) {
-		r = state_load(dir, &s, &err);
-		if (r == -ENOENT)
-			r = 0;
-		if (!r)
-			r = tune_save(dir, &p, &s, &err);
-		if (r) {
-			r = out_fail_err(&err);
-			goto out;
-		}
+	/* A dry run reads the state too: it shows the residue restores. */
+	r = state_load(dir, &s, &err);
+	if (r == -ENOENT)
+		r = 0;
+	if (!r && !cli->dry_run)
+		r = tune_save(dir, &p, &s, &err);
+	if (r) {
+		r = out_fail_err(&err);
+		goto out;
 	}
 	report_plan(&p);
+	tune_residue(&p, &s, &w);
+	if (w.failed) {
+		r = out_fail(EXIT_REFUSED, "%d values the profile before set, and %s does not, could not be restored; first: %s",
+			     w.failed, plan_profile_name(p.profile), w.first);
+		goto out;
+	}
+	json_object_object_add(out_obj(), "residue_restored", json_object_new_int(w.done));
+	if (w.done && !out_json())
+		printf("%s %d values the profile before set and %s does not\n",
+		       cli->dry_run ? "would restore" : "restored", w.done,
+		       plan_profile_name(p.profile));
 	tune_apply(&p, &w, cli->dry_run ? NULL : written, NULL);
 	plan_count(&p, &set, &keep, &skip);
 	json_object_object_add(out_obj(), "state_dir", cli->dry_run ? NULL :

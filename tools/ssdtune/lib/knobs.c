@@ -263,6 +263,7 @@ int knob_save(struct state *s, const char *dir, const struct knob_set *a,
 			if (state_add(s, key, path, raw, raw, ident ? pci : NULL, -1) ||
 			    (ident && state_identity(&s->e[s->n - 1], sn, mn)))
 				return lib_enomem(err);
+			s->e[s->n - 1].by_set = true;
 		}
 	return 0;
 }

@@ -127,18 +127,29 @@ struct state_entry *state_find(struct state *s, const char *key)
 	return NULL;
 }
 
+static void entry_free(struct state_entry *e)
+{
+	free(e->key);
+	free(e->path);
+	free(e->old);
+	free(e->val);
+	free(e->serial);
+	free(e->model);
+}
+
+void state_drop(struct state *s, int i)
+{
+	entry_free(&s->e[i]);
+	memmove(&s->e[i], &s->e[i + 1], (size_t)(s->n - i - 1) * sizeof(s->e[i]));
+	s->n--;
+}
+
 void state_free(struct state *s)
 {
 	int i;
 
-	for (i = 0; i < s->n; i++) {
-		free(s->e[i].key);
-		free(s->e[i].path);
-		free(s->e[i].old);
-		free(s->e[i].val);
-		free(s->e[i].serial);
-		free(s->e[i].model);
-	}
+	for (i = 0; i < s->n; i++)
+		entry_free(&s->e[i]);
 	free(s->e);
 	memset(s, 0, sizeof(*s));
 }
@@ -194,6 +205,8 @@ int state_load(const char *dir, struct state *s, struct lib_err *err)
 			r = lib_enomem(err);
 		else if (json_object_object_get_ex(e, "interrupts", &v))
 			s->e[s->n - 1].interrupts = json_object_get_int64(v);
+		if (!r && str(e, "by") && !strcmp(str(e, "by"), "set"))
+			s->e[s->n - 1].by_set = true;
 	}
 	json_object_put(root);
 	if (r)
@@ -220,6 +233,8 @@ int state_save(const char *dir, const struct state *s, struct lib_err *err)
 		json_object_object_add(e, "path", json_object_new_string(s->e[i].path));
 		json_object_object_add(e, "old", json_object_new_string(s->e[i].old));
 		json_object_object_add(e, "new", json_object_new_string(s->e[i].val));
+		if (s->e[i].by_set)
+			json_object_object_add(e, "by", json_object_new_string("set"));
 		if (s->e[i].serial && s->e[i].model) {
 			json_object_object_add(e, "bdf", json_object_new_string(s->e[i].bdf));
 			json_object_object_add(e, "serial", json_object_new_string(s->e[i].serial));

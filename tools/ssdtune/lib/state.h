@@ -9,6 +9,7 @@
 #ifndef SSDTUNE_STATE_H
 #define SSDTUNE_STATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "lib/bdf.h"
@@ -25,6 +26,8 @@ struct state_entry {
 	int vector;		/* -1 otherwise */
 	long long interrupts;	/* vector: its count after apply wrote it
 				 * (a move is pending until it grows); -1 */
+	bool by_set;		/* saved by `set`, not by apply: a later
+				 * apply of another profile leaves it */
 	char *serial, *model;	/* a file of an ssdtune controller: the
 				 * controller, found again by these (its
 				 * ssdtN index changes on re-attach); or NULL */
@@ -61,6 +64,7 @@ int state_set(char **field, const char *val);	/* replace a string */
  * nothing).  0 or -ENOMEM. */
 int state_identity(struct state_entry *e, const char *serial,
 		   const char *model);
+void state_drop(struct state *s, int i);	/* remove entry @i */
 void state_free(struct state *s);
 
 /* This boot's id (/proc/sys/kernel/random/boot_id).  0 or -errno. */

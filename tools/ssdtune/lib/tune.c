@@ -195,6 +195,44 @@ static void write_failed(struct tune_writes *w, const char *path, int err)
 		snprintf(w->first, sizeof(w->first), "%s: %s", path, strerror(-err));
 }
 
+static bool planned(const struct plan *p, const char *key)
+{
+	int i;
+
+	for (i = 0; i < p->nitems; i++)
+		if ((p->items[i].kind == PLAN_SET || p->items[i].kind == PLAN_KEEP) &&
+		    !strcmp(p->items[i].key, key))
+			return true;
+	return false;
+}
+
+void tune_residue(const struct plan *p, struct state *s, struct tune_writes *w)
+{
+	char path[PATH_MAX], now[TOPO_LIST];
+	int i, r;
+
+	memset(w, 0, sizeof(*w));
+	for (i = s->n - 1; i >= 0; i--) {
+		const struct state_entry *e = &s->e[i];
+
+		if (e->by_set || planned(p, e->key))
+			continue;
+		if (!entry_path(e, path, sizeof(path))) {
+			r = state_read_raw(path, now, sizeof(now));
+			if (r || !same_value(now, e->old)) {
+				r = sys_write(path, e->old);
+				if (r) {
+					write_failed(w, path, r);
+					continue;	/* kept: revert retries */
+				}
+				w->done++;
+			}
+		}
+		if (!sys_dry_run())
+			state_drop(s, i);
+	}
+}
+
 void tune_apply(const struct plan *p, struct tune_writes *w,
 		void (*written)(void *ctx, int done), void *ctx)
 {

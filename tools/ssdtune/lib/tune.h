@@ -42,6 +42,14 @@ struct tune_writes {
 };
 
 /*
+ * Before a new profile's writes: restore what an earlier apply changed
+ * that @p does not set (not what `set` changed), and drop it from @s, so
+ * the host ends as a fresh apply of @p would leave it.  The caller saves
+ * @s afterwards (tune_record()); until then revert still has the values.
+ */
+void tune_residue(const struct plan *p, struct state *s, struct tune_writes *w);
+
+/*
  * Write every PLAN_SET item of @p.  After each write that worked,
  * @written(@ctx, writes so far) if given.
  */
