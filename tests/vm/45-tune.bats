@@ -147,6 +147,41 @@ sys.exit(bad)
 PY
 }
 
+@test "apply then verify on an idle controller: moves that wait for the next interrupt are pending, not drift" {
+	bdf=$(nvme_bdf)
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE" "$bdf"
+	[ "$status" -eq 0 ] || { echo "apply: $stderr"; false; }
+	# no I/O in between: the admin vector (and any idle queue) has not
+	# fired, so x86 has not moved it yet
+	run --separate-stderr ssdt verify --json --state-dir "$STATE"
+	echo "$output" | grep -B6 '"pending"' | grep -E 'path|pending' || true
+	[ "$status" -eq 0 ] || { echo "verify: $stderr"; false; }
+	[ "$(py 'v["drifted"]')" = 0 ]
+	fire_all
+	run --separate-stderr ssdt verify --json --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	[ "$(py 'v["drifted"]')" = 0 ]
+}
+
+@test "after a faked reboot (another boot id in the state) verify fails and revert restores only with --force" {
+	bdf=$(nvme_bdf)
+	before=$(affinities)
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE" "$bdf"
+	[ "$status" -eq 0 ]
+	grep -q "\"boot_id\":\"$(cat /proc/sys/kernel/random/boot_id)\"" "$STATE/state.json"
+	sed -i 's/"boot_id":"[^"]*"/"boot_id":"00000000-0000-0000-0000-000000000000"/' "$STATE/state.json"
+	run --separate-stderr ssdt verify --state-dir "$STATE"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == "ssdtune: not applied since boot: "* ]]
+	run --separate-stderr ssdt revert --state-dir "$STATE"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"'ssdtune revert --force' restores them" ]]
+	[ -e "$STATE/state.json" ]
+	run --separate-stderr ssdt revert --force --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	[ "$(affinities)" = "$before" ]
+}
+
 @test "apply twice is idempotent: the second run writes nothing" {
 	bdf=$(nvme_bdf)
 	run --separate-stderr ssdt apply --profile iops --state-dir "$STATE" "$bdf"
