@@ -225,6 +225,26 @@ follow_effective() {
 	[ "$(fx_sum)" = "$before" ]
 }
 
+# The fixture trees' names, modes and values, newlines aside: a kernel file
+# reads "1\n" after "1" is written, a fixture file reads "1".
+fx_values() {
+	python3 - "$FX" "$PFX" <<'PY'
+import hashlib, os, sys
+h = hashlib.md5()
+for top in sys.argv[1:]:
+    for d, dirs, files in sorted(os.walk(top)):
+        dirs.sort()
+        for f in sorted(files):
+            p = os.path.join(d, f)
+            if os.path.islink(p):
+                h.update(("%s -> %s\n" % (p, os.readlink(p))).encode())
+                continue
+            h.update(("%s %o\n" % (p, os.stat(p).st_mode)).encode())
+            h.update(open(p, "rb").read().rstrip(b"\n"))
+print(h.hexdigest())
+PY
+}
+
 # Put the fixture trees back as they were when save_fixture ran.
 save_fixture() { cp -a "$FX" "$BATS_TEST_TMPDIR/orig.sys" && cp -a "$PFX" "$BATS_TEST_TMPDIR/orig.proc"; }
 restore_fixture() {
@@ -237,12 +257,12 @@ restore_fixture() {
 	declare -A fresh
 	make_topo 2s24c
 	save_fixture
-	orig=$(fx_sum)
+	orig=$(fx_values)
 	for b in latency iops throughput balanced; do
 		restore_fixture
 		run --separate-stderr ssdt apply --profile "$b" --state-dir "$STATE.$b"
 		[ "$status" -eq 0 ]
-		fresh[$b]=$(fx_sum)
+		fresh[$b]=$(fx_values)
 	done
 	for a in latency iops throughput balanced; do
 		for b in latency iops throughput balanced; do
@@ -253,10 +273,10 @@ restore_fixture() {
 			[ "$status" -eq 0 ]
 			run --separate-stderr ssdt apply --profile "$b" --state-dir "$STATE"
 			[ "$status" -eq 0 ] || { echo "$a then $b: $stderr"; false; }
-			[ "$(fx_sum)" = "${fresh[$b]}" ] || { echo "$a then $b is not a fresh $b"; false; }
+			[ "$(fx_values)" = "${fresh[$b]}" ] || { echo "$a then $b is not a fresh $b"; false; }
 			run --separate-stderr ssdt revert --state-dir "$STATE"
 			[ "$status" -eq 0 ]
-			[ "$(fx_sum)" = "$orig" ] || { echo "$a then $b, reverted, is not the original"; false; }
+			[ "$(fx_values)" = "$orig" ] || { echo "$a then $b, reverted, is not the original"; false; }
 		done
 	done
 }
@@ -271,6 +291,25 @@ restore_fixture() {
 	[[ "$output" == *"/sys/devices/system/cpu/cpu1/cpuidle/state2/disable <- 0"* ]]
 	[[ "$output" == *"would restore "*" values the profile before set and balanced does not"* ]]
 	[ "$(fx_sum)" = "$after" ]
+}
+
+@test "a scheduler is saved by its active name and revert writes that name back" {
+	make_topo 2s24c
+	q=$FX/devices/pci0000:80/0000:80:01.0/0000:81:00.0/nvme/nvme0/nvme0n1/queue
+	echo "[mq-deadline] none kyber" >"$q/scheduler"
+	run --separate-stderr ssdt plan --profile iops
+	[[ "$output" == *"/sys/block/nvme0n1/queue/scheduler: mq-deadline -> none  (nvme0n1: no I/O scheduler"* ]]
+	run --separate-stderr ssdt apply --profile iops --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	[ "$(cat "$q/scheduler")" = none ]
+	grep -q '"old":"mq-deadline\\n"' "$STATE/state.json"
+	# what the kernel would show now
+	echo "mq-deadline [none] kyber" >"$q/scheduler"
+	run --separate-stderr ssdt verify --state-dir "$STATE"
+	[[ "$output" == *"ok     /sys/block/nvme0n1/queue/scheduler = none"* ]]
+	run --separate-stderr ssdt revert --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	[ "$(cat "$q/scheduler")" = mq-deadline ]
 }
 
 @test "apply is idempotent: a second run writes nothing and keeps the originals" {
@@ -355,7 +394,7 @@ restore_fixture() {
 	run --separate-stderr ssdt verify --state-dir "$STATE"
 	[ "$status" -eq 1 ]
 	assert_one_error_line
-	[ "$stderr" = "ssdtune: 2 of 141 applied settings drifted" ]
+	[ "$stderr" = "ssdtune: 2 of 147 applied settings drifted" ]
 	[[ "$output" == *"drift  /sys/devices/system/cpu/cpufreq/policy20/scaling_governor: applied performance, now powersave"* ]]
 	[[ "$output" == *"drift  /proc/irq/303/smp_affinity_list: applied 16,80, now 20"* ]]
 	run --separate-stderr ssdt verify --json --state-dir "$STATE"

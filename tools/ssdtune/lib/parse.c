@@ -367,3 +367,14 @@ int parse_interrupts_total(const char *line, int *irq,
 	*total = sum;
 	return 0;
 }
+
+char *sched_active(const char *list, char *out, size_t len)
+{
+	const char *a = strchr(list, '['), *b = a ? strchr(a, ']') : NULL;
+
+	if (a && b)
+		snprintf(out, len, "%.*s", (int)(b - a - 1), a + 1);
+	else
+		snprintf(out, len, "%.*s", (int)strcspn(list, " \n"), list);
+	return out;
+}

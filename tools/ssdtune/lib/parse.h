@@ -91,4 +91,8 @@ int parse_interrupts_total(const char *line, int *irq,
  */
 int msi_entry(const char *chip, unsigned long long hwirq, const char *bdf);
 
+/* The active scheduler of a queue/scheduler file: "none [mq-deadline]
+ * kyber" -> "mq-deadline"; a single name as it is.  Returns @out. */
+char *sched_active(const char *list, char *out, size_t len);
+
 #endif

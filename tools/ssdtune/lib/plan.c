@@ -32,11 +32,29 @@ static const struct {
 	const char *epp;	/* with a governor that keeps EPP */
 	int turbo;		/* 1 on, -1 leave it */
 	const char *coalesce;	/* ssdtune coalesce_profile */
+	/* block queue of the device's disks; NULL: leave it */
+	const char *scheduler, *nomerges, *rq_affinity;
 } profiles[PROFILE_COUNT] = {
-	[PROFILE_LATENCY] = { "latency", 2, 0, "performance", NULL, 1, "latency" },
-	[PROFILE_IOPS] = { "iops", 10, 1, "performance", NULL, 1, "iops" },
-	[PROFILE_THROUGHPUT] = { "throughput", 50, 0, "performance", NULL, 1, "iops" },
-	[PROFILE_BALANCED] = { "balanced", -1, 0, NULL, "balance_performance", -1, "balanced" },
+	[PROFILE_LATENCY] = { "latency", 2, 0, "performance", NULL, 1, "latency",
+			      "none", "2", "2" },
+	[PROFILE_IOPS] = { "iops", 10, 1, "performance", NULL, 1, "iops",
+			   "none", "1", "1" },
+	[PROFILE_THROUGHPUT] = { "throughput", 50, 0, "performance", NULL, 1, "iops",
+				 "none", "0", "1" },
+	[PROFILE_BALANCED] = { "balanced", -1, 0, NULL, "balance_performance", -1,
+			       "balanced", NULL, NULL, NULL },
+};
+
+/* Why each block queue value (Documentation/block/queue-sysfs.rst). */
+static const char *const nomerges_why[] = {
+	"merging on: fewer, larger I/Os for throughput",
+	"only one-hit merges: less CPU per I/O at high IOPS",
+	"no merge attempts: nothing added to a small I/O's path",
+};
+static const char *const rq_affinity_why[] = {
+	"",
+	"completions in the submitting CPU's group (the default)",
+	"completions on the submitting CPU itself: no hop to another CPU",
 };
 
 int plan_profile_parse(const char *name)
@@ -332,6 +350,44 @@ static int plan_ssdt(struct plan *p, const struct topo_pci *pc)
 	return r ? r : ctrl_item(p, pc, "power_limit_mw");
 }
 
+/* One queue file of disk @d: set it to @want unless it is absent. */
+static int queue_setting(struct plan *p, const struct topo_disk *d,
+			 const char *file, const char *old, const char *want,
+			 const char *why)
+{
+	char path[PATH_MAX], reason[NAME_MAX + 256];
+
+	snprintf(path, sizeof(path), SYS_BLOCK "/%s/queue/%s", d->name, file);
+	if (!old[0])
+		return add(p, PLAN_SKIP, NULL, path, "", "", "not present");
+	snprintf(reason, sizeof(reason), "%s: %s", d->name, why);
+	return setting(p, path, old, want, reason);
+}
+
+/* The block queues of @pc's disks, for the profile. */
+static int plan_disks(struct plan *p, const struct topo_pci *pc)
+{
+	const char *sched = profiles[p->profile].scheduler;
+	const char *nom = profiles[p->profile].nomerges;
+	const char *rqa = profiles[p->profile].rq_affinity;
+	int i, r = 0;
+
+	for (i = 0; i < pc->ndisks && !r; i++) {
+		const struct topo_disk *d = &pc->disks[i];
+
+		if (sched)
+			r = queue_setting(p, d, "scheduler", d->scheduler, sched,
+					  "no I/O scheduler: each CPU has its own NVMe queue, and a scheduler adds a lock and a queue to every I/O");
+		if (!r && nom)
+			r = queue_setting(p, d, "nomerges", d->nomerges, nom,
+					  nomerges_why[nom[0] - '0']);
+		if (!r && rqa)
+			r = queue_setting(p, d, "rq_affinity", d->rq_affinity, rqa,
+					  rq_affinity_why[rqa[0] - '0']);
+	}
+	return r;
+}
+
 static int plan_idle(struct plan *p, const struct topo *t,
 		     const struct cpuset *chosen, int ncpu)
 {
@@ -550,6 +606,8 @@ int plan_build(const struct topo *t, int profile, const int *sel, int nsel,
 			r = plan_irqs(p, pc, irq, nirq, node->id);
 		if (!r)
 			r = plan_ssdt(p, pc);
+		if (!r)
+			r = plan_disks(p, pc);
 	}
 	if (!r && !p->ndevs)
 		r = -ENODEV;

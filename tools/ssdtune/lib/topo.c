@@ -16,6 +16,7 @@
 #include <numa.h>
 #include <pci/pci.h>
 
+#include "lib/blkdev.h"
 #include "lib/cpuset.h"
 #include "lib/irqvec.h"
 #include "lib/error.h"
@@ -416,6 +417,40 @@ static int scan_pci(struct topo *t, struct lib_err *err)
 	return r;
 }
 
+/* The disks of @pc and their queue settings (blkdev.c finds them). */
+static int gather_disks(struct topo_pci *pc, struct lib_err *err)
+{
+	char p[PATH_MAX], rp[PATH_MAX], buf[256];
+	struct blklist l;
+	size_t i;
+	int r;
+
+	if (sys_realpath(pathf(p, sizeof(p), SYS_PCI_DEVICES "/%s", pc->bdf), rp))
+		return 0;
+	r = blk_collect_disks(rp, pc->ssdt[0] ? pc->ssdt : NULL, &l);
+	if (r)
+		return 0;	/* no /sys/block: no disks */
+	pc->disks = calloc(l.n + 1, sizeof(*pc->disks));
+	if (!pc->disks) {
+		blk_free(&l);
+		return lib_enomem(err);
+	}
+	for (i = 0; i < l.n; i++) {
+		struct topo_disk *d = &pc->disks[pc->ndisks++];
+
+		snprintf(d->name, sizeof(d->name), "%s", l.v[i].name);
+		read_opt(pathf(p, sizeof(p), SYS_BLOCK "/%s/queue/scheduler", d->name),
+			 buf, sizeof(buf));
+		sched_active(buf, d->scheduler, sizeof(d->scheduler));
+		read_opt(pathf(p, sizeof(p), SYS_BLOCK "/%s/queue/nomerges", d->name),
+			 d->nomerges, sizeof(d->nomerges));
+		read_opt(pathf(p, sizeof(p), SYS_BLOCK "/%s/queue/rq_affinity", d->name),
+			 d->rq_affinity, sizeof(d->rq_affinity));
+	}
+	blk_free(&l);
+	return 0;
+}
+
 static int gather_pci(struct topo *t, struct lib_err *err)
 {
 	struct irqtable tab;
@@ -429,8 +464,11 @@ static int gather_pci(struct topo *t, struct lib_err *err)
 	if (t->npcis)
 		qsort(t->pcis, (size_t)t->npcis, sizeof(*t->pcis), by_bdf);
 	r = irqtable_read(&tab, err);	/* once for every function */
-	for (i = 0; !r && i < t->npcis; i++)
+	for (i = 0; !r && i < t->npcis; i++) {
 		r = gather_irqs(t, &t->pcis[i], &tab, err);
+		if (!r)
+			r = gather_disks(&t->pcis[i], err);
+	}
 	irqtable_free(&tab);
 	return r;
 }
@@ -619,8 +657,10 @@ void topo_free(struct topo *t)
 	}
 	free(t->nodes);
 	free(t->cpus);
-	for (i = 0; i < t->npcis; i++)
+	for (i = 0; i < t->npcis; i++) {
 		free(t->pcis[i].irqs);
+		free(t->pcis[i].disks);
+	}
 	free(t->pcis);
 	free(t->idle_states);
 	free(t->policies);

@@ -8,6 +8,7 @@
 #ifndef SSDTUNE_TOPO_H
 #define SSDTUNE_TOPO_H
 
+#include <limits.h>
 #include <stdbool.h>
 
 #include "lib/bdf.h"
@@ -44,6 +45,14 @@ struct topo_irq {
 	const char *managed_why;
 };
 
+/* A whole disk of a storage function, and its block queue settings. */
+struct topo_disk {
+	char name[NAME_MAX + 1];	/* "nvme0n1", "ssdt0n1" */
+	char scheduler[32];		/* the active one; "" if no file */
+	char nomerges[8];		/* "" if no file */
+	char rq_affinity[8];
+};
+
 struct topo_pci {
 	char bdf[BDF_BUFSZ];
 	unsigned int class24, vendor, device;
@@ -59,6 +68,8 @@ struct topo_pci {
 	bool port_known;
 	char port[BDF_BUFSZ];		/* upstream port */
 	struct pcie_link port_cap;
+	struct topo_disk *disks;	/* its namespaces' disks, by name */
+	int ndisks;
 	struct topo_irq *irqs;		/* ascending by entry */
 	int nirqs;
 	bool irqs_by_rank;		/* entries are ranks (irqvec.h) */

@@ -12,6 +12,7 @@
 #include "lib/cpuset.h"
 #include "lib/irqvec.h"
 #include "lib/knobs.h"
+#include "lib/parse.h"
 #include "lib/sysfs.h"
 #include "lib/tune.h"
 
@@ -134,6 +135,19 @@ static int entry_path(const struct state_entry *e, char *buf, size_t len)
 	return 0;
 }
 
+/* A value as it can be written back: a queue/scheduler file lists every
+ * scheduler with the active one in brackets; only its name is written. */
+static void as_written(const char *path, char *v, size_t len)
+{
+	size_t n = strlen(path), sl = strlen("/queue/scheduler");
+	char name[64];
+
+	if (n > sl && !strcmp(path + n - sl, "/queue/scheduler") && strchr(v, '[')) {
+		sched_active(v, name, sizeof(name));
+		snprintf(v, len, "%s\n", name);
+	}
+}
+
 static void strip(char *s)
 {
 	size_t n = strlen(s);
@@ -176,6 +190,7 @@ int tune_save(const char *dir, const struct plan *p, struct state *s,
 		if (r)
 			return lib_errf(err, -r, "cannot read %s: %s", it->path,
 					strerror(-r));
+		as_written(it->path, raw, sizeof(raw));
 		if (state_add(s, it->key, it->path, raw, it->val, it->bdf, it->vector) ||
 		    state_identity(&s->e[s->n - 1], it->serial, it->model))
 			return lib_enomem(err);
@@ -219,6 +234,7 @@ void tune_residue(const struct plan *p, struct state *s, struct tune_writes *w)
 			continue;
 		if (!entry_path(e, path, sizeof(path))) {
 			r = state_read_raw(path, now, sizeof(now));
+			as_written(path, now, sizeof(now));
 			if (r || !same_value(now, e->old)) {
 				r = sys_write(path, e->old);
 				if (r) {
@@ -346,6 +362,7 @@ void tune_check(const struct state_entry *e, struct tune_check *c)
 		return;
 	}
 	r = state_read_raw(c->path, c->now, sizeof(c->now));
+	as_written(c->path, c->now, sizeof(c->now));
 	strip(c->now);
 	if (r) {
 		snprintf(c->why, sizeof(c->why), "cannot read: %s", strerror(-r));
@@ -380,6 +397,7 @@ void tune_restore(const struct state *s, bool force, struct tune_writes *w,
 			continue;
 		}
 		r = state_read_raw(path, now, sizeof(now));
+		as_written(path, now, sizeof(now));
 		if (!r && same_value(now, e->old))
 			continue;
 		r = sys_write(path, e->old);

@@ -168,6 +168,16 @@ static void test_all_digits(void)
 	      "all_digits: one or more decimal digits and nothing else");
 }
 
+static void test_sched_active(void)
+{
+	char b[32];
+
+	CHECK(!strcmp(sched_active("none [mq-deadline] kyber\n", b, sizeof(b)), "mq-deadline") &&
+	      !strcmp(sched_active("[none] mq-deadline\n", b, sizeof(b)), "none") &&
+	      !strcmp(sched_active("none\n", b, sizeof(b)), "none"),
+	      "sched_active: the bracketed scheduler, or the only name");
+}
+
 static void test_interrupts(void)
 {
 	char name[16];
@@ -263,6 +273,7 @@ int main(void)
 	test_escape();
 	test_cpulist();
 	test_all_digits();
+	test_sched_active();
 	test_interrupts();
 	test_interrupts_entry();
 	test_interrupts_total();
