@@ -15,9 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench/engine.h"
 #include "lib/bdf.h"
-#include "bench/bench.h"
-#include "cmd/output.h"
 #include "lib/parse.h"
 #include "lib/sysfs.h"
 
@@ -113,7 +112,8 @@ static int read_ll(const char *dir, const char *file, long long *v)
 	return errno || end == buf || *end ? -1 : 0;
 }
 
-int bench_dev_resolve(const char *arg, struct bench_dev *d)
+int bench_dev_resolve(const char *arg, struct bench_dev *d,
+		      struct lib_err *err)
 {
 	char p[PATH_MAX * 2], walk[PATH_MAX], *slash, *n;
 	const char *base;
@@ -121,24 +121,24 @@ int bench_dev_resolve(const char *arg, struct bench_dev *d)
 	memset(d, 0, sizeof(*d));
 	if (!arg) {
 		if (first_ssdt_disk(d->name, sizeof(d->name)))
-			return out_fail(EXIT_REFUSED,
+			return lib_errf(err, ENODEV,
 					"no DEVICE given and no ssdtune disk in %s",
 					SYS_BLOCK);
 	} else {
 		base = strncmp(arg, "/dev/", 5) ? arg : arg + 5;
 		if (!*base || strchr(base, '/') || strlen(base) > NAME_MAX)
-			return out_fail(EXIT_USAGE,
+			return lib_errf(err, EINVAL,
 					"bench: '%s' is not a block device name", arg);
 		snprintf(d->name, sizeof(d->name), "%s", base);
 	}
 	snprintf(d->path, sizeof(d->path), "/dev/%s", d->name);
 	snprintf(p, sizeof(p), "%s/%s", SYS_BLOCK, d->name);
 	if (sys_realpath(p, d->sysdir))
-		return out_fail(EXIT_REFUSED, "no block device %s (%s does not exist)",
+		return lib_errf(err, ENOENT, "no block device %s (%s does not exist)",
 				d->name, p);
 	snprintf(p, sizeof(p), "%s/partition", d->sysdir);
 	if (sys_exists(p))
-		return out_fail(EXIT_REFUSED,
+		return lib_errf(err, ENOTBLK,
 				"%s is a partition: bench takes a whole namespace",
 				d->name);
 	/* "nvme0n1" -> "nvme0", "ssdt0n1" -> "ssdt0" */
