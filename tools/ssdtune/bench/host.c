@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -378,39 +379,29 @@ struct json_object *host_state(const struct bench_dev *d)
 	return o;
 }
 
-static int open_to(const char *path, int fd)
-{
-	int f = open(path ? path : "/dev/null",
-		     O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-
-	if (f < 0)
-		return -1;
-	if (dup2(f, fd) < 0) {
-		close(f);
-		return -1;
-	}
-	close(f);
-	return 0;
-}
-
+/* posix_spawnp() rather than fork(): no child of ours has to exit by hand
+ * when a redirection or the exec fails (spawn reports it instead). */
 int bench_spawn(char *const argv[], const char *out_path,
 		const char *err_path)
 {
-	int status;
+	const char *out = out_path ? out_path : "/dev/null";
+	const char *err = err_path ? err_path : "/dev/null";
+	const int flags = O_WRONLY | O_CREAT | O_TRUNC;
+	posix_spawn_file_actions_t fa;
+	int status, r;
 	pid_t pid;
 
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0)
+	if (posix_spawn_file_actions_init(&fa))
 		return 127;
-	if (!pid) {
-		if (open_to(out_path, STDOUT_FILENO) ||
-		    open_to(err_path, STDERR_FILENO))
-			_exit(127);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
+	r = posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out, flags, 0644);
+	if (!r)
+		r = posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, err, flags,
+						     0644);
+	if (!r)
+		r = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (r)
+		return 127;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return 127;
