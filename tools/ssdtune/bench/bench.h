@@ -1,21 +1,57 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ssdtune bench: measure with fio the way SSD vendors do (SNIA PTS).
- * bench.c runs the steps and builds the report (a json-c object, the
- * source of truth); bench_host.c reads the host and the device around each
- * round; bench_report.c turns a report into CSV, a table and plots;
- * bench_compare.c compares two reports.  See Documentation/bench.md.
+ * The engine: it never prints to stdout or stderr and never exits.  It
+ * writes the report files (bench.json, the source of truth, and CSV, table
+ * and PNGs made from it) and runs fio, gnuplot, blkdiscard and ssdtune
+ * itself; progress lines go to a hook of the caller, errors come back as
+ * values (lib/error.h).  cmd/bench.c is the command.  See
+ * Documentation/bench.md.
  */
 #ifndef SSDTUNE_BENCH_H
 #define SSDTUNE_BENCH_H
 
-#include <getopt.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <json-c/json.h>
 
-#define BENCH_MAX_IRQS 256
+#include "bench/fio.h"
+#include "lib/error.h"
+
+#define BENCH_MAX_IRQS	256
+#define BENCH_MAX_LIST	16	/* values of --bs, --qd, --rw */
+
+/* What the command line asks for; bench_apply_suite() fills the rest. */
+struct bench_settings {
+	long bs[BENCH_MAX_LIST];
+	int nbs;
+	int qd_threads[BENCH_MAX_LIST], qd_depth[BENCH_MAX_LIST];
+	int nqd;
+	int rw_read[BENCH_MAX_LIST], rw_random[BENCH_MAX_LIST];
+	int nrw;
+	int jobs;		/* 0: unset */
+	int pattern;		/* -1 unset, 0 seq, 1 random */
+	const char *ioengine;
+	int runtime;		/* seconds, 0: unset */
+	int rounds;		/* 0: unset */
+	bool steady;		/* rounds until steady state (max 25) */
+	bool purge, precondition, destroy;
+	const char *suite;	/* NULL: quick */
+	const char *cpus;	/* --cpus */
+	const char *state_dir;	/* --state-dir, passed to apply and revert */
+	int temp_warn_c;	/* --temp-warn, 0: not given */
+};
+
+/* Fill what the command line left unset from the suite (quick, pts-*). */
+void bench_apply_suite(struct bench_settings *s);
+
+/* What the caller supplies; every hook may be NULL. */
+struct bench_hooks {
+	void *ctx;
+	/* One line of progress ("bench: ID: N rounds, STATUS"), no '\n'. */
+	void (*progress)(void *ctx, const char *line);
+};
 
 /* The device under test. */
 struct bench_dev {
@@ -33,68 +69,72 @@ struct bench_dev {
 	bool have_temp_warn;
 };
 
-/* Resolve DEVICE ("/dev/ssdt0n1" or "ssdt0n1"); NULL: the first ssdtune
- * disk.  0, or an exit code after the one error line. */
-int bench_dev_resolve(const char *arg, struct bench_dev *d);
-
-/* Counters read before and after every round. */
-struct host_sample {
-	unsigned long long cpu_busy, cpu_total;	/* /proc/stat ticks */
-	unsigned long long irqs;		/* the device's vectors */
-	bool have_irqs;
-	long long temp_mc;			/* ssdtune: temperature_mc */
-	bool have_temp;
-	long long throttle_events;
-	bool have_throttle;
-	long long power_mw;			/* power_estimate_mw */
-	bool have_power;
+/* One measurement: bench_open() fills it, the rest read it. */
+struct bench {
+	const struct bench_settings *set;
+	struct bench_hooks hooks;
+	struct bench_dev dev;
+	struct bench_cell *cells;	/* the matrix, in report order */
+	int ncells;
+	char fio_version[64];		/* bench_check(): "fio-3.33" */
+	/* The temperature that marks a round suspect, and where it came
+	 * from: "option", "device" or "default". */
+	long long temp_warn_mc;
+	const char *temp_warn_source;
+	/* Where fio runs, settled before each run: NULL (anywhere), --cpus
+	 * or the applied profile's I/O cores (lib/tune.h); source "none", "option" or
+	 * "plan" (then @plan_profile names the profile). */
+	const char *cpus, *cpus_source;
+	char plan_cpus[1024], plan_profile[32];
 };
-void host_sample(const struct bench_dev *d, struct host_sample *s);
 
-/* The host's tuning state (governor, EPP, turbo, cpuidle, IRQ affinity,
- * scheduler, kernel, driver), and an ssdtune controller's settings
- * (NULL for other devices). */
-struct json_object *host_state(const struct bench_dev *d);
-struct json_object *ssdt_settings(const struct bench_dev *d);
+/*
+ * Resolve @device ("/dev/ssdt0n1" or "ssdt0n1"; NULL: the first ssdtune
+ * disk), settle the temperature threshold and lay out the cells of @s.
+ * 0, or -errno with @err filled: -EINVAL only when @device is not a
+ * device name at all (a usage error).  bench_close() frees.
+ */
+int bench_open(struct bench *b, const struct bench_settings *s,
+	       const struct bench_hooks *h, const char *device,
+	       struct lib_err *err);
+void bench_close(struct bench *b);
 
-/* Run @argv (PATH lookup), stdout to @out_path (NULL: /dev/null), stderr
- * to @err_path (NULL: /dev/null).  The exit status, 127 if it could not
- * run, or 128 + signal. */
-int bench_spawn(char *const argv[], const char *out_path,
-		const char *err_path);
-/* Is @prog on PATH? */
-bool bench_have(const char *prog);
-/* The first line of file @path into @buf ("" if none). */
-void bench_first_line(const char *path, char *buf, size_t len);
+/* Before anything runs: destructive steps only with --destroy-data and on
+ * a controller nothing uses, and a fio that is new enough. */
+int bench_check(struct bench *b, struct lib_err *err);
 
-/* Per-round figures, in report order: the key in JSON and CSV, the
- * column head, and whether more is better (for compare). */
-struct bench_metric {
-	const char *key;
-	const char *head;
-	bool higher_is_better;
-};
-extern const struct bench_metric bench_metrics[];
-extern const int bench_nmetrics;
+/* One whole measurement into @dir (report files included); the report in
+ * @rep even on error (the caller puts it). */
+int bench_run(struct bench *b, const char *dir, struct json_object **rep,
+	      struct lib_err *err);
 
-/* From a report (bench.json): CSV (one row per round), the readable
- * table, and gnuplot PNGs in @dir (their names appended to @files;
- * a reason in @why if none were made).  0 or -errno. */
-int bench_write_csv(struct json_object *report, const char *path);
+/* What a run would do, into @out: "cpus_source", "cpus", "purge",
+ * "precondition" and "jobs" (one {"cell", "job"} per cell). */
+int bench_dry_run(struct bench *b, struct json_object *out,
+		  struct lib_err *err);
+
+/* --ab: can this ssdtune run apply and revert? */
+int bench_ab_ready(const struct bench *b, struct lib_err *err);
+/* Baseline into @base, 'ssdtune apply --profile @profile', the same into
+ * @tuned, 'ssdtune revert', then the delta table as @out's "compare". */
+int bench_ab(struct bench *b, const char *profile, const char *base,
+	     const char *tuned, struct json_object *out, struct lib_err *err);
+
+/* compare: the delta table of reports @a and @b into @out ("a", "b",
+ * "settings", "rows"); 0 or -errno. */
+int bench_compare_files(const char *a, const char *b, struct json_object *out,
+			struct lib_err *err);
+/* A compare's @out, and a report, as text into @f. */
+void bench_print_compare(struct json_object *out, FILE *f);
 void bench_print_table(struct json_object *report, FILE *f);
-int bench_plot(struct json_object *report, const char *dir,
-	       struct json_object *files, char *why, size_t len);
 
-/* compare: the delta table of two reports into @out (an object with a
- * "rows" array), printed unless --json.  0 or an exit code. */
-int bench_compare_files(const char *a, const char *b,
-			struct json_object *out, bool print);
+/* UTC now through strftime(@fmt). */
+void bench_timestamp(char *buf, size_t len, const char *fmt);
 
 /* json helpers */
 struct json_object *bench_jget(struct json_object *o, const char *key);
 double bench_jnum(struct json_object *o, const char *key);	/* NaN */
 const char *bench_jstr(struct json_object *o, const char *key);	/* NULL */
 struct json_object *bench_jdouble(double v);	/* NaN -> NULL (null) */
-
 
 #endif

@@ -10,9 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench/bench.h"
+#include <errno.h>
+
+#include "bench/engine.h"
 #include "bench/stats.h"
-#include "cmd/output.h"
 
 /* What compare shows of a cell (the rest stays in the JSON reports). */
 static const char *const shown[] = {
@@ -35,13 +36,14 @@ static const struct bench_metric *metric(const char *key)
 	return NULL;
 }
 
-static int load(const char *path, struct json_object **rep)
+static int load(const char *path, struct json_object **rep,
+		struct lib_err *err)
 {
 	*rep = json_object_from_file(path);
 	if (!*rep)
-		return out_fail(EXIT_REFUSED, "cannot read %s as JSON", path);
+		return lib_errf(err, EIO, "cannot read %s as JSON", path);
 	if (!bench_jget(*rep, "cells") || !bench_jget(*rep, "method"))
-		return out_fail(EXIT_REFUSED, "%s is not an ssdtune bench report (no \"cells\")",
+		return lib_errf(err, EINVAL, "%s is not an ssdtune bench report (no \"cells\")",
 				path);
 	return 0;
 }
@@ -128,20 +130,20 @@ static void fmt_stat(const struct stat3 *s, char *buf, size_t len)
 		snprintf(buf, len, "%.5g [%.5g..%.5g]", s->median, s->min, s->max);
 }
 
-static void print(struct json_object *out, const char *a, const char *b)
+void bench_print_compare(struct json_object *out, FILE *f)
 {
 	struct json_object *rows = bench_jget(out, "rows"), *set = bench_jget(out, "settings");
 	size_t i;
 
-	printf("A: %s\nB: %s\n", a, b);
+	fprintf(f, "A: %s\nB: %s\n", str_or(out, "a"), str_or(out, "b"));
 	for (i = 0; i < json_object_array_length(set); i++) {
 		struct json_object *r = json_object_array_get_idx(set, i);
 
-		printf("%s %s: A %s, B %s\n", i ? "  " : "settings that differ:\n ",
-		       str_or(r, "setting"), str_or(r, "a"), str_or(r, "b"));
+		fprintf(f, "%s %s: A %s, B %s\n", i ? "  " : "settings that differ:\n ",
+			str_or(r, "setting"), str_or(r, "a"), str_or(r, "b"));
 	}
-	printf("%-28s %-12s %-28s %-28s %8s  %s\n", "setting", "metric",
-	       "A median [min..max]", "B median [min..max]", "delta %", "verdict");
+	fprintf(f, "%-28s %-12s %-28s %-28s %8s  %s\n", "setting", "metric",
+		"A median [min..max]", "B median [min..max]", "delta %", "verdict");
 	for (i = 0; i < json_object_array_length(rows); i++) {
 		struct json_object *r = json_object_array_get_idx(rows, i);
 		const struct bench_metric *m = metric(str_or(r, "metric"));
@@ -163,22 +165,22 @@ static void print(struct json_object *out, const char *a, const char *b)
 			snprintf(d, sizeof(d), "-");
 		else
 			snprintf(d, sizeof(d), "%+.1f%%", delta);
-		printf("%-28s %-12s %-28s %-28s %8s  %s\n", str_or(r, "setting"),
-		       m ? m->head : str_or(r, "metric"), x, y, d,
-		       str_or(r, "verdict"));
+		fprintf(f, "%-28s %-12s %-28s %-28s %8s  %s\n", str_or(r, "setting"),
+			m ? m->head : str_or(r, "metric"), x, y, d,
+			str_or(r, "verdict"));
 	}
 }
 
 int bench_compare_files(const char *pa, const char *pb,
-			struct json_object *out, bool show)
+			struct json_object *out, struct lib_err *err)
 {
 	struct json_object *a = NULL, *b = NULL, *rows, *set, *cb;
 	int rc, common = 0;
 	size_t k;
 
-	rc = load(pa, &a);
+	rc = load(pa, &a, err);
 	if (!rc)
-		rc = load(pb, &b);
+		rc = load(pb, &b, err);
 	if (rc)
 		goto out;
 	rows = json_object_new_array();
@@ -216,12 +218,9 @@ int bench_compare_files(const char *pa, const char *pb,
 			json_object_array_add(rows, row);
 		}
 	}
-	if (!common) {
-		rc = out_fail(EXIT_REFUSED, "%s and %s have no cell in common", pa, pb);
-		goto out;
-	}
-	if (show)
-		print(out, pa, pb);
+	if (!common)
+		rc = lib_errf(err, ENODATA, "%s and %s have no cell in common",
+			      pa, pb);
 out:
 	json_object_put(a);
 	json_object_put(b);

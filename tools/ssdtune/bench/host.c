@@ -9,15 +9,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench/engine.h"
 #include "lib/bdf.h"
-#include "bench/bench.h"
-#include "cmd/output.h"
 #include "lib/parse.h"
 #include "lib/sysfs.h"
 
@@ -113,7 +113,8 @@ static int read_ll(const char *dir, const char *file, long long *v)
 	return errno || end == buf || *end ? -1 : 0;
 }
 
-int bench_dev_resolve(const char *arg, struct bench_dev *d)
+int bench_dev_resolve(const char *arg, struct bench_dev *d,
+		      struct lib_err *err)
 {
 	char p[PATH_MAX * 2], walk[PATH_MAX], *slash, *n;
 	const char *base;
@@ -121,24 +122,24 @@ int bench_dev_resolve(const char *arg, struct bench_dev *d)
 	memset(d, 0, sizeof(*d));
 	if (!arg) {
 		if (first_ssdt_disk(d->name, sizeof(d->name)))
-			return out_fail(EXIT_REFUSED,
+			return lib_errf(err, ENODEV,
 					"no DEVICE given and no ssdtune disk in %s",
 					SYS_BLOCK);
 	} else {
 		base = strncmp(arg, "/dev/", 5) ? arg : arg + 5;
 		if (!*base || strchr(base, '/') || strlen(base) > NAME_MAX)
-			return out_fail(EXIT_USAGE,
+			return lib_errf(err, EINVAL,
 					"bench: '%s' is not a block device name", arg);
 		snprintf(d->name, sizeof(d->name), "%s", base);
 	}
 	snprintf(d->path, sizeof(d->path), "/dev/%s", d->name);
 	snprintf(p, sizeof(p), "%s/%s", SYS_BLOCK, d->name);
 	if (sys_realpath(p, d->sysdir))
-		return out_fail(EXIT_REFUSED, "no block device %s (%s does not exist)",
+		return lib_errf(err, ENOENT, "no block device %s (%s does not exist)",
 				d->name, p);
 	snprintf(p, sizeof(p), "%s/partition", d->sysdir);
 	if (sys_exists(p))
-		return out_fail(EXIT_REFUSED,
+		return lib_errf(err, ENOTBLK,
 				"%s is a partition: bench takes a whole namespace",
 				d->name);
 	/* "nvme0n1" -> "nvme0", "ssdt0n1" -> "ssdt0" */
@@ -378,39 +379,29 @@ struct json_object *host_state(const struct bench_dev *d)
 	return o;
 }
 
-static int open_to(const char *path, int fd)
-{
-	int f = open(path ? path : "/dev/null",
-		     O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-
-	if (f < 0)
-		return -1;
-	if (dup2(f, fd) < 0) {
-		close(f);
-		return -1;
-	}
-	close(f);
-	return 0;
-}
-
+/* posix_spawnp() rather than fork(): no child of ours has to exit by hand
+ * when a redirection or the exec fails (spawn reports it instead). */
 int bench_spawn(char *const argv[], const char *out_path,
 		const char *err_path)
 {
-	int status;
+	const char *out = out_path ? out_path : "/dev/null";
+	const char *err = err_path ? err_path : "/dev/null";
+	const int flags = O_WRONLY | O_CREAT | O_TRUNC;
+	posix_spawn_file_actions_t fa;
+	int status, r;
 	pid_t pid;
 
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0)
+	if (posix_spawn_file_actions_init(&fa))
 		return 127;
-	if (!pid) {
-		if (open_to(out_path, STDOUT_FILENO) ||
-		    open_to(err_path, STDERR_FILENO))
-			_exit(127);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
+	r = posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out, flags, 0644);
+	if (!r)
+		r = posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, err, flags,
+						     0644);
+	if (!r)
+		r = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (r)
+		return 127;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return 127;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ssdtune bench: a report (bench.json) as CSV, as a readable table, and as
- * gnuplot PNGs.  Everything here reads the JSON report only, so a report
- * copied from another host renders the same.
+ * gnuplot PNGs, and the files of a run written from it.  Everything here
+ * reads the JSON report only, so a report copied from another host renders
+ * the same.
  */
 #include <errno.h>
 #include <math.h>
@@ -10,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench/bench.h"
+#include "bench/engine.h"
 #include "bench/stats.h"
 
 const struct bench_metric bench_metrics[] = {
@@ -35,7 +36,7 @@ static void put_num(FILE *f, double v, const char *sep)
 		fprintf(f, "%.6g%s", v, sep);
 }
 
-int bench_write_csv(struct json_object *rep, const char *path)
+static int write_csv(struct json_object *rep, const char *path)
 {
 	FILE *f = fopen(path, "w");
 	int k, bad;
@@ -237,8 +238,10 @@ static int write_steady(struct json_object *cell, const char *id,
 	return 0;
 }
 
-int bench_plot(struct json_object *rep, const char *dir,
-	       struct json_object *files, char *why, size_t len)
+/* gnuplot PNGs in @dir, their names appended to @files; a reason in @why
+ * if none were made. */
+static int plot(struct json_object *rep, const char *dir,
+		struct json_object *files, char *why, size_t len)
 {
 	char *argv[] = { "gnuplot", "plots.gp", NULL };
 	char gpath[PATH_MAX + 16], cwd[PATH_MAX];
@@ -252,7 +255,8 @@ int bench_plot(struct json_object *rep, const char *dir,
 	snprintf(gpath, sizeof(gpath), "%s/plots.gp", dir);
 	gp = fopen(gpath, "w");
 	if (!gp) {
-		snprintf(why, len, "cannot write %s: %s", gpath, strerror(errno));
+		snprintf(why, len, "cannot write %s/plots.gp: %s", dir,
+			 strerror(errno));
 		return -1;
 	}
 	fprintf(gp, "set terminal pngcairo size 900,600\nset grid\nset key outside\n");
@@ -281,5 +285,40 @@ int bench_plot(struct json_object *rep, const char *dir,
 		snprintf(why, len, "gnuplot failed (exit %d; see %s/plots.err)", rc, dir);
 		return -1;
 	}
+	return 0;
+}
+
+int bench_write_report(struct json_object *rep, const char *dir,
+		       struct lib_err *err)
+{
+	struct json_object *files = json_object_new_object();
+	char p[PATH_MAX], why[256] = "";
+	FILE *f;
+
+	json_object_object_add(rep, "files", files);
+	snprintf(p, sizeof(p), "%s/bench.json", dir);
+	json_object_object_add(files, "json", json_object_new_string(p));
+	snprintf(p, sizeof(p), "%s/bench.csv", dir);
+	json_object_object_add(files, "csv", json_object_new_string(p));
+	snprintf(p, sizeof(p), "%s/bench.txt", dir);
+	json_object_object_add(files, "table", json_object_new_string(p));
+	json_object_object_add(files, "plots", json_object_new_array());
+	if (plot(rep, dir, json_object_object_get(files, "plots"), why,
+		 sizeof(why)))
+		json_object_object_add(files, "plots_skipped",
+				       json_object_new_string(why));
+	snprintf(p, sizeof(p), "%s/bench.csv", dir);
+	if (write_csv(rep, p))
+		return lib_errf(err, EIO, "cannot write %s", p);
+	snprintf(p, sizeof(p), "%s/bench.txt", dir);
+	f = fopen(p, "w");
+	if (!f)
+		return lib_errf(err, errno, "cannot write %s", p);
+	bench_print_table(rep, f);
+	fclose(f);
+	snprintf(p, sizeof(p), "%s/bench.json", dir);
+	if (json_object_to_file_ext(p, rep, JSON_C_TO_STRING_PRETTY |
+				    JSON_C_TO_STRING_NOSLASHESCAPE))
+		return lib_errf(err, EIO, "cannot write %s", p);
 	return 0;
 }

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ssdtune bench: one cell of the matrix.  Its job file, then rounds: a
+ * fixed number, or with --steady-state until the SNIA PTS rule holds (at
+ * most 25); the steady-state verdict and the summary (median/min/max of
+ * the steady-state window if reached, else of all rounds).
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "bench/engine.h"
+#include "bench/stats.h"
+
+static bool pts_latency(const struct bench_settings *o)
+{
+	return o->suite && !strcmp(o->suite, "pts-latency");
+}
+
+/* PTS's tracking variable: IOPS, mean latency for pts-latency. */
+static double tracking(const struct bench_settings *o,
+		       struct json_object *round)
+{
+	return bench_jnum(round, pts_latency(o) ? "clat_mean_us" : "iops");
+}
+
+static struct json_object *steady_json(const struct bench_settings *o,
+				       const double *v, int n)
+{
+	struct json_object *s = json_object_new_object(), *w;
+	struct ss_window win;
+	int r = ss_scan(v, n, &win);
+	const char *status = r < 0 ? "not evaluated (fewer than 5 rounds)" :
+			     r ? "reached" : "steady state NOT reached";
+
+	json_object_object_add(s, "status", json_object_new_string(status));
+	json_object_object_add(s, "reached", json_object_new_boolean(r == 1));
+	json_object_object_add(s, "tracking", json_object_new_string(
+		pts_latency(o) ? "clat_mean_us" : "iops"));
+	json_object_object_add(s, "rounds", json_object_new_int(n));
+	if (r < 0)
+		return s;
+	w = json_object_new_array();
+	json_object_array_add(w, json_object_new_int(win.first + 1));
+	json_object_array_add(w, json_object_new_int(win.last + 1));
+	json_object_object_add(s, "window", w);
+	bench_add_num(s, "average", win.avg);
+	bench_add_num(s, "data_excursion_pct",
+		      win.avg ? win.excursion / win.avg * 100 : NAN);
+	bench_add_num(s, "slope_excursion_pct",
+		      win.avg ? win.slope_excursion / win.avg * 100 : NAN);
+	bench_add_num(s, "fit_slope", win.slope);
+	bench_add_num(s, "fit_intercept", win.intercept);
+	return s;
+}
+
+/* median/min/max of every metric over rounds [first, last] */
+static struct json_object *summary_json(struct json_object *rounds, int first,
+					int last)
+{
+	struct json_object *s = json_object_new_object(), *m;
+	double v[SS_MAX_ROUNDS];
+	struct stat3 st;
+	int i, k, n;
+
+	for (k = 0; k < bench_nmetrics; k++) {
+		n = 0;
+		for (i = first; i <= last; i++) {
+			double x = bench_jnum(json_object_array_get_idx(rounds, i),
+					      bench_metrics[k].key);
+
+			if (!isnan(x))
+				v[n++] = x;
+		}
+		stat3_of(v, n, &st);
+		m = json_object_new_object();
+		bench_add_num(m, "median", st.median);
+		bench_add_num(m, "min", st.min);
+		bench_add_num(m, "max", st.max);
+		json_object_object_add(m, "n", json_object_new_int(st.n));
+		json_object_object_add(s, bench_metrics[k].key, m);
+	}
+	return s;
+}
+
+/* What the cell is: the matrix point and the device's knobs. */
+static struct json_object *cell_json(const struct bench *b,
+				     const struct bench_cell *c,
+				     const char *jobfile)
+{
+	struct json_object *cell = json_object_new_object();
+	char label[96], bs[16];
+
+	json_object_object_add(cell, "label", json_object_new_string(
+		bench_cell_label(c, label, sizeof(label))));
+	json_object_object_add(cell, "rw", json_object_new_string(
+		bench_fio_rw(c->read_pct, c->random)));
+	json_object_object_add(cell, "read_pct", json_object_new_int(c->read_pct));
+	json_object_object_add(cell, "pattern", json_object_new_string(
+		c->random ? "random" : "sequential"));
+	json_object_object_add(cell, "bs", json_object_new_int64(c->bs));
+	json_object_object_add(cell, "io_size", json_object_new_string(
+		bench_format_size(c->bs, bs, sizeof(bs))));
+	json_object_object_add(cell, "threads", json_object_new_int(c->threads));
+	json_object_object_add(cell, "depth", json_object_new_int(c->depth));
+	json_object_object_add(cell, "qd", json_object_new_int(c->threads * c->depth));
+	json_object_object_add(cell, "job", json_object_new_string(jobfile));
+	json_object_object_add(cell, "ssdtune", ssdt_settings(&b->dev));
+	return cell;
+}
+
+int bench_cell_run(const struct bench *b, const struct bench_cell *c,
+		   const char *dir, struct json_object *cells,
+		   struct lib_err *err)
+{
+	const struct bench_settings *o = b->set;
+	struct bench_job j = { b->dev.path, o->ioengine, o->runtime, b->cpus };
+	char id[64], jobfile[PATH_MAX], job[2048], line[256];
+	struct json_object *cell, *rounds, *r, *ss;
+	double v[SS_MAX_ROUNDS];
+	int n = 0, max = o->steady ? SS_MAX_ROUNDS : o->rounds, rc, first = 0;
+	struct ss_window w;
+	bool suspect = false;
+
+	bench_cell_id(c, id, sizeof(id));
+	snprintf(jobfile, sizeof(jobfile), "%s/jobs/%s.fio", dir, id);
+	bench_job_format(&j, c, job, sizeof(job));
+	if (bench_write_text(jobfile, job))
+		return lib_errf(err, EIO, "cannot write %s", jobfile);
+	cell = cell_json(b, c, jobfile);
+	json_object_object_add(cells, id, cell);
+	rounds = json_object_new_array();
+	json_object_object_add(cell, "rounds", rounds);
+	while (n < max) {
+		rc = bench_round(b, dir, id, n, &r, err);
+		if (rc)
+			return rc;
+		json_object_array_add(rounds, r);
+		suspect |= json_object_get_boolean(json_object_object_get(r, "suspect"));
+		v[n++] = tracking(o, r);
+		if (o->steady && n >= o->rounds && ss_window_at(v, n, &w) &&
+		    w.steady)
+			break;
+	}
+	ss = steady_json(o, v, n);
+	json_object_object_add(cell, "steady_state", ss);
+	/* The figures of the steady-state window if reached, else all. */
+	if (json_object_get_boolean(json_object_object_get(ss, "reached")) &&
+	    ss_scan(v, n, &w) == 1) {
+		first = w.first;
+		n = w.last + 1;
+	}
+	json_object_object_add(cell, "summary_rounds", json_object_new_string(
+		first || n < (int)json_object_array_length(rounds) ?
+		"steady-state window" : "all rounds"));
+	json_object_object_add(cell, "summary", summary_json(rounds, first, n - 1));
+	json_object_object_add(cell, "suspect", json_object_new_boolean(suspect));
+	if (b->hooks.progress) {
+		snprintf(line, sizeof(line), "bench: %s: %d rounds, %s", id,
+			 (int)json_object_array_length(rounds),
+			 bench_jstr(ss, "status"));
+		b->hooks.progress(b->hooks.ctx, line);
+	}
+	return 0;
+}

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ssdtune bench: what the engine's files share (not for cmd/).
+ *   run.c     a measurement: open, placement, report assembly, dry run
+ *   matrix.c  suites and the cells of the matrix (pure)
+ *   prep.c    safety checks, purge, precondition
+ *   cell.c    one cell: rounds, steady state, summary
+ *   round.c   one fio run with the host sampled around it
+ *   ab.c      --ab: baseline, apply, tuned run, revert, compare
+ *   host.c    the device, the host's state, subprocesses
+ *   report.c  the report as files: JSON, CSV, table, PNGs
+ *   compare.c two reports' delta table
+ */
+#ifndef SSDTUNE_BENCH_ENGINE_H
+#define SSDTUNE_BENCH_ENGINE_H
+
+#include "bench/bench.h"
+#include "bench/fio.h"
+
+/* host.c: resolve the device (see bench_open() for the errors). */
+int bench_dev_resolve(const char *arg, struct bench_dev *d,
+		      struct lib_err *err);
+
+/* host.c: counters read before and after every round. */
+struct host_sample {
+	unsigned long long cpu_busy, cpu_total;	/* /proc/stat ticks */
+	unsigned long long irqs;		/* the device's vectors */
+	bool have_irqs;
+	long long temp_mc;			/* ssdtune: temperature_mc */
+	bool have_temp;
+	long long throttle_events;
+	bool have_throttle;
+	long long power_mw;			/* power_estimate_mw */
+	bool have_power;
+};
+void host_sample(const struct bench_dev *d, struct host_sample *s);
+
+/* host.c: the host's tuning state (governor, EPP, turbo, cpuidle, IRQ
+ * affinity, scheduler, kernel, driver), and an ssdtune controller's
+ * settings (NULL for other devices). */
+struct json_object *host_state(const struct bench_dev *d);
+struct json_object *ssdt_settings(const struct bench_dev *d);
+
+/* host.c: run @argv (PATH lookup), stdout to @out_path (NULL: /dev/null),
+ * stderr to @err_path (NULL: /dev/null).  The exit status, 127 if it
+ * could not run, or 128 + signal. */
+int bench_spawn(char *const argv[], const char *out_path,
+		const char *err_path);
+/* Is @prog on PATH? */
+bool bench_have(const char *prog);
+/* The first line of file @path into @buf ("" if none). */
+void bench_first_line(const char *path, char *buf, size_t len);
+
+/* matrix.c: the cells of @s (calloc'd; -1 if out of memory), and whether
+ * a run of them writes to the device. */
+int bench_cells(const struct bench_settings *s, struct bench_cell **cells);
+bool bench_writes_data(const struct bench_settings *s,
+		       const struct bench_cell *cells, int n);
+
+/* prep.c: the steps before the cells, recorded in @rep. */
+int bench_purge(const struct bench *b, const char *dir,
+		struct json_object *rep, struct lib_err *err);
+int bench_precondition(const struct bench *b, const char *dir,
+		       struct json_object *rep, struct lib_err *err);
+
+/* cell.c: every round of @c, as @cells' member named by its id. */
+int bench_cell_run(const struct bench *b, const struct bench_cell *c,
+		   const char *dir, struct json_object *cells,
+		   struct lib_err *err);
+
+/* round.c: fio on @jobfile, its JSON to @raw, read into @f (@what names
+ * the run in errors); one round of cell @id into @out. */
+int bench_fio_run(const char *what, const char *jobfile, const char *raw,
+		  struct fio_figures *f, struct lib_err *err);
+int bench_round(const struct bench *b, const char *dir, const char *id,
+		int round, struct json_object **out, struct lib_err *err);
+/* round.c: @text as file @path; 0 or -errno. */
+int bench_write_text(const char *path, const char *text);
+/* @v as @key, null if NaN. */
+void bench_add_num(struct json_object *o, const char *key, double v);
+
+/* report.c: per-round figures, in report order: the key in JSON and CSV,
+ * the column head, and whether more is better (for compare). */
+struct bench_metric {
+	const char *key;
+	const char *head;
+	bool higher_is_better;
+};
+extern const struct bench_metric bench_metrics[];
+extern const int bench_nmetrics;
+
+/* report.c: @rep's "files", then bench.csv, bench.txt, the PNGs (what
+ * gnuplot could not make is said in "plots_skipped") and bench.json in
+ * @dir. */
+int bench_write_report(struct json_object *rep, const char *dir,
+		       struct lib_err *err);
+
+#endif

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ssdtune bench: one round.  fio runs the cell's job file once, its JSON
+ * kept in raw/; the host is sampled before and after, so CPU time,
+ * interrupts per I/O, temperature and throttling belong to this round.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench/engine.h"
+
+int bench_write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	int bad;
+
+	if (!f)
+		return -errno;
+	bad = fputs(text, f) < 0;
+	bad |= fclose(f) != 0;
+	return bad ? -EIO : 0;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t n = 0, cap = 0, r;
+
+	if (!f)
+		return NULL;
+	do {
+		if (n + 4096 + 1 > cap) {
+			char *b = realloc(buf, cap = cap * 2 + 8192);
+
+			if (!b) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = b;
+		}
+		r = fread(buf + n, 1, cap - n - 1, f);
+		n += r;
+	} while (r);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+int bench_fio_run(const char *what, const char *jobfile, const char *raw,
+		  struct fio_figures *f, struct lib_err *err)
+{
+	char out_arg[PATH_MAX + 16], err_path[PATH_MAX + 8], line[256], why[128];
+	char *argv[] = { "fio", "--output-format=json", out_arg,
+			 (char *)jobfile, NULL };
+	char *json;
+	int rc;
+
+	snprintf(out_arg, sizeof(out_arg), "--output=%s", raw);
+	snprintf(err_path, sizeof(err_path), "%s.err", raw);
+	rc = bench_spawn(argv, NULL, err_path);
+	bench_first_line(err_path, line, sizeof(line));
+	if (rc)
+		return lib_errf(err, EIO, "fio failed (%s, exit %d)%s%s", what,
+				rc, line[0] ? ": " : "", line);
+	json = slurp(raw);
+	if (!json)
+		return lib_errf(err, EIO, "fio left no output in %s (%s)", raw, what);
+	rc = fio_parse(json, f, why, sizeof(why));
+	free(json);
+	if (rc)
+		return lib_errf(err, EIO, "%s (%s, %s)", why, what, raw);
+	return 0;
+}
+
+void bench_add_num(struct json_object *o, const char *key, double v)
+{
+	json_object_object_add(o, key, bench_jdouble(v));
+}
+
+/* Why the round's figures may not be the drive's own, or "". */
+static void suspect_reason(const struct bench *b, const struct host_sample *a,
+			   const struct host_sample *s, char *why, size_t len)
+{
+	if (s->have_temp && s->temp_mc >= b->temp_warn_mc)
+		snprintf(why, len,
+			 "temperature %.1f C reached the %.2f C warning threshold (%s)",
+			 s->temp_mc / 1000.0, b->temp_warn_mc / 1000.0,
+			 b->temp_warn_source);
+	else if (a->have_throttle && s->have_throttle &&
+		 s->throttle_events > a->throttle_events)
+		snprintf(why, len, "the power budget throttled I/O %lld times",
+			 s->throttle_events - a->throttle_events);
+}
+
+int bench_round(const struct bench *b, const char *dir, const char *id,
+		int round, struct json_object **out, struct lib_err *err)
+{
+	char jobfile[PATH_MAX], raw[PATH_MAX], what[96], why[256] = "";
+	struct host_sample a, s;
+	struct fio_figures f;
+	struct json_object *r;
+	double ticks, busy, ios;
+	int rc;
+
+	snprintf(jobfile, sizeof(jobfile), "%s/jobs/%s.fio", dir, id);
+	snprintf(raw, sizeof(raw), "%s/raw/%s-r%02d.json", dir, id, round + 1);
+	snprintf(what, sizeof(what), "%s round %d", id, round + 1);
+	host_sample(&b->dev, &a);
+	rc = bench_fio_run(what, jobfile, raw, &f, err);
+	host_sample(&b->dev, &s);
+	if (rc)
+		return rc;
+	r = json_object_new_object();
+	ios = (double)f.ios;
+	ticks = (double)(s.cpu_total - a.cpu_total);
+	busy = (double)(s.cpu_busy - a.cpu_busy);
+	json_object_object_add(r, "round", json_object_new_int(round + 1));
+	bench_add_num(r, "iops", f.iops);
+	bench_add_num(r, "mbps", f.bw_bytes / 1e6);
+	bench_add_num(r, "clat_mean_us", f.clat_mean_us);
+	bench_add_num(r, "clat_p50_us", f.clat_p50_us);
+	bench_add_num(r, "clat_p99_us", f.clat_p99_us);
+	bench_add_num(r, "clat_p99_9_us", f.clat_p99_9_us);
+	bench_add_num(r, "clat_p99_99_us", f.clat_p99_99_us);
+	bench_add_num(r, "cpu_pct", ticks > 0 ? busy / ticks * 100 : NAN);
+	bench_add_num(r, "cpu_us_per_io",
+		      ios > 0 ? busy / sysconf(_SC_CLK_TCK) * 1e6 / ios : NAN);
+	bench_add_num(r, "irq_per_io", a.have_irqs && s.have_irqs && ios > 0 ?
+		      (double)(s.irqs - a.irqs) / ios : NAN);
+	json_object_object_add(r, "ios", json_object_new_int64(f.ios));
+	bench_add_num(r, "temperature_c", s.have_temp ? s.temp_mc / 1000.0 : NAN);
+	bench_add_num(r, "power_estimate_mw", s.have_power ? (double)s.power_mw : NAN);
+	bench_add_num(r, "throttle_events", a.have_throttle && s.have_throttle ?
+		      (double)(s.throttle_events - a.throttle_events) : NAN);
+	suspect_reason(b, &a, &s, why, sizeof(why));
+	json_object_object_add(r, "suspect", json_object_new_boolean(why[0]));
+	json_object_object_add(r, "suspect_reason",
+			       why[0] ? json_object_new_string(why) : NULL);
+	json_object_object_add(r, "raw", json_object_new_string(raw));
+	*out = r;
+	return 0;
+}

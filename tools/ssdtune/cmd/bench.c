@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ssdtune bench [DEVICE] / bench compare A.json B.json: the command.  Its
+ * options become a struct bench_settings; the engine in bench/ measures
+ * and writes the report files, and what reaches stdout and stderr is
+ * decided here: progress lines, the dry-run jobs, the table, the compare
+ * table, and errors through out_fail().  See Documentation/bench.md.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "bench/stats.h"
+#include "cmd/cli.h"
+#include "cmd/output.h"
+
+static struct bench_settings o = { .pattern = -1 };
+static const char *out_dir, *ab_profile;
+
+enum {
+	OPT_BS = 0x200, OPT_QD, OPT_JOBS, OPT_RW, OPT_RANDOM, OPT_SEQ,
+	OPT_IOENGINE, OPT_RUNTIME, OPT_ROUNDS, OPT_STEADY, OPT_PURGE,
+	OPT_PRECOND, OPT_SUITE, OPT_OUT, OPT_DESTROY, OPT_AB, OPT_CPUS,
+	OPT_TEMP_WARN, OPT_STATE_DIR,
+};
+
+static const struct option bench_options[] = {
+	{ "bs",			required_argument, NULL, OPT_BS },
+	{ "qd",			required_argument, NULL, OPT_QD },
+	{ "jobs",		required_argument, NULL, OPT_JOBS },
+	{ "rw",			required_argument, NULL, OPT_RW },
+	{ "random",		no_argument,	   NULL, OPT_RANDOM },
+	{ "seq",		no_argument,	   NULL, OPT_SEQ },
+	{ "ioengine",		required_argument, NULL, OPT_IOENGINE },
+	{ "runtime",		required_argument, NULL, OPT_RUNTIME },
+	{ "rounds",		required_argument, NULL, OPT_ROUNDS },
+	{ "steady-state",	no_argument,	   NULL, OPT_STEADY },
+	{ "purge",		no_argument,	   NULL, OPT_PURGE },
+	{ "precondition",	no_argument,	   NULL, OPT_PRECOND },
+	{ "suite",		required_argument, NULL, OPT_SUITE },
+	{ "out",		required_argument, NULL, OPT_OUT },
+	{ "destroy-data",	no_argument,	   NULL, OPT_DESTROY },
+	{ "yes-destroy-data",	no_argument,	   NULL, OPT_DESTROY },
+	{ "ab",			required_argument, NULL, OPT_AB },
+	{ "cpus",		required_argument, NULL, OPT_CPUS },
+	{ "temp-warn",		required_argument, NULL, OPT_TEMP_WARN },
+	{ "state-dir",		required_argument, NULL, OPT_STATE_DIR },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int int_arg(const char *name, const char *arg, int min, int max,
+		   int *v)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || n < min || n > max)
+		return usage_error(NULL, "bench: %s '%s' is not a number in %d..%d",
+				   name, arg, min, max);
+	*v = (int)n;
+	return 0;
+}
+
+/* Split a comma list, call @one on each item. */
+static int each_item(const char *name, const char *arg,
+		     int (*one)(const char *item, int i), int *count)
+{
+	char buf[512], *save = NULL, *tok;
+	int n = 0, r;
+
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (n == BENCH_MAX_LIST)
+			return usage_error(NULL, "bench: more than %d %s values",
+					   BENCH_MAX_LIST, name);
+		r = one(tok, n);
+		if (r)
+			return r;
+		n++;
+	}
+	if (!n)
+		return usage_error(NULL, "bench: empty %s list", name);
+	*count = n;
+	return 0;
+}
+
+static int one_bs(const char *s, int i)
+{
+	o.bs[i] = bench_parse_size(s);
+	return o.bs[i] < 0 ? usage_error(NULL,
+		"bench: block size '%s' is not 512..1m in multiples of 512", s) : 0;
+}
+
+static int one_qd(const char *s, int i)
+{
+	return bench_parse_qd(s, &o.qd_threads[i], &o.qd_depth[i]) ?
+	       usage_error(NULL, "bench: queue depth '%s' is not 1..256 or THREADSxDEPTH", s) : 0;
+}
+
+static int one_rw(const char *s, int i)
+{
+	return bench_parse_rw(s, &o.rw_read[i], &o.rw_random[i]) ?
+	       usage_error(NULL, "bench: --rw '%s' is not read, write, randread, randwrite or R/W adding to 100", s) : 0;
+}
+
+static int bench_option(struct cli *cli, int val, const char *arg)
+{
+	(void)cli;
+	switch (val) {
+	case OPT_BS:
+		return each_item("--bs", arg, one_bs, &o.nbs);
+	case OPT_QD:
+		return each_item("--qd", arg, one_qd, &o.nqd);
+	case OPT_RW:
+		return each_item("--rw", arg, one_rw, &o.nrw);
+	case OPT_JOBS:
+		return int_arg("--jobs", arg, 1, 256, &o.jobs);
+	case OPT_RANDOM:
+	case OPT_SEQ:
+		if (o.pattern == (val == OPT_SEQ))
+			return usage_error(NULL, "bench: --random and --seq exclude each other");
+		o.pattern = val == OPT_RANDOM;
+		return 0;
+	case OPT_IOENGINE:
+		if (strcmp(arg, "libaio") && strcmp(arg, "io_uring"))
+			return usage_error(NULL, "bench: --ioengine '%s' is not libaio or io_uring", arg);
+		o.ioengine = arg;
+		return 0;
+	case OPT_RUNTIME:
+		return int_arg("--runtime", arg, 1, 86400, &o.runtime);
+	case OPT_ROUNDS:
+		return int_arg("--rounds", arg, 1, SS_MAX_ROUNDS, &o.rounds);
+	case OPT_TEMP_WARN:
+		return int_arg("--temp-warn", arg, 1, 200, &o.temp_warn_c);
+	case OPT_STEADY:
+	case OPT_PURGE:
+	case OPT_PRECOND:
+	case OPT_DESTROY:
+		*(val == OPT_STEADY ? &o.steady : val == OPT_PURGE ? &o.purge :
+		  val == OPT_PRECOND ? &o.precondition : &o.destroy) = true;
+		return 0;
+	case OPT_SUITE:
+		if (strcmp(arg, "quick") && strcmp(arg, "pts-iops") &&
+		    strcmp(arg, "pts-throughput") && strcmp(arg, "pts-latency"))
+			return usage_error(NULL, "bench: --suite '%s' is not quick, pts-iops, pts-throughput or pts-latency", arg);
+		o.suite = arg;
+		return 0;
+	case OPT_OUT:
+		if (!*arg || strlen(arg) >= PATH_MAX / 2)
+			return usage_error(NULL, "bench: --out needs a directory name under %d bytes",
+					   PATH_MAX / 2);
+		out_dir = arg;
+		return 0;
+	case OPT_AB:
+		ab_profile = arg;
+		return 0;
+	case OPT_STATE_DIR:
+		if (!*arg)
+			return usage_error(NULL, "bench: --state-dir needs a directory");
+		o.state_dir = arg;
+		return 0;
+	case OPT_CPUS:
+		if (!*arg || strspn(arg, "0123456789,-") != strlen(arg))
+			return usage_error(NULL, "bench: --cpus '%s' is not a CPU list", arg);
+		o.cpus = arg;
+		return 0;
+	}
+	return usage_error(NULL, "bench: unknown option");
+}
+
+static void show_progress(void *ctx, const char *line)
+{
+	(void)ctx;
+	printf("%s\n", line);
+	fflush(stdout);
+}
+
+/* The jobs bench_dry_run() put in the output object, as text. */
+static void show_dry_run(const struct bench *b)
+{
+	struct json_object *jobs = bench_jget(out_obj(), "jobs");
+	size_t i;
+
+	if (b->cpus)
+		printf("# fio on CPUs %s (%s)\n", b->cpus,
+		       strcmp(b->cpus_source, "plan") ? "--cpus" :
+		       "the I/O cores of the applied profile");
+	if (o.purge)
+		printf("# purge: NVMe Format NVM (user data erase), else blkdiscard -f %s\n",
+		       b->dev.path);
+	if (o.precondition)
+		printf("# precondition: fio\n%s\n",
+		       bench_jstr(out_obj(), "precondition"));
+	for (i = 0; i < json_object_array_length(jobs); i++) {
+		struct json_object *x = json_object_array_get_idx(jobs, i);
+		const char *id = bench_jstr(x, "cell");
+
+		if (o.steady)
+			printf("# %s: rounds until steady state (at least %d, at most %d)\n",
+			       id, o.rounds, SS_MAX_ROUNDS);
+		else
+			printf("# %s: %d rounds\n", id, o.rounds);
+		printf("%s\n", bench_jstr(x, "job"));
+	}
+}
+
+static int dry_run(struct bench *b, bool json)
+{
+	struct lib_err err = { 0 };
+
+	if (bench_dry_run(b, out_obj(), &err))
+		return out_fail_err(&err);
+	if (!json)
+		show_dry_run(b);
+	out_set_str("status", "dry-run");
+	return out_done();
+}
+
+/* Report keys of @rep into the command's output object. */
+static void adopt(struct json_object *rep)
+{
+	json_object_object_foreach(rep, key, val) {
+		if (!strcmp(key, "command") || !strcmp(key, "version"))
+			continue;
+		json_object_object_add(out_obj(), key, json_object_get(val));
+	}
+}
+
+static int run(struct bench *b, const char *dir, bool json)
+{
+	struct json_object *rep = NULL;
+	struct lib_err err = { 0 };
+	int rc;
+
+	rc = bench_run(b, dir, &rep, &err);
+	if (rc) {
+		rc = out_fail_err(&err);
+	} else {
+		adopt(rep);
+		out_set_str("status", "ok");
+		if (!json) {
+			bench_print_table(rep, stdout);
+			printf("report: %s/bench.json (also bench.csv, bench.txt)\n", dir);
+		}
+		rc = out_done();
+	}
+	json_object_put(rep);
+	return rc;
+}
+
+static int ab(struct bench *b, const char *dir, const struct cli *cli)
+{
+	char base[PATH_MAX / 2 + 16], tuned[PATH_MAX / 2 + 16];
+	struct lib_err err = { 0 };
+
+	if (bench_ab_ready(b, &err))
+		return out_fail_err(&err);
+	if (o.rounds < CMP_MIN_RUNS)
+		return out_fail(EXIT_USAGE, "bench --ab needs --rounds %d or more to tell a change from noise",
+				CMP_MIN_RUNS);
+	snprintf(base, sizeof(base), "%s/baseline", dir);
+	snprintf(tuned, sizeof(tuned), "%s/tuned", dir);
+	out_set_str("profile", ab_profile);
+	out_set_str("baseline", base);
+	out_set_str("tuned", tuned);
+	if (cli->dry_run) {
+		if (!cli->json)
+			printf("# 1. bench into %s\n# 2. ssdtune apply --profile %s\n"
+			       "# 3. bench into %s\n# 4. ssdtune revert\n"
+			       "# 5. ssdtune bench compare\n", base, ab_profile, tuned);
+		return dry_run(b, cli->json);
+	}
+	if (bench_ab(b, ab_profile, base, tuned, out_obj(), &err))
+		return out_fail_err(&err);
+	if (!cli->json)
+		bench_print_compare(bench_jget(out_obj(), "compare"), stdout);
+	return out_done();
+}
+
+static int compare(const struct command *cmd, const struct cli *cli)
+{
+	struct lib_err err = { 0 };
+
+	if (cli->argc != 3)
+		return usage_error(cmd, "compare needs two reports: compare A.json B.json");
+	if (bench_compare_files(cli->argv[1], cli->argv[2], out_obj(), &err))
+		return out_fail_err(&err);
+	if (!cli->json)
+		bench_print_compare(out_obj(), stdout);
+	return out_done();
+}
+
+static int cmd_bench(const struct command *cmd, struct cli *cli)
+{
+	struct bench_hooks hooks = {
+		.progress = cli->json ? NULL : show_progress,
+	};
+	struct lib_err err = { 0 };
+	char dir[PATH_MAX / 2];
+	struct bench b;
+	int rc;
+
+	if (cli->argc && !strcmp(cli->argv[0], "compare"))
+		return compare(cmd, cli);
+	if (cli->argc > 1)
+		return usage_error(cmd, "unexpected argument '%s'", cli->argv[1]);
+	bench_apply_suite(&o);
+	rc = bench_open(&b, &o, &hooks, cli->argc ? cli->argv[0] : NULL, &err);
+	if (rc == -EINVAL)
+		return out_fail(EXIT_USAGE, "%s", err.msg);
+	if (!rc)
+		rc = bench_check(&b, &err);
+	if (rc) {
+		rc = out_fail_err(&err);
+	} else {
+		if (out_dir)
+			snprintf(dir, sizeof(dir), "%s", out_dir);
+		else
+			bench_timestamp(dir, sizeof(dir),
+					"ssdtune-bench-%Y%m%dT%H%M%SZ");
+		if (ab_profile)
+			rc = ab(&b, dir, cli);
+		else if (cli->dry_run)
+			rc = dry_run(&b, cli->json);
+		else
+			rc = run(&b, dir, cli->json);
+	}
+	bench_close(&b);
+	return rc;
+}
+
+const struct command bench_command = {
+	.name = "bench",
+	.args = "[DEVICE]",
+	.summary = "measure with fio the SNIA PTS way ('bench compare A B': deltas)",
+	.help =
+"Run fio on DEVICE (default: the first ssdtune disk) over a matrix of block\n"
+"sizes, queue depths and read/write mixes, in rounds (until SNIA PTS steady\n"
+"state with --steady-state or a pts-* suite), and write bench.json (the\n"
+"source of truth), bench.csv, bench.txt and gnuplot PNGs to --out DIR.\n"
+"Per cell: IOPS, MB/s with its IO size, completion latency mean/p50/p99/\n"
+"p99.9/p99.99, whole-system CPU, interrupts per I/O, and for ssdtune\n"
+"controllers their knobs and temperature.  Writes, purge and precondition\n"
+"destroy data: they need --destroy-data and a device nothing uses.\n"
+"'ssdtune bench compare A.json B.json' prints the delta table of two\n"
+"reports (median, min and max of their rounds).\n"
+"\n"
+"  --bs LIST          block sizes, 512..1m (default 4k,128k)\n"
+"  --qd LIST          queue depths 1..256, or THREADSxDEPTH (default 1,32)\n"
+"  --jobs N           fio threads per cell when --qd gives none (default 1)\n"
+"  --rw LIST          read, write, randread, randwrite or R/W mixes (70/30)\n"
+"  --random, --seq    access pattern of the mixes (default random)\n"
+"  --ioengine E       libaio (default) or io_uring\n"
+"  --runtime S        seconds per round (default 5; 60 for pts-*)\n"
+"  --rounds N         rounds per cell, at least (default 3)\n"
+"  --steady-state     rounds until PTS steady state, at most 25\n"
+"  --purge            NVMe Format NVM (user data erase) first, else\n"
+"                     blkdiscard\n"
+"  --precondition     write the device twice, sequential 128k, first\n"
+"  --suite S          quick (default), pts-iops, pts-throughput, pts-latency\n"
+"  --out DIR          where the report goes (default ./ssdtune-bench-TIME)\n"
+"  --cpus LIST        run fio on these CPUs (default: the I/O cores the\n"
+"                     applied profile plans for the device, if one is applied)\n"
+"  --temp-warn C      mark a round suspect at this temperature (default: the\n"
+"                     drive's warning threshold where it reports one, else 70)\n"
+"  --destroy-data     allow purge, precondition and writes\n"
+"  --ab PROFILE       baseline, 'apply --profile PROFILE', rerun, 'revert',\n"
+"                     compare\n"
+"  --state-dir DIR    where apply saved its state (default /var/lib/ssdtune)\n"
+"With --dry-run: print the fio jobs and change nothing.  See bench.md.\n",
+	.flags = CMD_DRY_RUN,
+	.min_args = 0, .max_args = 3,
+	.run = cmd_bench,
+	.options = bench_options,
+	.option = bench_option,
+};
