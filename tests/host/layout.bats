@@ -1,15 +1,17 @@
 #!/usr/bin/env bats
-# The tool's layering rule: tools/ssdtune/lib/ neither prints nor exits
-# (scripts/lint-lib.sh, also part of `make lint`).
+# The tool's layering rule: tools/ssdtune/lib/ and the bench engine in
+# tools/ssdtune/bench/ neither print nor exit (scripts/lint-lib.sh, also
+# part of `make lint`).
 
 load helpers
 
 LINT=$REPO/scripts/lint-lib.sh
 
-@test "the tool's lib/ neither prints nor exits" {
+@test "the tool's lib/ and bench/ neither print nor exit" {
 	run --separate-stderr "$LINT"
 	[ "$status" -eq 0 ]
-	[[ "$output" == "lint-lib: "*" files in tools/ssdtune/lib neither print nor exit" ]]
+	n=$(ls "$REPO"/tools/ssdtune/lib/*.c "$REPO"/tools/ssdtune/bench/*.c | wc -l)
+	[ "$output" = "lint-lib: $n files in lib/ and bench/ neither print nor exit" ]
 }
 
 @test "the lib rule names a library file that prints, and one that exits" {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ssdtune: the command table.  A command is a struct command in its own
- * file under cmd/ (bench's under bench/); cmd/cli.c parses the command
- * line and runs it.  The order here is the order of 'ssdtune --help'.
+ * file under cmd/; cmd/cli.c parses the command line and runs it.  The
+ * order here is the order of 'ssdtune --help'.
  */
 #include "cmd/cli.h"
 

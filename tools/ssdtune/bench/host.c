@@ -18,6 +18,7 @@
 
 #include "bench/engine.h"
 #include "lib/bdf.h"
+#include "lib/irqvec.h"
 #include "lib/parse.h"
 #include "lib/sysfs.h"
 
@@ -74,31 +75,19 @@ static int first_ssdt_disk(char *name, size_t len)
 	return found;
 }
 
-/* The vectors named CTRL or CTRLq<N> in /proc/interrupts. */
+/* The controller's vectors, by MSI-X entry (lib/irqvec.c). */
 static void find_irqs(struct bench_dev *d)
 {
-	char line[8192], name[64];
-	size_t cl = strlen(d->ctrl);
-	FILE *f;
-	int irq;
+	struct irqvecs v;
+	int i;
 
 	d->nirqs = 0;
-	if (!cl)
+	if (!d->bdf[0] ||
+	    irqvec_list(d->bdf, d->ssdt_dir[0] ? d->ctrl : NULL, NULL, &v, NULL))
 		return;
-	f = fopen("/proc/interrupts", "r");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f) && d->nirqs < BENCH_MAX_IRQS) {
-		if (parse_interrupts_line(line, &irq, name, sizeof(name)))
-			continue;
-		if (strncmp(name, d->ctrl, cl) ||
-		    (name[cl] && (name[cl] != 'q' || !name[cl + 1] ||
-				  strspn(name + cl + 1, "0123456789") !=
-					  strlen(name + cl + 1))))
-			continue;
-		d->irqs[d->nirqs++] = irq;
-	}
-	fclose(f);
+	for (i = 0; i < v.n && d->nirqs < BENCH_MAX_IRQS; i++)
+		d->irqs[d->nirqs++] = v.v[i].irq;
+	irqvec_free(&v);
 }
 
 static int read_ll(const char *dir, const char *file, long long *v)
@@ -181,51 +170,17 @@ int bench_dev_resolve(const char *arg, struct bench_dev *d,
 }
 
 
-/* Sum of the per-CPU counts after "IRQ:" on a /proc/interrupts line. */
-static unsigned long long irq_line_total(const char *line)
-{
-	unsigned long long sum = 0;
-	const char *p = strchr(line, ':');
-	char *end;
-
-	if (!p)
-		return 0;
-	for (p++;;) {
-		unsigned long long v;
-
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p < '0' || *p > '9')
-			break;
-		v = strtoull(p, &end, 10);
-		if (*end && *end != ' ' && *end != '\t' && *end != '\n')
-			break;
-		sum += v;
-		p = end;
-	}
-	return sum;
-}
-
 static void sample_irqs(const struct bench_dev *d, struct host_sample *s)
 {
-	char line[8192], name[64];
-	FILE *f;
-	int irq, i;
+	long long n;
 
 	if (!d->nirqs)
 		return;
-	f = fopen("/proc/interrupts", "r");
-	if (!f)
+	n = irqvec_count_sum(d->irqs, d->nirqs);
+	if (n < 0)
 		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (parse_interrupts_line(line, &irq, name, sizeof(name)))
-			continue;
-		for (i = 0; i < d->nirqs; i++)
-			if (d->irqs[i] == irq)
-				s->irqs += irq_line_total(line);
-	}
+	s->irqs = (unsigned long long)n;
 	s->have_irqs = true;
-	fclose(f);
 }
 
 static void sample_cpu(struct host_sample *s)

@@ -253,21 +253,31 @@ int irqvec_irq(const char *bdf, int entry)
 	return irq;
 }
 
-long long irqvec_count(int irq)
+long long irqvec_count_sum(const int *irqs, int n)
 {
-	unsigned long long total;
-	long long count = -1;
+	unsigned long long total, sum = 0;
 	char *line = NULL;
+	int irq, i, seen = 0;
 	size_t cap = 0;
-	int n;
 	FILE *f = fopen(PROC_INTERRUPTS, "re");
 
 	if (!f)
 		return -1;
-	while (count < 0 && getline(&line, &cap, f) > 0)
-		if (!parse_interrupts_total(line, &n, &total) && n == irq)
-			count = (long long)total;
+	while (seen < n && getline(&line, &cap, f) > 0) {
+		if (parse_interrupts_total(line, &irq, &total))
+			continue;
+		for (i = 0; i < n; i++)
+			if (irqs[i] == irq) {
+				sum += total;
+				seen++;
+			}
+	}
 	free(line);
 	fclose(f);
-	return count;
+	return seen ? (long long)sum : -1;
+}
+
+long long irqvec_count(int irq)
+{
+	return irqvec_count_sum(&irq, 1);
 }

@@ -51,6 +51,8 @@ void irqvec_free(struct irqvecs *v);
 /* How often @irq has fired, on all CPUs together (/proc/interrupts), or
  * -1 if it is not listed. */
 long long irqvec_count(int irq);
+/* The same for @irqs[0..@n) together, in one read; -1 if none is listed. */
+long long irqvec_count_sum(const int *irqs, int n);
 
 /* The IRQ number that vector @entry of @bdf has now, or -ENOENT. */
 int irqvec_irq(const char *bdf, int entry);
