@@ -134,13 +134,19 @@ affinities() {
 	[ "$after" = "$before" ]
 	# and every other saved value (cpuidle, knobs) is back as it was
 	python3 - "$SSDT_TMP/state.saved.json" <<'PY'
-import json, sys
+import json, re, sys
+def value(path, text):
+    # a scheduler file lists them all: the active one is what was saved
+    m = re.search(r"\[(\S+)\]", text)
+    if path.endswith("/queue/scheduler") and m:
+        return m.group(1)
+    return text.rstrip("\n")
 bad = 0
 for e in json.load(open(sys.argv[1]))["entries"]:
     if "vector" in e:
         continue
     now = open(e["path"]).read()
-    if now.rstrip("\n") != e["old"].rstrip("\n"):
+    if value(e["path"], now) != value(e["path"], e["old"]):
         print("not restored: %s: %r, saved %r" % (e["path"], now, e["old"]))
         bad += 1
 sys.exit(bad)
