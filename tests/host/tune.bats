@@ -245,11 +245,13 @@ print(h.hexdigest())
 PY
 }
 
-# Put the fixture trees back as they were when save_fixture ran.
+# Put the fixture trees back as they were when save_fixture ran.  rsync's
+# quick check (size and mtime to the second) would skip a file written
+# within the second the fixture was made: compare every file.
 save_fixture() { cp -a "$FX" "$BATS_TEST_TMPDIR/orig.sys" && cp -a "$PFX" "$BATS_TEST_TMPDIR/orig.proc"; }
 restore_fixture() {
-	rsync -a --delete "$BATS_TEST_TMPDIR/orig.sys/" "$FX/" &&
-	rsync -a --delete "$BATS_TEST_TMPDIR/orig.proc/" "$PFX/"
+	rsync -a --ignore-times --delete "$BATS_TEST_TMPDIR/orig.sys/" "$FX/" &&
+	rsync -a --ignore-times --delete "$BATS_TEST_TMPDIR/orig.proc/" "$PFX/"
 }
 
 @test "a profile switch leaves no residue: A then B ends as a fresh B, for every pair (2 sockets, SMT)" {
