@@ -162,3 +162,32 @@ ssdt_with_node() {	# ssdt_with_node NAME MAJ:MIN ARGS...
 		mount --bind "$fx" /sys && exec "$bin" "$@"' \
 		sh "$FX" "$name" "$devnum" "$SSDTUNE" "$@"
 }
+
+# The fixture trees' names, modes and values, newlines aside: a kernel file
+# reads "1\n" after "1" is written, a fixture file reads "1".
+fx_values() {
+	python3 - "$FX" "$PFX" <<'PY'
+import hashlib, os, sys
+h = hashlib.md5()
+for top in sys.argv[1:]:
+    for d, dirs, files in sorted(os.walk(top)):
+        dirs.sort()
+        for f in sorted(files):
+            p = os.path.join(d, f)
+            if os.path.islink(p):
+                h.update(("%s -> %s\n" % (p, os.readlink(p))).encode())
+                continue
+            h.update(("%s %o\n" % (p, os.stat(p).st_mode)).encode())
+            h.update(open(p, "rb").read().rstrip(b"\n"))
+print(h.hexdigest())
+PY
+}
+
+# Put the fixture trees back as they were when save_fixture ran.  rsync's
+# quick check (size and mtime to the second) would skip a file written
+# within the second the fixture was made: compare every file.
+save_fixture() { cp -a "$FX" "$BATS_TEST_TMPDIR/orig.sys" && cp -a "$PFX" "$BATS_TEST_TMPDIR/orig.proc"; }
+restore_fixture() {
+	rsync -a --ignore-times --delete "$BATS_TEST_TMPDIR/orig.sys/" "$FX/" &&
+	rsync -a --ignore-times --delete "$BATS_TEST_TMPDIR/orig.proc/" "$PFX/"
+}

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # ssdtune plan, apply, verify, revert against the host fixtures
 # (fixtures/mktopo.py) mounted over /sys, /proc/irq and /proc/interrupts.
-# Golden plans: golden/plan-FIXTURE-PROFILE.txt (golden/regen.sh).
+# Golden plans: golden/plan-FIXTURE-PROFILE.txt, and with --isolate
+# golden/plan-FIXTURE-PROFILE-isolate.txt (golden/regen.sh).
 
 load helpers
 
@@ -25,6 +26,11 @@ golden() {	# golden FIXTURE: every profile's plan equals its golden file
 		[ "$status" -eq 0 ] || { echo "$prof: status $status: $stderr"; return 1; }
 		diff -u "$GOLDEN/plan-$1-$prof.txt" <(printf '%s\n' "$output" |
 			grep -v '^note: irqbalance') || { echo "$1 $prof differs"; return 1; }
+		[ "$prof" != balanced ] || continue
+		run --separate-stderr ssdt plan --profile "$prof" --isolate
+		[ "$status" -eq 0 ] || { echo "$prof --isolate: status $status: $stderr"; return 1; }
+		diff -u "$GOLDEN/plan-$1-$prof-isolate.txt" <(printf '%s\n' "$output" |
+			grep -v '^note: irqbalance') || { echo "$1 $prof --isolate differs"; return 1; }
 	done
 }
 
@@ -53,19 +59,19 @@ follow_effective() {
 	done
 }
 
-@test "golden plans: one socket, 8 cores, no SMT (4 profiles)" {
+@test "golden plans: one socket, 8 cores, no SMT (4 profiles, 3 isolated)" {
 	golden 1s8c
 }
 
-@test "golden plans: two sockets with SMT, NVMe on node 1 (4 profiles)" {
+@test "golden plans: two sockets with SMT, NVMe on node 1 (4 profiles, 3 isolated)" {
 	golden 2s24c
 }
 
-@test "golden plans: four nodes, NVMe on ssdtune (node 1) and nvme (node 3) (4 profiles)" {
+@test "golden plans: four nodes, NVMe on ssdtune (node 1) and nvme (node 3) (4 profiles, 3 isolated)" {
 	golden 4n128c
 }
 
-@test "golden plans: VM without cpufreq and cpuidle (4 profiles)" {
+@test "golden plans: VM without cpufreq and cpuidle (4 profiles, 3 isolated)" {
 	golden vm
 }
 
@@ -225,35 +231,6 @@ follow_effective() {
 	[ "$(fx_sum)" = "$before" ]
 }
 
-# The fixture trees' names, modes and values, newlines aside: a kernel file
-# reads "1\n" after "1" is written, a fixture file reads "1".
-fx_values() {
-	python3 - "$FX" "$PFX" <<'PY'
-import hashlib, os, sys
-h = hashlib.md5()
-for top in sys.argv[1:]:
-    for d, dirs, files in sorted(os.walk(top)):
-        dirs.sort()
-        for f in sorted(files):
-            p = os.path.join(d, f)
-            if os.path.islink(p):
-                h.update(("%s -> %s\n" % (p, os.readlink(p))).encode())
-                continue
-            h.update(("%s %o\n" % (p, os.stat(p).st_mode)).encode())
-            h.update(open(p, "rb").read().rstrip(b"\n"))
-print(h.hexdigest())
-PY
-}
-
-# Put the fixture trees back as they were when save_fixture ran.  rsync's
-# quick check (size and mtime to the second) would skip a file written
-# within the second the fixture was made: compare every file.
-save_fixture() { cp -a "$FX" "$BATS_TEST_TMPDIR/orig.sys" && cp -a "$PFX" "$BATS_TEST_TMPDIR/orig.proc"; }
-restore_fixture() {
-	rsync -a --ignore-times --delete "$BATS_TEST_TMPDIR/orig.sys/" "$FX/" &&
-	rsync -a --ignore-times --delete "$BATS_TEST_TMPDIR/orig.proc/" "$PFX/"
-}
-
 @test "a profile switch leaves no residue: A then B ends as a fresh B, for every pair (2 sockets, SMT)" {
 	local a b
 	declare -A fresh
@@ -396,7 +373,7 @@ restore_fixture() {
 	run --separate-stderr ssdt verify --state-dir "$STATE"
 	[ "$status" -eq 1 ]
 	assert_one_error_line
-	[ "$stderr" = "ssdtune: 2 of 147 applied settings drifted" ]
+	[ "$stderr" = "ssdtune: 2 of 207 applied settings drifted" ]
 	[[ "$output" == *"drift  /sys/devices/system/cpu/cpufreq/policy20/scaling_governor: applied performance, now powersave"* ]]
 	[[ "$output" == *"drift  /proc/irq/303/smp_affinity_list: applied 16,80, now 20"* ]]
 	run --separate-stderr ssdt verify --json --state-dir "$STATE"

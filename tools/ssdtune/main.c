@@ -17,6 +17,7 @@ static const struct command *const commands[] = {
 	&apply_command,
 	&verify_command,
 	&revert_command,
+	&run_command,
 };
 
 int main(int argc, char **argv)

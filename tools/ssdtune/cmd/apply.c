@@ -36,21 +36,23 @@ static int cmd_apply(const struct command *cmd, struct cli *cli)
 	struct lib_err err;
 	struct topo t;
 	struct plan p;
+	const struct plan_opts *o = tune_opts(cmd, &r);
 
-	(void)cmd;
+	if (r)
+		return r;
 	/*
 	 * Plan under the lock, so what another run changed meanwhile is seen;
 	 * but check the devices named first, so a bad one changes nothing
 	 * (not even the state directory).
 	 */
-	r = tune_plan(cli->argv, cli->argc, tune_profile(), &t, &p, &err);
+	r = tune_plan(cli->argv, cli->argc, o, &t, &p, &err);
 	if (!r && !cli->dry_run) {
 		plan_free(&p);
 		topo_free(&t);
 		fd = state_lock(dir, &err);
 		if (fd < 0)
 			return out_fail_err(&err);
-		r = tune_plan(cli->argv, cli->argc, tune_profile(), &t, &p, &err);
+		r = tune_plan(cli->argv, cli->argc, o, &t, &p, &err);
 	}
 	if (r) {
 		r = out_fail_err(&err);
@@ -60,6 +62,10 @@ static int cmd_apply(const struct command *cmd, struct cli *cli)
 	r = state_load(dir, &s, &err);
 	if (r == -ENOENT)
 		r = 0;
+	if (!r && tune_foreign_partition(&p, &s, &err)) {
+		r = out_fail(EXIT_USAGE, "%s", err.msg);
+		goto out;
+	}
 	if (!r && !cli->dry_run)
 		r = tune_save(dir, &p, &s, &err);
 	if (r) {
@@ -78,7 +84,7 @@ static int cmd_apply(const struct command *cmd, struct cli *cli)
 		printf("%s %d values the profile before set and %s does not\n",
 		       cli->dry_run ? "would restore" : "restored", w.done,
 		       plan_profile_name(p.profile));
-	tune_apply(&p, &w, cli->dry_run ? NULL : written, NULL);
+	tune_apply(&p, cli->dry_run ? NULL : &s, &w, cli->dry_run ? NULL : written, NULL);
 	plan_count(&p, &set, &keep, &skip);
 	json_object_object_add(out_obj(), "state_dir", cli->dry_run ? NULL :
 			       json_object_new_string(dir));
@@ -91,6 +97,10 @@ static int cmd_apply(const struct command *cmd, struct cli *cli)
 		r = out_fail_err(&err);
 		goto out;
 	}
+	json_object_object_add(out_obj(), "refused_irqs", json_object_new_int(w.refused));
+	if (w.refused && !out_json())
+		printf("%d host interrupts the kernel would not move (kernel-managed): left alone\n",
+		       w.refused);
 	if (!out_json())
 		printf("%s %d, %d already set, %d skipped%s%s\n",
 		       cli->dry_run ? "would change" : "changed", w.done, keep, skip,
@@ -114,8 +124,13 @@ const struct command apply_command = {
 "interrupt vectors by PCI address and vector index; values saved by an\n"
 "earlier apply are kept, so apply is idempotent and revert restores the\n"
 "originals.  DIR/lock keeps two runs from interleaving.\n"
-"  --profile P      latency, iops, throughput or balanced\n"
-"  --state-dir DIR  where to save (default " "/var/lib/ssdtune" ")\n",
+"  --profile P       latency, iops, throughput or balanced\n"
+"  --isolate         also isolate the I/O cores at run time (see\n"
+"                    'ssdtune plan --help'); 'ssdtune run' starts a\n"
+"                    workload on them\n"
+"  --partition NAME  the cpuset partition's cgroup (default ssdtune); a\n"
+"                    cgroup of that name ssdtune did not create is refused\n"
+"  --state-dir DIR   where to save (default " "/var/lib/ssdtune" ")\n",
 	.flags = CMD_DRY_RUN,
 	.min_args = 0, .max_args = 64,
 	.run = cmd_apply,

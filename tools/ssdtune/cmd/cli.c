@@ -163,7 +163,8 @@ int cli_main(const struct command *const *commands, size_t ncommands,
 	if (merge_options(cmd, opts))
 		return out_fail(EXIT_USAGE, "%s: too many options", cmd->name);
 	optind = 0;	/* glibc: start over with this argv */
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, cmd->flags & CMD_OPERANDS_LAST ? "+:h" : ":h",
+				opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_JSON:
 			cli.json = true;

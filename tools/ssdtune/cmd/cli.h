@@ -17,6 +17,8 @@ struct cli {
 
 /* What a command accepts besides --json and --help. */
 #define CMD_DRY_RUN	0x1	/* state-changing: takes --dry-run */
+#define CMD_OPERANDS_LAST 0x2	/* options end at the first operand (the
+				 * rest is a command line of its own) */
 
 struct command {
 	const char *name;
@@ -35,7 +37,7 @@ struct command {
 /* The commands, each defined in its own file. */
 extern const struct command bench_command, attach_command, detach_command,
 	topology_command, set_command, monitor_command, plan_command,
-	apply_command, verify_command, revert_command;
+	apply_command, verify_command, revert_command, run_command;
 
 /* Run the command line against @commands (main.c's table). */
 int cli_main(const struct command *const *commands, size_t ncommands,

@@ -16,9 +16,11 @@ static int cmd_plan(const struct command *cmd, struct cli *cli)
 	struct topo t;
 	struct plan p;
 	int r, set, keep, skip;
+	const struct plan_opts *o = tune_opts(cmd, &r);
 
-	(void)cmd;
-	r = tune_plan(cli->argv, cli->argc, tune_profile(), &t, &p, &err);
+	if (r)
+		return r;
+	r = tune_plan(cli->argv, cli->argc, o, &t, &p, &err);
 	if (r) {
 		r = out_fail_err(&err);
 	} else {
@@ -44,8 +46,15 @@ const struct command plan_command = {
 "function of the topology and the profile: latency, iops, throughput or\n"
 "balanced (default).  Prints every change as 'path: old -> new  (reason)',\n"
 "what is already set, what is skipped (not present, kernel-managed) and\n"
-"advice that is printed only (boot isolation, cpuset, irqbalance).\n"
-"  --profile P   latency, iops, throughput or balanced\n",
+"advice that is printed only (boot isolation, irqbalance).\n"
+"  --profile P       latency, iops, throughput or balanced\n"
+"  --isolate         runtime CPU isolation of the I/O cores: the default\n"
+"                    IRQ affinity and every movable host interrupt, the\n"
+"                    unbound and writeback workqueues moved off them, and\n"
+"                    an isolated cpuset partition of them that only\n"
+"                    'ssdtune run' puts tasks in (not with balanced)\n"
+"  --partition NAME  the partition's cgroup, /sys/fs/cgroup/NAME\n"
+"                    (default ssdtune)\n",
 	.min_args = 0, .max_args = 64,
 	.run = cmd_plan,
 	.options = plan_options, .option = tune_option,

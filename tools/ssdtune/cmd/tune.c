@@ -9,17 +9,22 @@
 
 #include "cmd/output.h"
 #include "cmd/tune.h"
+#include "lib/cgroup.h"
 #include "lib/state.h"
 
-enum { OPT_PROFILE = 0x200, OPT_STATE_DIR, OPT_FORCE };
+enum { OPT_PROFILE = 0x200, OPT_STATE_DIR, OPT_FORCE, OPT_ISOLATE, OPT_PARTITION };
 
 const struct option plan_options[] = {
 	{ "profile",	required_argument, NULL, OPT_PROFILE },
+	{ "isolate",	no_argument, NULL, OPT_ISOLATE },
+	{ "partition",	required_argument, NULL, OPT_PARTITION },
 	{ NULL, 0, NULL, 0 },
 };
 
 const struct option apply_options[] = {
 	{ "profile",	required_argument, NULL, OPT_PROFILE },
+	{ "isolate",	no_argument, NULL, OPT_ISOLATE },
+	{ "partition",	required_argument, NULL, OPT_PARTITION },
 	{ "state-dir",	required_argument, NULL, OPT_STATE_DIR },
 	{ NULL, 0, NULL, 0 },
 };
@@ -35,7 +40,7 @@ const struct option revert_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int profile = PROFILE_BALANCED;
+static struct plan_opts opts = { .profile = PROFILE_BALANCED };
 static const char *state_dir = STATE_DIR_DEFAULT;
 static bool force;
 
@@ -43,10 +48,17 @@ int tune_option(struct cli *cli, int val, const char *arg)
 {
 	(void)cli;
 	if (val == OPT_PROFILE) {
-		profile = plan_profile_parse(arg);
-		if (profile < 0)
+		opts.profile = plan_profile_parse(arg);
+		if (opts.profile < 0)
 			return usage_error(NULL, "unknown profile '%s' (latency, iops, throughput or balanced)",
 					   arg);
+	} else if (val == OPT_ISOLATE) {
+		opts.isolate = true;
+	} else if (val == OPT_PARTITION) {
+		if (!cgroup_name_valid(arg))
+			return usage_error(NULL, "--partition '%s': not a cgroup name the tool may create (letters, digits, '-', '_', '.'; not starting with '.', 'cgroup.' or 'cpuset.')",
+					   arg);
+		opts.partition = arg;
 	} else if (val == OPT_STATE_DIR) {
 		if (!arg[0])
 			return usage_error(NULL, "--state-dir needs a directory");
@@ -62,9 +74,14 @@ bool tune_force(void)
 	return force;
 }
 
-int tune_profile(void)
+const struct plan_opts *tune_opts(const struct command *cmd, int *usage)
 {
-	return profile;
+	*usage = 0;
+	if (opts.isolate && opts.profile == PROFILE_BALANCED)
+		*usage = usage_error(cmd, "--isolate needs the latency, iops or throughput profile (balanced keeps no I/O cores apart)");
+	else if (opts.partition && !opts.isolate)
+		*usage = usage_error(cmd, "--partition names the partition of --isolate");
+	return &opts;
 }
 
 const char *tune_state_dir(void)

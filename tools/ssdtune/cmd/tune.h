@@ -15,7 +15,9 @@
 extern const struct option plan_options[], apply_options[], state_options[],
 	revert_options[];
 int tune_option(struct cli *cli, int val, const char *arg);
-int tune_profile(void);			/* --profile, default balanced */
+/* --profile (default balanced), --isolate, --partition; a usage error
+ * (its exit status in *@usage) if they do not go together. */
+const struct plan_opts *tune_opts(const struct command *cmd, int *usage);
 const char *tune_state_dir(void);	/* --state-dir */
 bool tune_force(void);			/* --force */
 

@@ -3,17 +3,7 @@
 #include <stdio.h>
 
 #include "lib/bdf.h"
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
+#include "lib/parse.h"
 
 /* Read between @min and @max hex digits from *@sp into *@val. */
 static int hexfield(const char **sp, int min, int max, unsigned int *val)
@@ -22,11 +12,11 @@ static int hexfield(const char **sp, int min, int max, unsigned int *val)
 	unsigned int v = 0;
 	int n = 0;
 
-	while (n < max && hexval(s[n]) >= 0) {
-		v = (v << 4) | (unsigned int)hexval(s[n]);
+	while (n < max && hex_digit(s[n]) >= 0) {
+		v = (v << 4) | (unsigned int)hex_digit(s[n]);
 		n++;
 	}
-	if (n < min || hexval(s[n]) >= 0)
+	if (n < min || hex_digit(s[n]) >= 0)
 		return -1;
 	*sp = s + n;
 	*val = v;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lib/cpuset.h"
+#include "lib/parse.h"
 
 int cpuset_init(struct cpuset *s, int n)
 {
@@ -158,4 +159,55 @@ bool cpulist_same(const char *a, const char *b, int ncpus)
 	}
 	cpuset_free(&x);
 	return same;
+}
+
+int cpuset_add_mask(struct cpuset *s, const char *mask)
+{
+	size_t n = strcspn(mask, "\n"), i;
+	int bit = 0, d, b, digits = 0;
+
+	if (!n || (mask[n] && mask[n + 1]))
+		return -1;
+	/* From the least significant digit, words of 8 digits. */
+	for (i = n; i-- > 0;) {
+		if (mask[i] == ',') {
+			if (digits == 0 || digits > 8)
+				return -1;
+			bit += 4 * (8 - digits);	/* a short word is zero-padded */
+			digits = 0;
+			continue;
+		}
+		d = hex_digit(mask[i]);
+		if (d < 0 || ++digits > 8)
+			return -1;
+		for (b = 0; b < 4; b++, bit++)
+			if (d & (1 << b))
+				cpuset_set(s, bit);
+	}
+	return digits ? 0 : -1;
+}
+
+char *cpuset_format_mask(const struct cpuset *s, const char *like, char *buf,
+			 size_t len)
+{
+	size_t n = strcspn(like, "\n"), used = 0;
+	int words = 1, first = (int)strcspn(like, ",\n"), w, b;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		words += like[i] == ',';
+	if (first < 1 || first > 8)
+		first = 8;
+	buf[0] = '\0';
+	for (w = words - 1; w >= 0 && used + 10 < len; w--) {
+		int digits = w == words - 1 ? first : 8;
+		unsigned long v = 0;
+
+		for (b = 0; b < 4 * digits; b++)
+			if (cpuset_has(s, 32 * w + b))
+				v |= 1UL << b;
+		used += (size_t)snprintf(buf + used, len - used, "%s%0*lx",
+					 w == words - 1 ? "" : ",", digits, v);
+	}
+	return buf;
 }

@@ -30,6 +30,18 @@ bool cpuset_equal(const struct cpuset *a, const struct cpuset *b);
 /* As a cpulist into @buf ("" if empty).  Returns @buf. */
 char *cpuset_format(const struct cpuset *s, char *buf, size_t len);
 
+/*
+ * Kernel bitmaps ("%*pb": 32-bit hex words, most significant first, as in
+ * /proc/irq/default_smp_affinity or a workqueue's cpumask).  Add the CPUs
+ * of mask @mask (a trailing newline allowed; bits >= s->n ignored): 0 or
+ * -1 if malformed.  Format @s like @like, a mask the same file printed:
+ * the same number of words and of digits in the first one, so the file
+ * reads back exactly what was written.
+ */
+int cpuset_add_mask(struct cpuset *s, const char *mask);
+char *cpuset_format_mask(const struct cpuset *s, const char *like, char *buf,
+			 size_t len);
+
 /* Do two cpulists name the same CPUs?  false if either is malformed. */
 bool cpulist_same(const char *a, const char *b, int ncpus);
 

@@ -31,6 +31,17 @@ static int dec(const char **sp, unsigned int *v)
 	return 0;
 }
 
+int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 bool all_digits(const char *s)
 {
 	if (!*s)

@@ -19,6 +19,8 @@ static inline bool pci_class_is_nvme(unsigned int class24)
 
 /* Is @s one or more decimal digits and nothing else? */
 bool all_digits(const char *s);
+/* The value of hex digit @c, or -1. */
+int hex_digit(char c);
 
 /* "259:3" (a sysfs dev file, newline allowed) -> 0, or -1. */
 int parse_devnum(const char *s, unsigned int *maj, unsigned int *min);

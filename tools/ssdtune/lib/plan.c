@@ -8,7 +8,8 @@
  *    chosen cores, chosen by exit latency (the index is only the path);
  *  - governor and turbo per profile, EPP where the governor leaves it;
  *  - coalescing profile and no power limit on ssdtune controllers;
- *  - isolation and irqbalance: printed, not written.
+ *  - with --isolate, host interrupts, workqueues and tasks off the I/O
+ *    cores (plan_isol.c); boot isolation and irqbalance: printed.
  */
 #include <errno.h>
 #include <limits.h>
@@ -20,6 +21,7 @@
 #include "lib/cpuset.h"
 #include "lib/parse.h"
 #include "lib/plan.h"
+#include "lib/plan_isol.h"
 #include "lib/sysfs.h"
 
 #define SYS_CPU "/sys/devices/system/cpu"
@@ -88,13 +90,9 @@ void plan_ctrl_key(const char *serial, const char *model, const char *file,
 	snprintf(buf, len, "ssdtune serial %s model %s %s", serial, model, file);
 }
 
-static int add(struct plan *p, enum plan_kind kind, const char *key,
-	       const char *path, const char *old, const char *val,
-	       const char *fmt, ...) __attribute__((format(printf, 7, 8)));
-
-static int add(struct plan *p, enum plan_kind kind, const char *key,
-	       const char *path, const char *old, const char *val,
-	       const char *fmt, ...)
+int plan_add(struct plan *p, enum plan_kind kind, const char *key,
+	     const char *path, const char *old, const char *val,
+	     const char *fmt, ...)
 {
 	struct plan_item *it;
 	char reason[1024];
@@ -131,7 +129,7 @@ static int add(struct plan *p, enum plan_kind kind, const char *key,
 static int setting(struct plan *p, const char *path, const char *old,
 		   const char *val, const char *reason)
 {
-	return add(p, strcmp(old, val) ? PLAN_SET : PLAN_KEEP, NULL, path,
+	return plan_add(p, strcmp(old, val) ? PLAN_SET : PLAN_KEEP, NULL, path,
 		   old, val, "%s", reason);
 }
 
@@ -279,7 +277,7 @@ static int plan_irqs(struct plan *p, const struct topo_pci *pc,
 		plan_irq_key(pc->bdf, q->entry, key, sizeof(key));
 		snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", q->irq);
 		if (q->managed == MANAGED_YES) {
-			r = add(p, PLAN_SKIP, key, path, q->effective, "",
+			r = plan_add(p, PLAN_SKIP, key, path, q->effective, "",
 				"%s (%s vector %d): not steerable, not moved: %s; 'ssdtune attach %s' makes it steerable",
 				q->name[0] ? q->name : "?", pc->bdf, q->entry,
 				q->managed_why, pc->bdf);
@@ -287,7 +285,7 @@ static int plan_irqs(struct plan *p, const struct topo_pci *pc,
 		}
 		cpuset_format(&irq[k % nirq], want, sizeof(want));
 		k++;
-		r = add(p, strcmp(q->affinity, want) ? PLAN_SET : PLAN_KEEP, key,
+		r = plan_add(p, strcmp(q->affinity, want) ? PLAN_SET : PLAN_KEEP, key,
 			path, q->affinity, want,
 			"%s (%s vector %d): interrupt core on node %d, the device's, apart from the I/O cores",
 			q->name[0] ? q->name : "?", pc->bdf, q->entry, node);
@@ -323,7 +321,7 @@ static int plan_ssdt(struct plan *p, const struct topo_pci *pc)
 	int r;
 
 	if (!pc->ssdt[0])
-		return add(p, PLAN_NOTE, "note coalesce", "", "", "",
+		return plan_add(p, PLAN_NOTE, "note coalesce", "", "", "",
 			   "%s: coalescing and power limit are live knobs only on ssdtune controllers ('ssdtune attach %s')",
 			   pc->bdf, pc->bdf);
 	snprintf(path, sizeof(path), SYS_SSDT_CLASS "/%s/coalesce_profile", pc->ssdt);
@@ -332,10 +330,10 @@ static int plan_ssdt(struct plan *p, const struct topo_pci *pc)
 	if (!strcmp(pc->coalesce_profile, "custom"))
 		/* Hand-set knobs: a profile file reading "custom" cannot be
 		 * written back, so revert could not restore it.  Leave it. */
-		r = add(p, PLAN_SKIP, NULL, path, "custom", "",
+		r = plan_add(p, PLAN_SKIP, NULL, path, "custom", "",
 			"set by hand (coalesce_profile reads custom): left alone; 'ssdtune set' changes it");
 	else if (!pc->coalesce_profile[0])
-		r = add(p, PLAN_SKIP, NULL, path, "", "", "not present");
+		r = plan_add(p, PLAN_SKIP, NULL, path, "", "", "not present");
 	else if (!(r = setting(p, path, pc->coalesce_profile,
 			       profiles[p->profile].coalesce, why)))
 		r = ctrl_item(p, pc, "coalesce_profile");
@@ -343,7 +341,7 @@ static int plan_ssdt(struct plan *p, const struct topo_pci *pc)
 		return r;
 	snprintf(path, sizeof(path), SYS_SSDT_CLASS "/%s/power_limit_mw", pc->ssdt);
 	if (!pc->power_limit_mw[0])
-		return add(p, PLAN_SKIP, NULL, path, "", "", "not present");
+		return plan_add(p, PLAN_SKIP, NULL, path, "", "", "not present");
 	snprintf(why, sizeof(why), "%s: no power limit (a limit costs up to ~40%% IOPS)",
 		 pc->ssdt);
 	r = setting(p, path, pc->power_limit_mw, "0", why);
@@ -359,7 +357,7 @@ static int queue_setting(struct plan *p, const struct topo_disk *d,
 
 	snprintf(path, sizeof(path), SYS_BLOCK "/%s/queue/%s", d->name, file);
 	if (!old[0])
-		return add(p, PLAN_SKIP, NULL, path, "", "", "not present");
+		return plan_add(p, PLAN_SKIP, NULL, path, "", "", "not present");
 	snprintf(reason, sizeof(reason), "%s: %s", d->name, why);
 	return setting(p, path, old, want, reason);
 }
@@ -396,10 +394,10 @@ static int plan_idle(struct plan *p, const struct topo *t,
 	struct cpuset off;
 
 	if (!t->idle_available)
-		return add(p, PLAN_SKIP, NULL, SYS_CPU "/cpuidle", "", "",
+		return plan_add(p, PLAN_SKIP, NULL, SYS_CPU "/cpuidle", "", "",
 			   "not present (no cpuidle): C-state limits skipped");
 	if (bound < 0)
-		return add(p, PLAN_NOTE, "note cpuidle", "", "", "",
+		return plan_add(p, PLAN_NOTE, "note cpuidle", "", "", "",
 			   "C-states: left alone by the %s profile",
 			   plan_profile_name(p->profile));
 	if (cpuset_init(&off, ncpu))
@@ -436,7 +434,7 @@ static int plan_freq(struct plan *p, const struct topo *t,
 	int i, c, r = 0;
 
 	if (!t->freq_available) {
-		r = add(p, PLAN_SKIP, NULL, SYS_CPU "/cpufreq", "", "",
+		r = plan_add(p, PLAN_SKIP, NULL, SYS_CPU "/cpufreq", "", "",
 			"not present (no cpufreq): governor and EPP skipped");
 	} else if (!cpuset_init(&pc, ncpu)) {
 		for (i = 0; i < t->npolicies && !r; i++) {
@@ -473,10 +471,10 @@ static int plan_freq(struct plan *p, const struct topo *t,
 	if (r)
 		return r;
 	if (t->turbo < 0)
-		return add(p, PLAN_SKIP, NULL, SYS_CPU "/cpufreq/boost", "", "",
+		return plan_add(p, PLAN_SKIP, NULL, SYS_CPU "/cpufreq/boost", "", "",
 			   "not present: turbo skipped");
 	if (profiles[p->profile].turbo < 0)
-		return add(p, PLAN_NOTE, "note turbo", "", "", "",
+		return plan_add(p, PLAN_NOTE, "note turbo", "", "", "",
 			   "turbo: left %s by the %s profile", t->turbo ? "on" : "off",
 			   plan_profile_name(p->profile));
 	snprintf(why, sizeof(why), "turbo on: a low CPU ratio costs ~10%% (%s profile)",
@@ -497,18 +495,18 @@ static int plan_advice(struct plan *p, const struct topo *t)
 			 "isolcpus=managed_irq,domain,%s nohz_full=%s rcu_nocbs=%s%s%s",
 			 p->io_cpus, p->io_cpus, p->io_cpus,
 			 p->housekeeping[0] ? " irqaffinity=" : "", p->housekeeping);
-		r = add(p, PLAN_NOTE, "note boot", "", "", "",
+		r = plan_add(p, PLAN_NOTE, "note boot", "", "", "",
 			"boot isolation (printed, not written): add to the kernel command line: %s",
 			p->cmdline);
-		if (!r)
-			r = add(p, PLAN_NOTE, "note cpuset", "", "", "",
-				"runtime isolation (printed, not written): a cgroup v2 cpuset partition: mkdir /sys/fs/cgroup/ssdtune-io; echo +cpuset > /sys/fs/cgroup/cgroup.subtree_control; echo %s > /sys/fs/cgroup/ssdtune-io/cpuset.cpus; echo isolated > /sys/fs/cgroup/ssdtune-io/cpuset.cpus.partition (cpusets move no interrupts)",
-				p->io_cpus);
+		if (!r && !p->isolate)
+			r = plan_add(p, PLAN_NOTE, "note cpuset", "", "", "",
+				     "runtime isolation not asked for: 'ssdtune apply --isolate' moves host interrupts, workqueues and every other task off the I/O cores %s (a cpuset partition; 'ssdtune run' starts the workload in it)",
+				     p->io_cpus);
 		if (r)
 			return r;
 	}
 	for (i = 0; i < p->ndevs; i++) {
-		r = add(p, PLAN_NOTE, "note io", "", "", "",
+		r = plan_add(p, PLAN_NOTE, "note io", "", "", "",
 			"%s: I/O cores %s: fio --cpus_allowed=%s, numactl --physcpubind=%s --membind=%d",
 			p->devs[i].bdf, p->devs[i].io_cpus, p->devs[i].io_cpus,
 			p->devs[i].io_cpus, p->devs[i].node);
@@ -516,7 +514,7 @@ static int plan_advice(struct plan *p, const struct topo *t)
 			return r;
 	}
 	if (!t->irqbalance_pid)
-		return add(p, PLAN_NOTE, "note irqbalance", "", "", "",
+		return plan_add(p, PLAN_NOTE, "note irqbalance", "", "", "",
 			   "irqbalance: not running");
 	for (i = 0; i < t->npcis; i++)
 		for (j = 0; j < t->pcis[i].nirqs && used < sizeof(irqs) - 32; j++) {
@@ -526,7 +524,7 @@ static int plan_advice(struct plan *p, const struct topo *t)
 			if (w > 0)
 				used += (size_t)w;
 		}
-	return add(p, PLAN_NOTE, "note irqbalance", "", "", "",
+	return plan_add(p, PLAN_NOTE, "note irqbalance", "", "", "",
 		   "irqbalance runs and may move the vectors back: add%s to IRQBALANCE_ARGS (keep what is there; do not replace IRQBALANCE_BANNED_CPULIST, it overrides irqbalance's own isolcpus/nohz_full ban), or ban them with a --policyscript, or stop irqbalance",
 		   irqs);
 }
@@ -543,15 +541,17 @@ static bool selected(const int *sel, int nsel, int i, const struct topo_pci *pc)
 	return false;
 }
 
-int plan_build(const struct topo *t, int profile, const int *sel, int nsel,
-	       struct plan *p)
+int plan_build(const struct topo *t, const struct plan_opts *o, const int *sel,
+	       int nsel, struct plan *p)
 {
+	int profile = o->profile;
 	int ncpu = max_cpu(t), i, r = 0, nirq = 0;
 	struct cpuset all_irq, all_io, chosen, io, *irq = NULL;
 	struct cores cores = { 0 };
 
 	memset(p, 0, sizeof(*p));
 	p->profile = profile;
+	p->isolate = o->isolate && profile != PROFILE_BALANCED;
 	p->devs = calloc((size_t)t->npcis + 1, sizeof(*p->devs));
 	if (!p->devs || cpuset_init(&all_irq, ncpu) || cpuset_init(&all_io, ncpu) ||
 	    cpuset_init(&chosen, ncpu) || cpuset_init(&io, ncpu))
@@ -572,7 +572,7 @@ int plan_build(const struct topo *t, int profile, const int *sel, int nsel,
 		if (!node) {
 			node = &t->nodes[0];
 			if (t->nnodes > 1)
-				r = add(p, PLAN_NOTE, "note node", "", "", "",
+				r = plan_add(p, PLAN_NOTE, "note node", "", "", "",
 					"%s: NUMA node unknown: planning on node %d",
 					pc->bdf, node->id);
 		}
@@ -599,7 +599,7 @@ int plan_build(const struct topo *t, int profile, const int *sel, int nsel,
 		for (k = 0; k < pc->nirqs; k++)
 			d->nmanaged += pc->irqs[k].managed == MANAGED_YES;
 		if (cores.n == 1)
-			r = add(p, PLAN_NOTE, "note shared", "", "", "",
+			r = plan_add(p, PLAN_NOTE, "note shared", "", "", "",
 				"%s: node %d has one core: interrupts and I/O share it",
 				pc->bdf, node->id);
 		if (!r)
@@ -634,6 +634,10 @@ int plan_build(const struct topo *t, int profile, const int *sel, int nsel,
 	}
 	if (!r)
 		r = plan_freq(p, t, &chosen, ncpu);
+	if (!r && profile == PROFILE_LATENCY)
+		r = plan_pm_qos(p, t, &all_io, ncpu);
+	if (!r && profile != PROFILE_BALANCED)
+		r = plan_isolation(p, t, o, &all_io, ncpu);
 	if (!r)
 		r = plan_advice(p, t);
 	cores_free(&cores);

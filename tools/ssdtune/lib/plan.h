@@ -9,6 +9,8 @@
 #ifndef SSDTUNE_PLAN_H
 #define SSDTUNE_PLAN_H
 
+#include <stdbool.h>
+
 #include "lib/topo.h"
 
 enum plan_profile {
@@ -24,6 +26,15 @@ const char *plan_profile_name(int profile);
 /* The deepest C-state exit latency the profile allows, -1: no bound. */
 int plan_latency_bound_us(int profile);
 
+/* What the tuner asks of plan_build(). */
+struct plan_opts {
+	int profile;
+	bool isolate;		/* runtime CPU isolation (latency, iops,
+				 * throughput): host IRQs, workqueues and
+				 * a cpuset partition off/on the I/O cores */
+	const char *partition;	/* its cgroup name; NULL: the default */
+};
+
 enum plan_kind {
 	PLAN_SET,	/* path: old -> new */
 	PLAN_KEEP,	/* already holds the value */
@@ -31,8 +42,19 @@ enum plan_kind {
 	PLAN_NOTE,	/* advice: printed, never written */
 };
 
+/* How a value is read and written (lib/tune.c, lib/cgroup.h). */
+enum plan_type {
+	TYPE_FILE,		/* a file's bytes */
+	TYPE_CONTROLLER,	/* "+cpuset"/"-cpuset" in cgroup.subtree_control */
+	TYPE_PARTITION,		/* a cpuset partition directory: "" or
+				 * "cpus=LIST partition=TYPE" */
+};
+
 struct plan_item {
 	enum plan_kind kind;
+	enum plan_type type;
+	bool may_refuse;	/* a host IRQ: the kernel may refuse it
+				 * (kernel-managed on 6.1): left alone */
 	char *key;		/* stable identity the state is saved under */
 	char *path;		/* "" for notes */
 	char *old, *val;	/* current, wanted ("" if none) */
@@ -53,6 +75,8 @@ struct plan_dev {
 
 struct plan {
 	int profile;
+	bool isolate;
+	char partition[80];	/* its path, "" without --isolate */
 	struct plan_dev *devs;
 	int ndevs;
 	struct plan_item *items;
@@ -67,8 +91,8 @@ struct plan {
  * 0: every NVMe function).  Returns 0, -ENODEV if there is no NVMe
  * function to tune, -ENOMEM.  Free with plan_free() in every case.
  */
-int plan_build(const struct topo *t, int profile, const int *sel, int nsel,
-	       struct plan *p);
+int plan_build(const struct topo *t, const struct plan_opts *o, const int *sel,
+	       int nsel, struct plan *p);
 void plan_free(struct plan *p);
 
 /* The key of interrupt vector (MSI-X entry) @index of @bdf. */
@@ -77,5 +101,8 @@ void plan_irq_key(const char *bdf, int index, char *buf, size_t len);
  * identity, since ssdtN is only an index. */
 void plan_ctrl_key(const char *serial, const char *model, const char *file,
 		   char *buf, size_t len);
+
+/* A cpuset partition's saved value (TYPE_PARTITION) for CPUs @cpus. */
+void plan_partition_value(const char *cpus, char *buf, size_t len);
 
 #endif

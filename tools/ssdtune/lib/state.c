@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 
 #include "lib/error.h"
+#include "lib/plan.h"
 #include "lib/state.h"
 
 int state_lock(const char *dir, struct lib_err *err)
@@ -154,6 +155,23 @@ void state_free(struct state *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* The names of enum plan_type in the state file (a file has none). */
+static const char *const type_names[] = {
+	[TYPE_FILE] = "file",
+	[TYPE_CONTROLLER] = "controller",
+	[TYPE_PARTITION] = "partition",
+};
+
+static int type_parse(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < sizeof(type_names) / sizeof(type_names[0]); i++)
+		if (!strcmp(name, type_names[i]))
+			return (int)i;
+	return name ? -1 : TYPE_FILE;
+}
+
 static const char *str(struct json_object *o, const char *k)
 {
 	struct json_object *v;
@@ -190,9 +208,9 @@ int state_load(const char *dir, struct state *s, struct lib_err *err)
 		struct json_object *e = json_object_array_get_idx(arr, i), *v;
 		const char *key = str(e, "key"), *path = str(e, "path");
 		const char *old = str(e, "old"), *val = str(e, "new");
-		int vec = -1;
+		int vec = -1, type = type_parse(str(e, "type"));
 
-		if (!key || !path || !old || !val) {
+		if (!key || !path || !old || !val || type < 0) {
 			r = lib_errf(err, EINVAL, "%s: malformed entry %zu", p, i);
 			break;
 		}
@@ -207,6 +225,8 @@ int state_load(const char *dir, struct state *s, struct lib_err *err)
 			s->e[s->n - 1].interrupts = json_object_get_int64(v);
 		if (!r && str(e, "by") && !strcmp(str(e, "by"), "set"))
 			s->e[s->n - 1].by_set = true;
+		if (!r)
+			s->e[s->n - 1].type = type;
 	}
 	json_object_put(root);
 	if (r)
@@ -233,6 +253,9 @@ int state_save(const char *dir, const struct state *s, struct lib_err *err)
 		json_object_object_add(e, "path", json_object_new_string(s->e[i].path));
 		json_object_object_add(e, "old", json_object_new_string(s->e[i].old));
 		json_object_object_add(e, "new", json_object_new_string(s->e[i].val));
+		if (s->e[i].type != TYPE_FILE)
+			json_object_object_add(e, "type",
+					       json_object_new_string(type_names[s->e[i].type]));
 		if (s->e[i].by_set)
 			json_object_object_add(e, "by", json_object_new_string("set"));
 		if (s->e[i].serial && s->e[i].model) {

@@ -26,6 +26,9 @@ struct state_entry {
 	int vector;		/* -1 otherwise */
 	long long interrupts;	/* vector: its count after apply wrote it
 				 * (a move is pending until it grows); -1 */
+	int type;		/* enum plan_type: how it is read and
+				 * written (a file, a cgroup controller,
+				 * a cpuset partition) */
 	bool by_set;		/* saved by `set`, not by apply: a later
 				 * apply of another profile leaves it */
 	char *serial, *model;	/* a file of an ssdtune controller: the

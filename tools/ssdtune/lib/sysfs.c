@@ -2,6 +2,7 @@
 /* sysfs/procfs reads and the single write path. */
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/parse.h"
 #include "lib/report.h"
 #include "lib/sysfs.h"
 
@@ -117,6 +119,45 @@ int sys_realpath(const char *path, char *buf)
 	return realpath(path, buf) ? 0 : -errno;
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+int sys_list_numbered(const char *dir, const char *prefix, int **out)
+{
+	size_t pl = strlen(prefix), n = 0, cap = 0;
+	struct dirent *e;
+	int *v = NULL, *nv;
+	DIR *d = opendir(dir);
+
+	*out = NULL;
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, prefix, pl) || !all_digits(e->d_name + pl))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv) {
+				free(v);
+				closedir(d);
+				return -1;
+			}
+			v = nv;
+		}
+		v[n++] = atoi(e->d_name + pl);
+	}
+	closedir(d);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_int);
+	*out = v;
+	return (int)n;
+}
+
 long long sys_now_ms(void)
 {
 	struct timespec ts;
@@ -131,4 +172,32 @@ void sys_sleep_ms(int ms)
 
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
+}
+
+/* mkdir and rmdir as writes: "(mkdir)" or "(rmdir)" is the value. */
+static int dir_op(const char *path, bool make)
+{
+	const char *what = make ? "(mkdir)" : "(rmdir)";
+	int err = 0;
+
+	if (dry_run) {
+		out_add_write(path, what, NULL);
+		if (dry_observer)
+			dry_observer(path, what);
+		return 0;
+	}
+	if (make ? mkdir(path, 0755) : rmdir(path))
+		err = -errno;
+	out_add_write(path, what, err ? strerror(-err) : NULL);
+	return err;
+}
+
+int sys_mkdir(const char *path)
+{
+	return dir_op(path, true);
+}
+
+int sys_rmdir(const char *path)
+{
+	return dir_op(path, false);
 }

@@ -45,6 +45,16 @@ int sys_link_name(const char *path, char *buf, size_t len);
 /* realpath() into @buf (PATH_MAX).  0 or -errno. */
 int sys_realpath(const char *path, char *buf);
 
+/* The numeric suffixes of the entries of @dir named @prefix<N> ("" for
+ * all-digit names), sorted, in *@out (free it).  Returns the count (0 if
+ * @dir is missing), -1 on allocation failure. */
+int sys_list_numbered(const char *dir, const char *prefix, int **out);
+
+/* Create or remove directory @path (a cgroup), through the write path:
+ * recorded in the report, only recorded in a dry run.  0 or -errno. */
+int sys_mkdir(const char *path);
+int sys_rmdir(const char *path);
+
 /* Monotonic milliseconds, and a sleep, for bounded waits. */
 long long sys_now_ms(void);
 void sys_sleep_ms(int ms);

@@ -19,6 +19,7 @@
 #include "lib/blkdev.h"
 #include "lib/cpuset.h"
 #include "lib/irqvec.h"
+#include "lib/isol.h"
 #include "lib/error.h"
 #include "lib/parse.h"
 #include "lib/pcidev.h"
@@ -98,40 +99,6 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The numeric suffixes of the entries of @dir named @prefix<N>, sorted.
- * Returns the count (0 if @dir is missing), -1 on allocation failure. */
-static int list_numbered(const char *dir, const char *prefix, int **out)
-{
-	size_t pl = strlen(prefix), n = 0, cap = 0;
-	struct dirent *e;
-	int *v = NULL, *nv;
-	DIR *d = opendir(dir);
-
-	*out = NULL;
-	if (!d)
-		return 0;
-	while ((e = readdir(d))) {
-		if (strncmp(e->d_name, prefix, pl) || !all_digits(e->d_name + pl))
-			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			nv = realloc(v, cap * sizeof(*v));
-			if (!nv) {
-				free(v);
-				closedir(d);
-				return -1;
-			}
-			v = nv;
-		}
-		v[n++] = atoi(e->d_name + pl);
-	}
-	closedir(d);
-	if (n)
-		qsort(v, n, sizeof(*v), cmp_int);
-	*out = v;
-	return (int)n;
-}
-
 static int gather_numa(struct topo *t, struct lib_err *err)
 {
 	struct bitmask *cpus;
@@ -192,7 +159,7 @@ static int gather_cpus(struct topo *t, struct lib_err *err)
 	bool have_online = false;
 	int *ids, n, i, r, v = 0;
 
-	n = list_numbered(SYS_CPU, "cpu", &ids);
+	n = sys_list_numbered(SYS_CPU, "cpu", &ids);
 	if (n < 0)
 		return lib_enomem(err);
 	if (n == 0)
@@ -492,7 +459,7 @@ static int gather_idle(struct topo *t, struct lib_err *err)
 			first = t->cpus[i].id;
 	if (first < 0)
 		return 0;
-	n = list_numbered(pathf(p, sizeof(p), SYS_CPU "/cpu%d/cpuidle", first),
+	n = sys_list_numbered(pathf(p, sizeof(p), SYS_CPU "/cpu%d/cpuidle", first),
 			  "state", &states);
 	if (n < 0)
 		return lib_enomem(err);
@@ -561,7 +528,7 @@ static int gather_freq(struct topo *t, struct lib_err *err)
 	char p[PATH_MAX], buf[TOPO_LIST];
 	int *ids, n, i, v, r;
 
-	n = list_numbered(SYS_CPUFREQ, "policy", &ids);
+	n = sys_list_numbered(SYS_CPUFREQ, "policy", &ids);
 	if (n < 0)
 		return lib_enomem(err);
 	t->turbo = -1;
@@ -643,6 +610,8 @@ int topo_gather(struct topo *t, struct lib_err *err)
 	if (!r)
 		r = gather_freq(t, err);
 	if (!r)
+		r = isol_gather(t, err);
+	if (!r)
 		find_irqbalance(t);
 	return r;
 }
@@ -664,5 +633,6 @@ void topo_free(struct topo *t)
 	free(t->pcis);
 	free(t->idle_states);
 	free(t->policies);
+	isol_free(&t->isol);
 	memset(t, 0, sizeof(*t));
 }

@@ -30,6 +30,8 @@ struct topo_cpu {
 	bool online;
 	int package, core, node;	/* -1 unknown */
 	char siblings[64];		/* thread_siblings_list */
+	char pm_qos[16];		/* power/pm_qos_resume_latency_us,
+					 * "" if absent */
 };
 
 enum topo_managed { MANAGED_UNKNOWN = -1, MANAGED_NO = 0, MANAGED_YES = 1 };
@@ -90,6 +92,40 @@ struct topo_policy {
 	char epp[48];			/* "" if the driver has no EPP */
 };
 
+/* An interrupt of the host (/proc/irq/N), the device's or not. */
+struct topo_host_irq {
+	int irq;
+	char name[64];			/* its first action ("" unused) */
+	char affinity[TOPO_LIST];	/* smp_affinity_list */
+	bool writable;			/* 6.12 makes it 0444 when userspace
+					 * cannot set it (6.1 answers EIO) */
+};
+
+/* A child of the cgroup v2 root, with its cpuset partition state. */
+struct topo_cgroup {
+	char name[NAME_MAX + 1];
+	char cpus[TOPO_LIST];		/* cpuset.cpus ("" inherits) */
+	char partition[64];		/* cpuset.cpus.partition, "" if none */
+};
+
+/* What CPU isolation can use and what the host already isolates
+ * (lib/isol.c). */
+struct topo_isol {
+	char default_affinity[TOPO_LIST];	/* /proc/irq/default_smp_affinity
+						 * (a mask), "" if absent */
+	struct topo_host_irq *irqs;
+	int nirqs;
+	char wq_mask[TOPO_LIST];	/* unbound workqueues' cpumask, "" */
+	char wb_mask[TOPO_LIST];	/* the writeback workqueue's, "" */
+	bool cgroup2;			/* cgroup v2 at /sys/fs/cgroup */
+	bool cpuset;			/* its cpuset controller exists */
+	bool cpuset_on;			/* ... and the root hands it down */
+	struct topo_cgroup *cgroups;
+	int ncgroups;
+	char isolated[TOPO_LIST];	/* isolcpus= at boot, "" none */
+	char nohz_full[TOPO_LIST];	/* nohz_full= at boot, "" none */
+};
+
 struct topo {
 	struct topo_node *nodes;
 	int nnodes;
@@ -109,6 +145,8 @@ struct topo {
 	int npolicies;
 	int turbo;			/* 1 on, 0 off, -1 unknown */
 	const char *turbo_file;
+
+	struct topo_isol isol;
 
 	int irqbalance_pid;		/* 0: not running */
 	bool proc_irq;			/* /proc/irq readable */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/cgroup.h"
 #include "lib/cpuset.h"
 #include "lib/irqvec.h"
 #include "lib/knobs.h"
@@ -41,8 +42,8 @@ static int select_devices(const struct topo *t, char *const *names, int n,
 	return 0;
 }
 
-int tune_plan(char *const *names, int nnames, int profile, struct topo *t,
-	      struct plan *p, struct lib_err *err)
+int tune_plan(char *const *names, int nnames, const struct plan_opts *o,
+	      struct topo *t, struct plan *p, struct lib_err *err)
 {
 	int *sel, r;
 
@@ -55,7 +56,7 @@ int tune_plan(char *const *names, int nnames, int profile, struct topo *t,
 		return lib_enomem(err);
 	r = select_devices(t, names, nnames, sel, err);
 	if (!r) {
-		r = plan_build(t, profile, sel, nnames, p);
+		r = plan_build(t, o, sel, nnames, p);
 		if (r == -ENODEV)
 			r = lib_errf(err, ENODEV, "no NVMe device to tune (see 'ssdtune topology')");
 		else if (r)
@@ -70,6 +71,7 @@ int tune_applied_io_cpus(const char *dir, const char *bdf, char *cpus,
 			 struct lib_err *err)
 {
 	struct state s = { 0 };
+	struct plan_opts o = { 0 };
 	struct plan p = { 0 };
 	struct topo t;
 	int r, pr, sel;
@@ -92,7 +94,8 @@ int tune_applied_io_cpus(const char *dir, const char *bdf, char *cpus,
 				     bdf);
 	}
 	if (!r) {
-		r = plan_build(&t, pr, &sel, 1, &p);
+		o.profile = pr;
+		r = plan_build(&t, &o, &sel, 1, &p);
 		if (r)
 			r = lib_errf(err, -r, "cannot plan the applied profile %s for %s",
 				     prof, bdf);
@@ -148,6 +151,36 @@ static void as_written(const char *path, char *v, size_t len)
 	}
 }
 
+/*
+ * A value as saved and compared: the file's bytes (as_written()), a
+ * controller's "+NAME"/"-NAME", a partition's "" or "cpus=... partition=..."
+ * (lib/cgroup.h).  0 or -errno.
+ */
+static int read_value(int type, const char *path, const char *val, char *buf,
+		      size_t len)
+{
+	int r;
+
+	if (type == TYPE_CONTROLLER)
+		return cgroup_controller_read(path, val, buf, len);
+	if (type == TYPE_PARTITION)
+		return cgroup_partition_read(path, buf, len);
+	r = state_read_raw(path, buf, len);
+	if (!r)
+		as_written(path, buf, len);
+	return r;
+}
+
+/* Write a value read_value() gave; @why gets the kernel's reason when a
+ * partition is refused. */
+static int write_value(int type, const char *path, const char *val, bool force,
+		       char *why, size_t wlen)
+{
+	if (type == TYPE_PARTITION)
+		return cgroup_partition_write(path, val, force, why, wlen);
+	return sys_write(path, val);
+}
+
 static void strip(char *s)
 {
 	size_t n = strlen(s);
@@ -186,24 +219,54 @@ int tune_save(const char *dir, const struct plan *p, struct state *s,
 				return lib_enomem(err);
 			continue;
 		}
-		r = state_read_raw(it->path, raw, sizeof(raw));
+		r = read_value(it->type, it->path, it->val, raw, sizeof(raw));
 		if (r)
 			return lib_errf(err, -r, "cannot read %s: %s", it->path,
 					strerror(-r));
-		as_written(it->path, raw, sizeof(raw));
 		if (state_add(s, it->key, it->path, raw, it->val, it->bdf, it->vector) ||
 		    state_identity(&s->e[s->n - 1], it->serial, it->model))
 			return lib_enomem(err);
+		s->e[s->n - 1].type = it->type;
 	}
 	return state_save(dir, s, err);
 }
 
+bool tune_foreign_partition(const struct plan *p, const struct state *s,
+			    struct lib_err *err)
+{
+	int i, j;
+
+	for (i = 0; i < p->nitems; i++) {
+		const struct plan_item *it = &p->items[i];
+		bool ours = false;
+
+		if (it->type != TYPE_PARTITION || !it->old[0] ||
+		    (it->kind != PLAN_SET && it->kind != PLAN_KEEP))
+			continue;
+		for (j = 0; j < s->n; j++)
+			ours |= !strcmp(s->e[j].key, it->key) && !s->e[j].old[0];
+		if (!ours) {
+			lib_errf(err, EEXIST, "%s exists and ssdtune did not create it: choose another --partition",
+				 it->path);
+			return true;
+		}
+	}
+	return false;
+}
+
 /* One failed write, once: what the kernel said, and what it means. */
-static void write_failed(struct tune_writes *w, const char *path, int err)
+static void write_failed(struct tune_writes *w, int type, const char *path,
+			 int err, const char *why)
 {
 	if (w->failed++)
 		return;
-	if (!strncmp(path, "/proc/irq/", 10) && (err == -EIO || err == -EPERM))
+	if (type == TYPE_PARTITION && err == -EBUSY)
+		snprintf(w->first, sizeof(w->first), "%s: tasks still run in it (started with 'ssdtune run'): stop them, or 'revert --force' moves them to the root cgroup",
+			 path);
+	else if (type == TYPE_PARTITION && why && why[0])
+		snprintf(w->first, sizeof(w->first), "%s: the kernel made the partition invalid: %s",
+			 path, why);
+	else if (!strncmp(path, "/proc/irq/", 10) && (err == -EIO || err == -EPERM))
 		snprintf(w->first, sizeof(w->first), "%s: %s: the kernel refused the affinity, the vector is kernel-managed (EIO before 6.12, EPERM from 6.12); 'ssdtune attach' the controller to steer it",
 			 path, strerror(-err));
 	else
@@ -223,7 +286,8 @@ static bool planned(const struct plan *p, const char *key)
 
 void tune_residue(const struct plan *p, struct state *s, struct tune_writes *w)
 {
-	char path[PATH_MAX], now[TOPO_LIST];
+	char path[PATH_MAX], now[TOPO_LIST], why[128];
+	bool kept_partition = false;
 	int i, r;
 
 	memset(w, 0, sizeof(*w));
@@ -233,12 +297,17 @@ void tune_residue(const struct plan *p, struct state *s, struct tune_writes *w)
 		if (e->by_set || planned(p, e->key))
 			continue;
 		if (!entry_path(e, path, sizeof(path))) {
-			r = state_read_raw(path, now, sizeof(now));
-			as_written(path, now, sizeof(now));
+			r = read_value(e->type, path, e->val, now, sizeof(now));
 			if (r || !same_value(now, e->old)) {
-				r = sys_write(path, e->old);
+				if (e->type == TYPE_CONTROLLER && kept_partition) {
+					w->failed++;	/* see tune_restore() */
+					continue;
+				}
+				r = write_value(e->type, path, e->old, false, why,
+						sizeof(why));
 				if (r) {
-					write_failed(w, path, r);
+					write_failed(w, e->type, path, r, why);
+					kept_partition |= e->type == TYPE_PARTITION;
 					continue;	/* kept: revert retries */
 				}
 				w->done++;
@@ -249,9 +318,25 @@ void tune_residue(const struct plan *p, struct state *s, struct tune_writes *w)
 	}
 }
 
-void tune_apply(const struct plan *p, struct tune_writes *w,
+/* A host IRQ the kernel would not move: drop it from @s (nothing was
+ * changed, so nothing is to verify or restore). */
+static void refused(struct state *s, const struct plan_item *it,
+		    struct tune_writes *w)
+{
+	int i;
+
+	w->refused++;
+	for (i = 0; s && i < s->n; i++)
+		if (!strcmp(s->e[i].key, it->key)) {
+			state_drop(s, i);
+			break;
+		}
+}
+
+void tune_apply(const struct plan *p, struct state *s, struct tune_writes *w,
 		void (*written)(void *ctx, int done), void *ctx)
 {
+	char why[128];
 	int i, r;
 
 	memset(w, 0, sizeof(*w));
@@ -260,9 +345,13 @@ void tune_apply(const struct plan *p, struct tune_writes *w,
 
 		if (it->kind != PLAN_SET)
 			continue;
-		r = sys_write(it->path, it->val);
+		r = write_value(it->type, it->path, it->val, false, why, sizeof(why));
+		if (r && it->may_refuse && (r == -EIO || r == -EPERM || r == -EINVAL)) {
+			refused(s, it, w);
+			continue;
+		}
 		if (r) {
-			write_failed(w, it->path, r);
+			write_failed(w, it->type, it->path, r, why);
 			continue;
 		}
 		w->done++;
@@ -361,14 +450,14 @@ void tune_check(const struct state_entry *e, struct tune_check *c)
 		c->ok = false;
 		return;
 	}
-	r = state_read_raw(c->path, c->now, sizeof(c->now));
-	as_written(c->path, c->now, sizeof(c->now));
+	r = read_value(e->type, c->path, e->val, c->now, sizeof(c->now));
 	strip(c->now);
 	if (r) {
 		snprintf(c->why, sizeof(c->why), "cannot read: %s", strerror(-r));
 		c->ok = false;
 	} else if (e->vector < 0) {
-		snprintf(c->why, sizeof(c->why), "applied %s, now %s", e->val, c->now);
+		snprintf(c->why, sizeof(c->why), "applied %s, now %s", e->val,
+			 c->now[0] ? c->now : "nothing");
 		c->ok = same_value(c->now, e->val);
 	} else {
 		c->ok = vector_holds(e, c->now, &c->pending, c->why, sizeof(c->why));
@@ -378,7 +467,8 @@ void tune_check(const struct state_entry *e, struct tune_check *c)
 void tune_restore(const struct state *s, bool force, struct tune_writes *w,
 		  void (*skipped)(void *ctx, const char *key), void *ctx)
 {
-	char path[PATH_MAX], now[TOPO_LIST];
+	char path[PATH_MAX], now[TOPO_LIST], why[128];
+	bool kept_partition = false;
 	int i, r;
 
 	memset(w, 0, sizeof(*w));
@@ -396,13 +486,19 @@ void tune_restore(const struct state *s, bool force, struct tune_writes *w,
 			}
 			continue;
 		}
-		r = state_read_raw(path, now, sizeof(now));
-		as_written(path, now, sizeof(now));
+		r = read_value(e->type, path, e->val, now, sizeof(now));
 		if (!r && same_value(now, e->old))
 			continue;
-		r = sys_write(path, e->old);
+		if (e->type == TYPE_CONTROLLER && kept_partition) {
+			/* turning cpuset off would dissolve the partition
+			 * still in place: both wait for the next revert */
+			w->failed++;
+			continue;
+		}
+		r = write_value(e->type, path, e->old, force, why, sizeof(why));
 		if (r) {
-			write_failed(w, path, r);
+			write_failed(w, e->type, path, r, why);
+			kept_partition |= e->type == TYPE_PARTITION;
 			continue;
 		}
 		w->done++;

@@ -22,8 +22,8 @@
  * (PCI addresses or ssdtune controller names; none: every NVMe function)
  * into @p.  0 or -errno with @err filled.  Free both in every case.
  */
-int tune_plan(char *const *names, int nnames, int profile, struct topo *t,
-	      struct plan *p, struct lib_err *err);
+int tune_plan(char *const *names, int nnames, const struct plan_opts *o,
+	      struct topo *t, struct plan *p, struct lib_err *err);
 
 /*
  * Before the first write: add to @s (loaded from @dir, or empty) the
@@ -34,10 +34,20 @@ int tune_plan(char *const *names, int nnames, int profile, struct topo *t,
 int tune_save(const char *dir, const struct plan *p, struct state *s,
 	      struct lib_err *err);
 
+/*
+ * Does @p make a cpuset partition out of a cgroup that exists and that no
+ * earlier apply (@s) created?  Then it is someone else's: true, with
+ * @err saying so.
+ */
+bool tune_foreign_partition(const struct plan *p, const struct state *s,
+			    struct lib_err *err);
+
 /* The outcome of a run of writes. */
 struct tune_writes {
 	int done, failed;
 	int skipped;			/* revert --force: saved devices gone */
+	int refused;			/* apply: host IRQs the kernel would
+					 * not move (kernel-managed) */
 	char first[PATH_MAX + 320];	/* the first failure, one line */
 };
 
@@ -51,9 +61,10 @@ void tune_residue(const struct plan *p, struct state *s, struct tune_writes *w);
 
 /*
  * Write every PLAN_SET item of @p.  After each write that worked,
- * @written(@ctx, writes so far) if given.
+ * @written(@ctx, writes so far) if given.  A host IRQ the kernel refuses
+ * to move is counted in w->refused and dropped from @s (if given).
  */
-void tune_apply(const struct plan *p, struct tune_writes *w,
+void tune_apply(const struct plan *p, struct state *s, struct tune_writes *w,
 		void (*written)(void *ctx, int done), void *ctx);
 
 /*
@@ -87,7 +98,9 @@ void tune_check(const struct state_entry *e, struct tune_check *c);
 /*
  * Write back, newest first, every saved value of @s that differs from the
  * live one.  A saved device or vector that is gone is a failure, or with
- * @force a skip: @skipped(@ctx, its key) if given.
+ * @force a skip: @skipped(@ctx, its key) if given.  A cpuset partition
+ * that still has tasks is a failure, or with @force its tasks move to the
+ * root cgroup.
  */
 void tune_restore(const struct state *s, bool force, struct tune_writes *w,
 		  void (*skipped)(void *ctx, const char *key), void *ctx);

@@ -25,6 +25,23 @@ static void test_cpuset(void)
 	CHECK(cpulist_same("1,2,3", "1-3\n", 16) && !cpulist_same("1-3", "1-4", 16),
 	      "cpulist_same compares sets, not spellings");
 	cpuset_free(&s);
+
+	cpuset_init(&s, 96);
+	CHECK(!cpuset_add_mask(&s, "00000000,00000001,0000000f\n") &&
+	      !strcmp(cpuset_format(&s, buf, sizeof(buf)), "0-3,32"),
+	      "cpuset_add_mask reads the kernel's words, least significant last");
+	CHECK(!strcmp(cpuset_format_mask(&s, "ffffffff,ffffffff,ffffffff\n", buf, sizeof(buf)),
+		      "00000000,00000001,0000000f"),
+	      "cpuset_format_mask writes as many words as the file it imitates");
+	cpuset_clear(&s);
+	cpuset_add_list(&s, "0-2,5");
+	CHECK(!strcmp(cpuset_format_mask(&s, "ff", buf, sizeof(buf)), "27") &&
+	      !strcmp(cpuset_format_mask(&s, "3f,ffffffff", buf, sizeof(buf)), "00,00000027"),
+	      "cpuset_format_mask keeps the first word's width");
+	CHECK(cpuset_add_mask(&s, "") == -1 && cpuset_add_mask(&s, "xf") == -1 &&
+	      cpuset_add_mask(&s, "1,") == -1 && cpuset_add_mask(&s, "123456789") == -1,
+	      "cpuset_add_mask refuses empty, junk, empty words and long words");
+	cpuset_free(&s);
 }
 
 /* Two nodes of four cores with two threads each: node 0 CPUs 0-3,8-11,
@@ -115,7 +132,7 @@ static void test_plan_latency(void)
 	int i, ok;
 
 	two_nodes(&t, "ssdtune");
-	CHECK(!plan_build(&t, PROFILE_LATENCY, NULL, 0, &p) && p.ndevs == 1,
+	CHECK(!plan_build(&t, &(struct plan_opts){ .profile = PROFILE_LATENCY }, NULL, 0, &p) && p.ndevs == 1,
 	      "plan picks the NVMe function and not the SATA one");
 	CHECK(!strcmp(p.devs[0].irq_cpus, "4,12") && !strcmp(p.devs[0].io_cpus, "5-7,13-15"),
 	      "interrupt core on the device's node, a whole core, separate from the I/O cores");
@@ -157,7 +174,7 @@ static void test_plan_profiles(void)
 	struct plan p;
 
 	two_nodes(&t, "ssdtune");
-	CHECK(!plan_build(&t, PROFILE_BALANCED, NULL, 0, &p) &&
+	CHECK(!plan_build(&t, &(struct plan_opts){ .profile = PROFILE_BALANCED }, NULL, 0, &p) &&
 	      !count_kind(&p, PLAN_SET, "cpuidle") &&
 	      !count_kind(&p, PLAN_SET, "scaling_governor") &&
 	      is(&p, CPU "cpufreq/policy5/energy_performance_preference", PLAN_SET,
@@ -165,7 +182,7 @@ static void test_plan_profiles(void)
 	      !item(&p, CPU "intel_pstate/no_turbo") && !p.cmdline[0],
 	      "balanced: C-states, governor and turbo left alone, EPP balance_performance");
 	plan_free(&p);
-	CHECK(!plan_build(&t, PROFILE_IOPS, NULL, 0, &p) &&
+	CHECK(!plan_build(&t, &(struct plan_opts){ .profile = PROFILE_IOPS }, NULL, 0, &p) &&
 	      is(&p, "/sys/class/ssdtune/ssdt0/coalesce_profile", PLAN_SET, "balanced", "iops"),
 	      "iops: coalescing profile iops");
 	plan_free(&p);
@@ -182,7 +199,7 @@ static void test_plan_rules(void)
 	two_nodes(&t, "nvme");
 	for (i = 1; i < 5; i++)
 		tq[i].managed = MANAGED_YES;
-	CHECK(!plan_build(&t, PROFILE_LATENCY, NULL, 0, &p) &&
+	CHECK(!plan_build(&t, &(struct plan_opts){ .profile = PROFILE_LATENCY }, NULL, 0, &p) &&
 	      is(&p, "/proc/irq/40/smp_affinity_list", PLAN_SET, "0-15", "4,12") &&
 	      count_kind(&p, PLAN_SKIP, "/proc/irq/") == 4 &&
 	      count_kind(&p, PLAN_SET, "/proc/irq/") == 1 &&
@@ -191,7 +208,7 @@ static void test_plan_rules(void)
 	plan_free(&p);
 
 	tp[0].node = 0;
-	CHECK(!plan_build(&t, PROFILE_LATENCY, &sel, 1, &p) &&
+	CHECK(!plan_build(&t, &(struct plan_opts){ .profile = PROFILE_LATENCY }, &sel, 1, &p) &&
 	      !strcmp(p.devs[0].irq_cpus, "1,9") && !strcmp(p.devs[0].io_cpus, "2-3,10-11"),
 	      "CPU 0's core is left out when the node has cores to spare");
 	plan_free(&p);
@@ -201,12 +218,12 @@ static void test_plan_rules(void)
 		snprintf(tc[i].siblings, sizeof(tc[i].siblings), "%d", i);
 	tn[0].cpus = (int[]){ 0, 1 };
 	tn[0].ncpus = 2;
-	CHECK(!plan_build(&t, PROFILE_LATENCY, &sel, 1, &p) &&
+	CHECK(!plan_build(&t, &(struct plan_opts){ .profile = PROFILE_LATENCY }, &sel, 1, &p) &&
 	      !strcmp(p.devs[0].irq_cpus, "1") && !strcmp(p.devs[0].io_cpus, "0"),
 	      "two cores: interrupts keep the one without CPU 0, I/O gets CPU 0's");
 	plan_free(&p);
 	tn[0].ncpus = 1;
-	CHECK(!plan_build(&t, PROFILE_LATENCY, &sel, 1, &p) &&
+	CHECK(!plan_build(&t, &(struct plan_opts){ .profile = PROFILE_LATENCY }, &sel, 1, &p) &&
 	      !strcmp(p.devs[0].irq_cpus, "0") && !strcmp(p.devs[0].io_cpus, "0"),
 	      "one core: interrupts and I/O share it (and the plan says so)");
 	plan_free(&p);
@@ -214,7 +231,7 @@ static void test_plan_rules(void)
 	two_nodes(&t, "ssdtune");
 	t.idle_available = t.freq_available = false;
 	t.turbo = -1;
-	CHECK(!plan_build(&t, PROFILE_LATENCY, NULL, 0, &p) &&
+	CHECK(!plan_build(&t, &(struct plan_opts){ .profile = PROFILE_LATENCY }, NULL, 0, &p) &&
 	      is(&p, CPU "cpuidle", PLAN_SKIP, "", "") && is(&p, CPU "cpufreq", PLAN_SKIP, "", "") &&
 	      strstr(item(&p, CPU "cpuidle")->reason, "not present") &&
 	      !count_kind(&p, PLAN_SET, CPU),
@@ -223,7 +240,7 @@ static void test_plan_rules(void)
 
 	two_nodes(&t, "ssdtune");
 	tp[0].class24 = 0x010601;
-	CHECK(plan_build(&t, PROFILE_LATENCY, NULL, 0, &p) == -ENODEV,
+	CHECK(plan_build(&t, &(struct plan_opts){ .profile = PROFILE_LATENCY }, NULL, 0, &p) == -ENODEV,
 	      "no NVMe function: -ENODEV");
 	plan_free(&p);
 }

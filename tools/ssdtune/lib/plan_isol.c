@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The planner's CPU isolation (plan_isol.h), pure like plan.c.  What it
+ * moves off the I/O cores, and why, follows tuned's cpu-partitioning
+ * profile and the kernel's isolation documentation (admin-guide
+ * kernel-per-CPU-kthreads.rst, cgroup-v2.rst "Cpuset"); see
+ * Documentation/tuning.md.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/plan_isol.h"
+
+#define SYS_CPU "/sys/devices/system/cpu"
+
+void plan_partition_value(const char *cpus, char *buf, size_t len)
+{
+	snprintf(buf, len, "cpus=%s partition=isolated", cpus);
+}
+
+/* A kernel bitmap file off @io: what it has minus @io, or @keep if that
+ * leaves nothing. */
+static int mask_off(struct plan *p, const char *path, const char *now,
+		    const struct cpuset *io, const struct cpuset *keep, int ncpu,
+		    const char *why)
+{
+	char want[TOPO_LIST];
+	struct cpuset s;
+	int i;
+
+	if (!now[0])
+		return plan_add(p, PLAN_SKIP, NULL, path, "", "", "not present");
+	if (cpuset_init(&s, ncpu))
+		return -ENOMEM;
+	if (cpuset_add_mask(&s, now)) {
+		cpuset_free(&s);
+		return plan_add(p, PLAN_SKIP, NULL, path, now, "",
+				"not a CPU mask: left alone");
+	}
+	for (i = 0; i < ncpu; i++)
+		if (cpuset_has(io, i))
+			s.on[i] = false;
+	if (!cpuset_count(&s))
+		cpuset_or(&s, keep);
+	cpuset_format_mask(&s, now, want, sizeof(want));
+	cpuset_free(&s);
+	return plan_add(p, strcmp(now, want) ? PLAN_SET : PLAN_KEEP, NULL, path,
+			now, want, "%s", why);
+}
+
+/* Is @irq a vector of a planned device, or one the kernel manages? */
+static bool device_irq(const struct plan *p, const struct topo *t, int irq)
+{
+	int i, j, d;
+
+	for (i = 0; i < t->npcis; i++)
+		for (j = 0; j < t->pcis[i].nirqs; j++) {
+			if (t->pcis[i].irqs[j].irq != irq)
+				continue;
+			if (t->pcis[i].irqs[j].managed == MANAGED_YES)
+				return true;
+			for (d = 0; d < p->ndevs; d++)
+				if (!strcmp(p->devs[d].bdf, t->pcis[i].bdf))
+					return true;
+		}
+	return false;
+}
+
+static int host_irqs(struct plan *p, const struct topo *t,
+		     const struct cpuset *io, const struct cpuset *keep, int ncpu)
+{
+	char path[PATH_MAX], want[TOPO_LIST], keeps[TOPO_LIST];
+	struct cpuset s;
+	int i, c, fixed = 0, r = 0;
+
+	if (cpuset_init(&s, ncpu))
+		return -ENOMEM;
+	cpuset_format(keep, keeps, sizeof(keeps));
+	for (i = 0; i < t->isol.nirqs && !r; i++) {
+		const struct topo_host_irq *q = &t->isol.irqs[i];
+
+		if (device_irq(p, t, q->irq))
+			continue;
+		if (!q->writable) {
+			fixed++;
+			continue;
+		}
+		cpuset_clear(&s);
+		if (cpuset_add_list(&s, q->affinity))
+			continue;
+		for (c = 0; c < ncpu; c++)
+			if (cpuset_has(io, c))
+				s.on[c] = false;
+		if (!cpuset_count(&s))
+			cpuset_or(&s, keep);
+		cpuset_format(&s, want, sizeof(want));
+		snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", q->irq);
+		r = plan_add(p, strcmp(q->affinity, want) ? PLAN_SET : PLAN_KEEP, NULL,
+			     path, q->affinity, want,
+			     "IRQ %d (%s): a host interrupt, off the I/O cores",
+			     q->irq, q->name[0] ? q->name : "no handler");
+		if (!r)
+			p->items[p->nitems - 1].may_refuse = true;
+	}
+	cpuset_free(&s);
+	if (!r && fixed)
+		r = plan_add(p, PLAN_NOTE, "note fixed irqs", "", "", "",
+			     "%d host interrupts cannot be moved (their smp_affinity is read-only: kernel-managed or per-CPU); the kernel places them",
+			     fixed);
+	return r;
+}
+
+/* @s = the CPUs of cpulist @list that are in @io; how many (-1 if @list
+ * is empty or malformed). */
+static int overlap(struct cpuset *s, const char *list, const struct cpuset *io,
+		   int ncpu)
+{
+	int c;
+
+	cpuset_clear(s);
+	if (!list[0] || cpuset_add_list(s, list))
+		return -1;
+	for (c = 0; c < ncpu; c++)
+		s->on[c] = s->on[c] && cpuset_has(io, c);
+	return cpuset_count(s);
+}
+
+/* A cpuset partition other than ours (@name)? */
+static bool other_partition(const struct topo_cgroup *g, const char *name)
+{
+	return strcmp(g->name, name) && g->partition[0] &&
+	       strncmp(g->partition, "member", 6);
+}
+
+/* Another partition that holds some of @io: its index, or -1. */
+static int foreign_partition(const struct topo *t, const char *name,
+			     const struct cpuset *io, int ncpu)
+{
+	struct cpuset s;
+	int i, hit = -1;
+
+	if (cpuset_init(&s, ncpu))
+		return -1;
+	for (i = 0; i < t->isol.ncgroups && hit < 0; i++)
+		if (other_partition(&t->isol.cgroups[i], name) &&
+		    overlap(&s, t->isol.cgroups[i].cpus, io, ncpu) > 0)
+			hit = i;
+	cpuset_free(&s);
+	return hit;
+}
+
+/* The cpuset partition for the I/O cores, and the controller it needs. */
+static int partition(struct plan *p, const struct topo *t,
+		     const struct plan_opts *o, const struct cpuset *io,
+		     const char *ios, int ncpu)
+{
+	const char *name = o->partition ? o->partition : "ssdtune";
+	char old[TOPO_LIST + 96] = "", want[TOPO_LIST + 96], key[128];
+	int i, r;
+
+	snprintf(p->partition, sizeof(p->partition), "/sys/fs/cgroup/%s", name);
+	if (!t->isol.cgroup2)
+		return plan_add(p, PLAN_SKIP, NULL, p->partition, "", "",
+				"no cgroup v2 at /sys/fs/cgroup: no cpuset partition, tasks are not kept off the I/O cores");
+	if (!t->isol.cpuset)
+		return plan_add(p, PLAN_SKIP, NULL, p->partition, "", "",
+				"the kernel has no cpuset controller: no partition, tasks are not kept off the I/O cores");
+	i = foreign_partition(t, name, io, ncpu);
+	if (i >= 0)
+		return plan_add(p, PLAN_SKIP, NULL, p->partition, "", "",
+				"the cpuset partition /sys/fs/cgroup/%s (CPUs %s) holds I/O cores: no partition of the I/O cores while it does",
+				t->isol.cgroups[i].name, t->isol.cgroups[i].cpus);
+	r = plan_add(p, t->isol.cpuset_on ? PLAN_KEEP : PLAN_SET, NULL,
+		     "/sys/fs/cgroup/cgroup.subtree_control",
+		     t->isol.cpuset_on ? "+cpuset" : "-cpuset", "+cpuset",
+		     "the root hands the cpuset controller down: a partition needs it");
+	if (r)
+		return r;
+	p->items[p->nitems - 1].type = TYPE_CONTROLLER;
+	for (i = 0; i < t->isol.ncgroups; i++)
+		if (!strcmp(t->isol.cgroups[i].name, name))
+			snprintf(old, sizeof(old), "cpus=%s partition=%s",
+				 t->isol.cgroups[i].cpus, t->isol.cgroups[i].partition);
+	plan_partition_value(ios, want, sizeof(want));
+	snprintf(key, sizeof(key), "cpuset partition %s", name);
+	r = plan_add(p, strcmp(old, want) ? PLAN_SET : PLAN_KEEP, key, p->partition,
+		     old, want,
+		     "an isolated cpuset partition of the I/O cores: no other task runs there, no load balancing; 'ssdtune run' starts the workload in it");
+	if (!r)
+		p->items[p->nitems - 1].type = TYPE_PARTITION;
+	return r;
+}
+
+/* What the host isolated already, where the I/O cores meet it. */
+static int host_isolation(struct plan *p, const struct topo *t,
+			  const struct plan_opts *o, const struct cpuset *io,
+			  int ncpu)
+{
+	const char *name = o->partition ? o->partition : "ssdtune";
+	const struct { const char *what, *list; } boot[] = {
+		{ "isolcpus", t->isol.isolated },
+		{ "nohz_full", t->isol.nohz_full },
+	};
+	struct cpuset s;
+	char both[TOPO_LIST];
+	size_t i;
+	int n, r = 0;
+
+	if (cpuset_init(&s, ncpu))
+		return -ENOMEM;
+	for (i = 0; i < sizeof(boot) / sizeof(boot[0]) && !r; i++)
+		if (overlap(&s, boot[i].list, io, ncpu) > 0)
+			r = plan_add(p, PLAN_NOTE, "note boot isolated", "", "", "",
+				     "CPUs %s were isolated at boot (%s=%s): the plan puts I/O on %s of them; if they were isolated for something else, choose the devices or profile again",
+				     boot[i].list, boot[i].what, boot[i].list,
+				     cpuset_format(&s, both, sizeof(both)));
+	for (i = 0; i < (size_t)t->isol.ncgroups && !r; i++) {
+		const struct topo_cgroup *g = &t->isol.cgroups[i];
+
+		if (!other_partition(g, name))
+			continue;
+		n = overlap(&s, g->cpus, io, ncpu);
+		r = plan_add(p, PLAN_NOTE, "note partition", "", "", "",
+			     "the cpuset partition /sys/fs/cgroup/%s (%s, CPUs %s) %s",
+			     g->name, g->partition, g->cpus, n > 0 ?
+			     "holds I/O cores: their work shares those CPUs with its tasks" :
+			     "exists: left alone");
+	}
+	cpuset_free(&s);
+	return r;
+}
+
+int plan_isolation(struct plan *p, const struct topo *t,
+		   const struct plan_opts *o, const struct cpuset *io, int ncpu)
+{
+	char ios[TOPO_LIST];
+	struct cpuset keep;
+	int i, r;
+
+	cpuset_format(io, ios, sizeof(ios));
+	if (cpuset_init(&keep, ncpu))
+		return -ENOMEM;
+	for (i = 0; i < t->ncpus; i++)
+		if (t->cpus[i].online && !cpuset_has(io, t->cpus[i].id))
+			cpuset_set(&keep, t->cpus[i].id);
+	r = host_isolation(p, t, o, io, ncpu);
+	if (r || !o->isolate)
+		goto out;
+	if (!cpuset_count(io) || !cpuset_count(&keep)) {
+		r = plan_add(p, PLAN_NOTE, "note isolation", "", "", "",
+			     "isolation: the I/O cores %s leave no CPU for the rest of the host: nothing isolated",
+			     ios);
+		goto out;
+	}
+	r = mask_off(p, "/proc/irq/default_smp_affinity", t->isol.default_affinity,
+		     io, &keep, ncpu,
+		     "interrupts requested from now on start off the I/O cores");
+	if (!r)
+		r = host_irqs(p, t, io, &keep, ncpu);
+	if (!r)
+		r = mask_off(p, "/sys/devices/virtual/workqueue/cpumask", t->isol.wq_mask,
+			     io, &keep, ncpu, "unbound workqueues run off the I/O cores");
+	if (!r)
+		r = mask_off(p, "/sys/devices/virtual/workqueue/writeback/cpumask",
+			     t->isol.wb_mask, io, &keep, ncpu,
+			     "writeback (flusher) work runs off the I/O cores");
+	if (!r)
+		r = partition(p, t, o, io, ios, ncpu);
+out:
+	cpuset_free(&keep);
+	return r;
+}
+
+int plan_pm_qos(struct plan *p, const struct topo *t, const struct cpuset *io,
+		int ncpu)
+{
+	int bound = plan_latency_bound_us(p->profile), i, r = 0, have = 0;
+	char path[PATH_MAX], want[16];
+
+	(void)ncpu;
+	for (i = 0; i < t->ncpus; i++)
+		have += t->cpus[i].pm_qos[0] != '\0';
+	if (!have)
+		return plan_add(p, PLAN_SKIP, NULL, SYS_CPU "/cpuN/power/pm_qos_resume_latency_us",
+				"", "", "not present (no CPU PM QoS)");
+	snprintf(want, sizeof(want), "%d", bound);
+	for (i = 0; i < t->ncpus && !r; i++) {
+		const struct topo_cpu *c = &t->cpus[i];
+
+		if (!c->online || !cpuset_has(io, c->id))
+			continue;
+		snprintf(path, sizeof(path), SYS_CPU "/cpu%d/power/pm_qos_resume_latency_us",
+			 c->id);
+		if (!c->pm_qos[0])
+			r = plan_add(p, PLAN_SKIP, NULL, path, "", "", "not present");
+		else
+			r = plan_add(p, strcmp(c->pm_qos, want) ? PLAN_SET : PLAN_KEEP,
+				     NULL, path, c->pm_qos, want,
+				     "CPU %d: cpuidle picks no state slower to leave than %d us (PM QoS, latency profile)",
+				     c->id, bound);
+	}
+	return r;
+}
