@@ -254,3 +254,28 @@ load helpers
 	[ "$status" -eq 0 ]
 	[ "${#lines[@]}" -eq 3 ]
 }
+
+@test "attach and detach refuse while apply or revert holds the state lock, and change nothing" {
+	local st=$BATS_TEST_TMPDIR/locked
+	mkdir -p "$st"
+	before=$(fx_sum)
+	flock "$st/lock" sleep 5 3>&- &
+	FAKE_PID=$!
+	sleep 0.3
+	run --separate-stderr ssdt attach --state-dir "$st" 0000:41:00.0
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[[ "$stderr" == *"$st/lock is held by another ssdtune run"* ]]
+	run --separate-stderr ssdt detach --state-dir "$st" 0000:42:00.0
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[[ "$stderr" == *"$st/lock is held by another ssdtune run"* ]]
+	# SSDTUNE_STATE_DIR names the same directory
+	SSDTUNE_STATE_DIR=$st run --separate-stderr ssdt detach 0000:42:00.0
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"$st/lock is held"* ]]
+	# a dry run takes no lock
+	run --separate-stderr ssdt attach --dry-run --state-dir "$st" 0000:41:00.0
+	[ "$status" -eq 0 ]
+	[ "$(fx_sum)" = "$before" ]
+}

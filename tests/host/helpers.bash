@@ -44,6 +44,9 @@ teardown() {
 ssdt() {
 	local map=
 	[ "$(id -u)" -eq 0 ] || map=--map-root-user
+	# the state lock of attach and detach (and a forgotten --state-dir)
+	# stays in the test's directory, never the host's /var/lib/ssdtune
+	export SSDTUNE_STATE_DIR=${SSDTUNE_STATE_DIR:-$BATS_TEST_TMPDIR/default-state}
 	unshare --mount --net --propagation private $map -- sh -c '
 		fx=$1 pfx=$2; shift 2
 		mount --bind "$fx" /sys || exit 99
@@ -155,6 +158,7 @@ ssdt_with_mount() {	# ssdt_with_mount DEVFILE ARGS...
 ssdt_with_node() {	# ssdt_with_node NAME MAJ:MIN ARGS...
 	local name=$1 devnum=$2
 	shift 2
+	export SSDTUNE_STATE_DIR=${SSDTUNE_STATE_DIR:-$BATS_TEST_TMPDIR/default-state}
 	unshare --mount --propagation private -- sh -c '
 		fx=$1 name=$2 devnum=$3 bin=$4; shift 4
 		mount -t tmpfs ssdtune-test-dev /dev || exit 99

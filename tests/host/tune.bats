@@ -476,7 +476,7 @@ follow_effective() {
 	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
 	[ "$status" -eq 1 ]
 	assert_one_error_line
-	[[ "$stderr" == *"held by another ssdtune apply or revert"* ]]
+	[[ "$stderr" == *"held by another ssdtune run (apply, revert, attach or detach)"* ]]
 	[ "$(fx_sum)" = "$before" ]
 }
 

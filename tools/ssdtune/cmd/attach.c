@@ -8,7 +8,9 @@
 
 #include "cmd/cli.h"
 #include "cmd/output.h"
+#include "cmd/tune.h"
 #include "lib/bind.h"
+#include "lib/state.h"
 #include "uapi/linux/ssdtune.h"
 
 /* Report @ctrl's disks ("/dev/ssdt0n1 ...") into @text and JSON. */
@@ -54,27 +56,33 @@ static int cmd_attach(const struct command *cmd, struct cli *cli)
 {
 	struct bind_dev d;
 	struct lib_err err;
-	int r;
+	int r, fd = -1;
 
 	r = bind_attach_begin(cli->argv[0], &d, &err);
 	if (r == -EINVAL)
 		return usage_error(cmd, "%s", err.msg);
 	if (r > 0)
 		return attached(&d, "already_attached", "already attached");
+	/* apply and revert find controllers by identity: not mid-rebind */
+	if (!r && !cli->dry_run && (fd = state_lock(tune_state_dir(), &err)) < 0)
+		r = fd;
 	if (!r)
 		r = bind_to_ssdtune(&d, &err);
-	if (r)
-		return out_fail_err(&err);
-	if (cli->dry_run) {
+	if (r) {
+		r = out_fail_err(&err);
+	} else if (cli->dry_run) {
 		out_set_str("status", "would_attach");
 		out_set_str("driver", SSDTUNE_DRV_NAME);
 		out_set_str("controller", NULL);
 		out_set_array("disks");
-		return out_done();
+		r = out_done();
+	} else if (bind_wait_ctrl(&d, &err)) {
+		r = out_fail_err(&err);
+	} else {
+		r = attached(&d, "attached", "attached");
 	}
-	if (bind_wait_ctrl(&d, &err))
-		return out_fail_err(&err);
-	return attached(&d, "attached", "attached");
+	state_unlock(fd);
+	return r;
 }
 
 const struct command attach_command = {
@@ -86,8 +94,12 @@ const struct command attach_command = {
 "driver (normally nvme) and bind it to the ssdtune driver, which must be\n"
 "loaded.  Refuses, changing nothing, if any namespace or partition of the\n"
 "controller is mounted, used as swap, held by LVM, md or device-mapper, or\n"
-"open by a process.  Prints: attached BDF as ssdtN: /dev/ssdtNn1 ...\n",
+"open by a process.  Prints: attached BDF as ssdtN: /dev/ssdtNn1 ...\n"
+"Holds the state lock (DIR/lock) while it rebinds, so no apply or revert\n"
+"runs meanwhile.\n"
+"  --state-dir DIR  the state directory (default " "/var/lib/ssdtune" ")\n",
 	.flags = CMD_DRY_RUN,
 	.min_args = 1, .max_args = 1,
 	.run = cmd_attach,
+	.options = state_options, .option = tune_option,
 };

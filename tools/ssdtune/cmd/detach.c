@@ -9,7 +9,9 @@
 
 #include "cmd/cli.h"
 #include "cmd/output.h"
+#include "cmd/tune.h"
 #include "lib/bind.h"
+#include "lib/state.h"
 #include "uapi/linux/ssdtune.h"
 
 static int cmd_detach(const struct command *cmd, struct cli *cli)
@@ -18,23 +20,27 @@ static int cmd_detach(const struct command *cmd, struct cli *cli)
 	struct lib_err err;
 	const char *from;
 	char now[64];
-	int r;
+	int r, fd = -1;
 
 	r = bind_detach_begin(cli->argv[0], &d, &err);
 	if (r == -EINVAL)
 		return usage_error(cmd, "%s", err.msg);
+	/* apply and revert find controllers by identity: not mid-rebind */
+	if (!r && !cli->dry_run && (fd = state_lock(tune_state_dir(), &err)) < 0)
+		r = fd;
 	if (!r) {
 		out_set_str("controller", d.ctrl[0] ? d.ctrl : NULL);
 		r = bind_release(&d, &err);
 	}
-	if (r)
-		return out_fail_err(&err);
-	if (cli->dry_run) {
+	if (!r && cli->dry_run) {
 		out_set_str("status", "would_detach");
 		out_set_str("driver", NULL);
 		return out_done();
 	}
-	if (bind_wait_other(&d, now, sizeof(now), &err))
+	if (!r)
+		r = bind_wait_other(&d, now, sizeof(now), &err);
+	state_unlock(fd);
+	if (r)
 		return out_fail_err(&err);
 	out_set_str("status", "detached");
 	out_set_str("driver", now[0] ? now : NULL);
@@ -55,8 +61,12 @@ const struct command detach_command = {
 "Unbind the controller at PCI address BDF from ssdtune and let the kernel\n"
 "probe it again, so that nvme takes it back.  Refuses, changing nothing,\n"
 "while any of its /dev/ssdtNnM disks is mounted, swap, held or open.\n"
-"Prints: detached BDF from ssdtN: bound to nvme\n",
+"Prints: detached BDF from ssdtN: bound to nvme\n"
+"Holds the state lock (DIR/lock) while it rebinds, so no apply or revert\n"
+"runs meanwhile.\n"
+"  --state-dir DIR  the state directory (default " "/var/lib/ssdtune" ")\n",
 	.flags = CMD_DRY_RUN,
 	.min_args = 1, .max_args = 1,
 	.run = cmd_detach,
+	.options = state_options, .option = tune_option,
 };

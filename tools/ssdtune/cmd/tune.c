@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cmd/output.h"
 #include "cmd/tune.h"
@@ -41,7 +42,7 @@ const struct option revert_options[] = {
 };
 
 static struct plan_opts opts = { .profile = PROFILE_BALANCED };
-static const char *state_dir = STATE_DIR_DEFAULT;
+static const char *state_dir;
 static bool force;
 
 int tune_option(struct cli *cli, int val, const char *arg)
@@ -86,7 +87,11 @@ const struct plan_opts *tune_opts(const struct command *cmd, int *usage)
 
 const char *tune_state_dir(void)
 {
-	return state_dir;
+	const char *env = getenv("SSDTUNE_STATE_DIR");
+
+	if (state_dir)
+		return state_dir;
+	return env && env[0] ? env : STATE_DIR_DEFAULT;
 }
 
 static const char *kind_name(enum plan_kind k)

@@ -18,7 +18,7 @@ int tune_option(struct cli *cli, int val, const char *arg);
 /* --profile (default balanced), --isolate, --partition; a usage error
  * (its exit status in *@usage) if they do not go together. */
 const struct plan_opts *tune_opts(const struct command *cmd, int *usage);
-const char *tune_state_dir(void);	/* --state-dir */
+const char *tune_state_dir(void);	/* --state-dir, $SSDTUNE_STATE_DIR */
 bool tune_force(void);			/* --force */
 
 /* The plan in the report, and as text unless --json. */

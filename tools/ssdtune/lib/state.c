@@ -33,7 +33,7 @@ int state_lock(const char *dir, struct lib_err *err)
 
 		close(fd);
 		if (e == EWOULDBLOCK)
-			return lib_errf(err, e, "%s is held by another ssdtune apply or revert",
+			return lib_errf(err, e, "%s is held by another ssdtune run (apply, revert, attach or detach)",
 					p);
 		return lib_errf(err, e, "cannot lock %s: %s", p, strerror(e));
 	}
