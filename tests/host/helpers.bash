@@ -48,13 +48,40 @@ ssdt() {
 	# stays in the test's directory, never the host's /var/lib/ssdtune
 	export SSDTUNE_STATE_DIR=${SSDTUNE_STATE_DIR:-$BATS_TEST_TMPDIR/default-state}
 	unshare --mount --net --propagation private $map -- sh -c '
-		fx=$1 pfx=$2; shift 2
+		fx=$1 pfx=$2 etc=$3; shift 3
 		mount --bind "$fx" /sys || exit 99
 		if [ -n "$pfx" ]; then
 			mount --bind "$pfx/irq" /proc/irq || exit 99
 			mount --bind "$pfx/interrupts" /proc/interrupts || exit 99
 		fi
-		exec "$@"' sh "$FX" "${PFX:-}" "$SSDTUNE" "$@"
+		if [ -n "$etc" ]; then	# a systemd host, with its units here
+			mount -t tmpfs ssdtune-test-run /run || exit 99
+			mkdir -p /run/systemd/system || exit 99
+			mount --bind "$etc" /etc/systemd/system || exit 99
+		fi
+		exec "$@"' sh "$FX" "${PFX:-}" "${SYSTEMD_ETC:-}" "$SSDTUNE" "$@"
+}
+
+# A stand-in irqbalance.service: a process named irqbalance, units in
+# $SYSTEMD_ETC (mounted over /etc/systemd/system by ssdt, with a
+# /run/systemd/system) and a systemctl that answers is-active for
+# irqbalance.service and logs every other call to $SYSTEMCTL_LOG.
+irqbalance_unit_start() {
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	SYSTEMD_ETC=$BATS_TEST_TMPDIR/etc-systemd
+	SYSTEMCTL_LOG=$BATS_TEST_TMPDIR/systemctl.log
+	mkdir -p "$SYSTEMD_ETC"
+	: >"$SYSTEMCTL_LOG"
+	cat >"$BATS_TEST_TMPDIR/bin/systemctl" <<EOS
+#!/bin/sh
+[ "\$*" = "--quiet is-active irqbalance.service" ] && exit 0
+echo "\$*" >>"$SYSTEMCTL_LOG"
+EOS
+	chmod +x "$BATS_TEST_TMPDIR/bin/systemctl"
+	PATH=$BATS_TEST_TMPDIR/bin:$PATH
+	cp /bin/sleep "$BATS_TEST_TMPDIR/irqbalance"
+	"$BATS_TEST_TMPDIR/irqbalance" 60 3>&- &
+	FAKE_PID=$!
 }
 
 # A host topology fixture (see fixtures/mktopo.py) instead of the default.

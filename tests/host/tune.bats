@@ -120,7 +120,7 @@ follow_effective() {
 	[[ "$output" == *"skipped: not present: turbo skipped"* ]]
 }
 
-@test "plan tells how to keep a running irqbalance off the vectors without replacing its ban list" {
+@test "irqbalance outside systemd: the plan says how to run it, keeping the boot-isolated CPUs banned" {
 	make_topo 4n128c
 	cp /bin/sleep "$BATS_TEST_TMPDIR/irqbalance"
 	"$BATS_TEST_TMPDIR/irqbalance" 30 3>&- &
@@ -128,8 +128,51 @@ follow_effective() {
 	run --separate-stderr ssdt plan --profile latency
 	[ "$status" -eq 0 ]
 	line=$(printf '%s\n' "$output" | grep '^note: irqbalance')
+	[[ "$line" == *"is not systemd's irqbalance.service, so ssdtune cannot restart it"* ]]
 	[[ "$line" == *"--banirq=300 --banirq=301"* ]]
-	[[ "$line" == *"do not replace IRQBALANCE_BANNED_CPULIST"* ]]
+	# the I/O cores and isolcpus/nohz_full (60-63,124-127), which the
+	# variable takes over from irqbalance's own ban
+	[[ "$line" == *"IRQBALANCE_BANNED_CPULIST=17-31,49-63,81-95,113-127"* ]]
+	[[ "$output" != *"irqbalance.service.d"* ]]
+}
+
+@test "irqbalance.service: apply writes a drop-in that bans the vectors and the I/O cores and restarts it; verify checks it; revert removes it and restarts it" {
+	make_topo 2s24c
+	irqbalance_unit_start
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE" 0000:81:00.0
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	conf=$SYSTEMD_ETC/irqbalance.service.d/ssdtune.conf
+	cat "$conf"
+	grep -qx 'Environment=IRQBALANCE_BANNED_CPULIST=25-47,73-95' "$conf"
+	grep -qx 'ExecStart=' "$conf"
+	grep -q "^ExecStart=$BATS_TEST_TMPDIR/irqbalance --foreground \$IRQBALANCE_ARGS --banirq=200 --banirq=201 .*--banirq=216\$" "$conf"
+	[ "$(cat "$SYSTEMCTL_LOG")" = "daemon-reload
+try-restart irqbalance.service" ]
+	run --separate-stderr ssdt verify --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"ok     /etc/systemd/system/irqbalance.service.d/ssdtune.conf = (as written)"* ]]
+	echo "# edited" >>"$conf"
+	run --separate-stderr ssdt verify --state-dir "$STATE"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"drift  /etc/systemd/system/irqbalance.service.d/ssdtune.conf: changed since apply"* ]]
+	: >"$SYSTEMCTL_LOG"
+	run --separate-stderr ssdt revert --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	[ ! -e "$conf" ] && [ ! -e "$SYSTEMD_ETC/irqbalance.service.d" ]
+	[ "$(cat "$SYSTEMCTL_LOG")" = "daemon-reload
+try-restart irqbalance.service" ]
+}
+
+@test "irqbalance.service: apply --dry-run shows the drop-in and the restart, and does neither" {
+	make_topo 2s24c
+	irqbalance_unit_start
+	run --separate-stderr ssdt apply --dry-run --profile iops 0000:81:00.0
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"/etc/systemd/system/irqbalance.service.d <- (mkdir)"* ]]
+	[[ "$output" == *"/etc/systemd/system/irqbalance.service.d/ssdtune.conf <- # Written by 'ssdtune apply' (profile iops)"* ]]
+	[[ "$output" == *"systemctl <- try-restart irqbalance.service"* ]]
+	[ ! -e "$SYSTEMD_ETC/irqbalance.service.d" ]
+	[ ! -s "$SYSTEMCTL_LOG" ]
 }
 
 @test "plan DEVICE plans only that device, by PCI address or ssdtN" {

@@ -334,35 +334,10 @@ struct json_object *host_state(const struct bench_dev *d)
 	return o;
 }
 
-/* posix_spawnp() rather than fork(): no child of ours has to exit by hand
- * when a redirection or the exec fails (spawn reports it instead). */
 int bench_spawn(char *const argv[], const char *out_path,
 		const char *err_path)
 {
-	const char *out = out_path ? out_path : "/dev/null";
-	const char *err = err_path ? err_path : "/dev/null";
-	const int flags = O_WRONLY | O_CREAT | O_TRUNC;
-	posix_spawn_file_actions_t fa;
-	int status, r;
-	pid_t pid;
-
-	if (posix_spawn_file_actions_init(&fa))
-		return 127;
-	r = posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out, flags, 0644);
-	if (!r)
-		r = posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, err, flags,
-						     0644);
-	if (!r)
-		r = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (r)
-		return 127;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return 127;
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
+	return sys_spawn(argv, out_path, err_path);
 }
 
 bool bench_have(const char *prog)

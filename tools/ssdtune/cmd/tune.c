@@ -173,11 +173,16 @@ void report_plan(const struct plan *p)
 
 		switch (it->kind) {
 		case PLAN_SET:
-			printf("%s: %s -> %s  (%s)\n", it->path, it->old[0] ? it->old : "\"\"",
-			       it->val, it->reason);
+			if (it->type == TYPE_DROPIN)	/* a file: its gist */
+				printf("%s: %s -> written  (%s)\n", it->path,
+				       it->old[0] ? "other content" : "absent", it->reason);
+			else
+				printf("%s: %s -> %s  (%s)\n", it->path,
+				       it->old[0] ? it->old : "\"\"", it->val, it->reason);
 			break;
 		case PLAN_KEEP:
-			printf("%s: %s already  (%s)\n", it->path, it->val, it->reason);
+			printf("%s: %s already  (%s)\n", it->path,
+			       it->type == TYPE_DROPIN ? "written" : it->val, it->reason);
 			break;
 		case PLAN_SKIP:
 			printf("%s: skipped: %s\n", it->path, it->reason);

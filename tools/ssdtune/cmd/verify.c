@@ -53,7 +53,8 @@ static int cmd_verify(const struct command *cmd, struct cli *cli)
 			if (c.pending)
 				printf("pending %s: %s\n", c.path, c.why);
 			else if (c.ok)
-				printf("ok     %s = %s\n", c.path, e->val);
+				printf("ok     %s = %s\n", c.path,
+				       e->type == TYPE_DROPIN ? "(as written)" : e->val);
 			else
 				printf("drift  %s: %s\n", c.path, c.why);
 		}

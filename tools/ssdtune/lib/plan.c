@@ -486,9 +486,7 @@ static int plan_freq(struct plan *p, const struct topo *t,
 
 static int plan_advice(struct plan *p, const struct topo *t)
 {
-	char irqs[1024] = "";
-	size_t used = 0;
-	int i, j, r;
+	int i, r;
 
 	if (p->profile != PROFILE_BALANCED && p->io_cpus[0]) {
 		snprintf(p->cmdline, sizeof(p->cmdline),
@@ -513,20 +511,7 @@ static int plan_advice(struct plan *p, const struct topo *t)
 		if (r)
 			return r;
 	}
-	if (!t->irqbalance_pid)
-		return plan_add(p, PLAN_NOTE, "note irqbalance", "", "", "",
-			   "irqbalance: not running");
-	for (i = 0; i < t->npcis; i++)
-		for (j = 0; j < t->pcis[i].nirqs && used < sizeof(irqs) - 32; j++) {
-			int w = snprintf(irqs + used, sizeof(irqs) - used, " --banirq=%d",
-					 t->pcis[i].irqs[j].irq);
-
-			if (w > 0)
-				used += (size_t)w;
-		}
-	return plan_add(p, PLAN_NOTE, "note irqbalance", "", "", "",
-		   "irqbalance runs and may move the vectors back: add%s to IRQBALANCE_ARGS (keep what is there; do not replace IRQBALANCE_BANNED_CPULIST, it overrides irqbalance's own isolcpus/nohz_full ban), or ban them with a --policyscript, or stop irqbalance",
-		   irqs);
+	return plan_irqbalance(p, t);
 }
 
 static bool selected(const int *sel, int nsel, int i, const struct topo_pci *pc)

@@ -48,6 +48,8 @@ enum plan_type {
 	TYPE_CONTROLLER,	/* "+cpuset"/"-cpuset" in cgroup.subtree_control */
 	TYPE_PARTITION,		/* a cpuset partition directory: "" or
 				 * "cpus=LIST partition=TYPE" */
+	TYPE_DROPIN,		/* a configuration file the tool owns: ""
+				 * or its content (lib/dropin.h) */
 };
 
 struct plan_item {

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/dropin.h"
 #include "lib/plan_isol.h"
 
 #define SYS_CPU "/sys/devices/system/cpu"
@@ -302,5 +303,87 @@ int plan_pm_qos(struct plan *p, const struct topo *t, const struct cpuset *io,
 				     "CPU %d: cpuidle picks no state slower to leave than %d us (PM QoS, latency profile)",
 				     c->id, bound);
 	}
+	return r;
+}
+
+/* The CPUs irqbalance must not use: the I/O cores and what the host
+ * isolated at boot.  "" for balanced. */
+static int banned_cpus(const struct plan *p, const struct topo *t, char *buf,
+		       size_t len)
+{
+	const char *lists[] = { p->io_cpus, t->isol.isolated, t->isol.nohz_full };
+	struct cpuset s;
+	size_t i;
+
+	buf[0] = '\0';
+	if (p->profile == PROFILE_BALANCED)
+		return 0;
+	if (cpuset_init(&s, 8192))
+		return -ENOMEM;
+	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		if (lists[i][0])
+			cpuset_add_list(&s, lists[i]);
+	cpuset_format(&s, buf, len);
+	cpuset_free(&s);
+	return 0;
+}
+
+/* " --banirq=N" for each vector of the planned devices. */
+static void banned_irqs(const struct plan *p, const struct topo *t, char *buf,
+			size_t len)
+{
+	size_t used = 0;
+	int i, j, d;
+
+	buf[0] = '\0';
+	for (i = 0; i < t->npcis; i++)
+		for (d = 0; d < p->ndevs; d++) {
+			if (strcmp(p->devs[d].bdf, t->pcis[i].bdf))
+				continue;
+			for (j = 0; j < t->pcis[i].nirqs && used + 24 < len; j++)
+				used += (size_t)snprintf(buf + used, len - used, " --banirq=%d",
+							 t->pcis[i].irqs[j].irq);
+		}
+}
+
+int plan_irqbalance(struct plan *p, const struct topo *t)
+{
+	char cpus[TOPO_LIST], irqs[4096], env[TOPO_LIST + 64] = "", conf[8192];
+	int r;
+
+	if (!t->irqbalance_pid)
+		return plan_add(p, PLAN_NOTE, "note irqbalance", "", "", "",
+				"irqbalance: not running");
+	r = banned_cpus(p, t, cpus, sizeof(cpus));
+	if (r)
+		return r;
+	banned_irqs(p, t, irqs, sizeof(irqs));
+	if (cpus[0])
+		snprintf(env, sizeof(env), "IRQBALANCE_BANNED_CPULIST=%s", cpus);
+	if (!t->irqbalance_unit)
+		return plan_add(p, PLAN_NOTE, "note irqbalance", "", "", "",
+				"irqbalance (pid %d) is not systemd's irqbalance.service, so ssdtune cannot restart it: run it with%s%s%s to keep it off the vectors%s, or stop it",
+				t->irqbalance_pid, irqs, env[0] ? " and " : "", env,
+				env[0] ? " and the I/O cores" : "");
+	r = snprintf(conf, sizeof(conf),
+		 "# Written by 'ssdtune apply' (profile %s); 'ssdtune revert' removes it.\n"
+		 "# irqbalance leaves the tuned vectors alone (--banirq)%s.\n"
+		 "[Service]\n%s%s%s"
+		 "ExecStart=\n"
+		 "ExecStart=%s --foreground $IRQBALANCE_ARGS%s\n",
+		 plan_profile_name(p->profile),
+		 env[0] ? " and puts no interrupt on the I/O cores (the banned list\n"
+			  "# replaces irqbalance's own ban of isolcpus/nohz_full CPUs: they are in it)" : "",
+		 env[0] ? "Environment=" : "", env, env[0] ? "\n" : "",
+		 t->irqbalance_exe[0] ? t->irqbalance_exe : "/usr/sbin/irqbalance", irqs);
+	if (r < 0 || (size_t)r >= sizeof(conf) - 1)
+		return plan_add(p, PLAN_SKIP, NULL, IRQBALANCE_DROPIN, "", "",
+				"too many vectors for one drop-in: irqbalance left as it is");
+	r = plan_add(p, strcmp(t->irqbalance_dropin, conf) ? PLAN_SET : PLAN_KEEP, NULL,
+		     IRQBALANCE_DROPIN, t->irqbalance_dropin, conf,
+		     "irqbalance keeps off the vectors (%s)%s%s, then systemctl try-restart irqbalance",
+		     irqs[0] ? irqs + 1 : "none", env[0] ? " and " : "", env);
+	if (!r)
+		p->items[p->nitems - 1].type = TYPE_DROPIN;
 	return r;
 }

@@ -24,4 +24,13 @@ int plan_isolation(struct plan *p, const struct topo *t,
 int plan_pm_qos(struct plan *p, const struct topo *t, const struct cpuset *io,
 		int ncpu);
 
+/*
+ * When irqbalance runs: keep it away from the planned devices' vectors
+ * (--banirq) and, but for balanced, off the I/O cores
+ * (IRQBALANCE_BANNED_CPULIST, with the CPUs isolated at boot that this
+ * replaces irqbalance's own ban of).  As a systemd drop-in where it is
+ * irqbalance.service (lib/dropin.h restarts it), else a note.
+ */
+int plan_irqbalance(struct plan *p, const struct topo *t);
+
 #endif

@@ -160,6 +160,7 @@ static const char *const type_names[] = {
 	[TYPE_FILE] = "file",
 	[TYPE_CONTROLLER] = "controller",
 	[TYPE_PARTITION] = "partition",
+	[TYPE_DROPIN] = "dropin",
 };
 
 static int type_parse(const char *name)

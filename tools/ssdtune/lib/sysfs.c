@@ -4,10 +4,12 @@
 #include <fcntl.h>
 #include <dirent.h>
 #include <limits.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,7 +35,19 @@ bool sys_dry_run(void)
 	return dry_run;
 }
 
+static int write_file(const char *path, const char *value, int flags);
+
 int sys_write(const char *path, const char *value)
+{
+	return write_file(path, value, 0);
+}
+
+int sys_create(const char *path, const char *value)
+{
+	return write_file(path, value, O_CREAT);
+}
+
+static int write_file(const char *path, const char *value, int flags)
 {
 	size_t len = strlen(value);
 	ssize_t n;
@@ -45,7 +59,7 @@ int sys_write(const char *path, const char *value)
 			dry_observer(path, value);
 		return 0;
 	}
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | flags, 0644);
 	if (fd < 0) {
 		err = -errno;
 	} else {
@@ -174,30 +188,94 @@ void sys_sleep_ms(int ms)
 		;
 }
 
-/* mkdir and rmdir as writes: "(mkdir)" or "(rmdir)" is the value. */
-static int dir_op(const char *path, bool make)
+/* mkdir, rmdir and unlink as writes: "(mkdir)", "(rmdir)" or "(unlink)"
+ * is the value. */
+enum dir_op { OP_MKDIR, OP_RMDIR, OP_UNLINK };
+
+static int path_op(const char *path, enum dir_op op)
 {
-	const char *what = make ? "(mkdir)" : "(rmdir)";
-	int err = 0;
+	static const char *const what[] = { "(mkdir)", "(rmdir)", "(unlink)" };
+	int r, err = 0;
 
 	if (dry_run) {
-		out_add_write(path, what, NULL);
+		out_add_write(path, what[op], NULL);
 		if (dry_observer)
-			dry_observer(path, what);
+			dry_observer(path, what[op]);
 		return 0;
 	}
-	if (make ? mkdir(path, 0755) : rmdir(path))
+	if (op == OP_MKDIR)
+		r = mkdir(path, 0755);
+	else if (op == OP_RMDIR)
+		r = rmdir(path);
+	else
+		r = unlink(path);
+	if (r)
 		err = -errno;
-	out_add_write(path, what, err ? strerror(-err) : NULL);
+	out_add_write(path, what[op], err ? strerror(-err) : NULL);
 	return err;
 }
 
 int sys_mkdir(const char *path)
 {
-	return dir_op(path, true);
+	return path_op(path, OP_MKDIR);
 }
 
 int sys_rmdir(const char *path)
 {
-	return dir_op(path, false);
+	return path_op(path, OP_RMDIR);
+}
+
+int sys_unlink(const char *path)
+{
+	return path_op(path, OP_UNLINK);
+}
+
+/* posix_spawnp() rather than fork(): no child of ours has to exit by hand
+ * when a redirection or the exec fails (spawn reports it instead). */
+int sys_spawn(char *const argv[], const char *out_path, const char *err_path)
+{
+	const char *out = out_path ? out_path : "/dev/null";
+	const char *err = err_path ? err_path : "/dev/null";
+	const int flags = O_WRONLY | O_CREAT | O_TRUNC;
+	posix_spawn_file_actions_t fa;
+	int status, r;
+	pid_t pid;
+
+	if (posix_spawn_file_actions_init(&fa))
+		return 127;
+	r = posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out, flags, 0644);
+	if (!r)
+		r = posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, err, flags,
+						     0644);
+	if (!r)
+		r = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (r)
+		return 127;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 127;
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+int sys_run(char *const argv[])
+{
+	char cmd[512] = "";
+	size_t used = 0;
+	int i, rc;
+
+	for (i = 1; argv[i] && used + 2 < sizeof(cmd); i++)
+		used += (size_t)snprintf(cmd + used, sizeof(cmd) - used, "%s%s",
+					 i > 1 ? " " : "", argv[i]);
+	if (dry_run) {
+		out_add_write(argv[0], cmd, NULL);
+		if (dry_observer)
+			dry_observer(argv[0], cmd);
+		return 0;
+	}
+	rc = sys_spawn(argv, NULL, NULL);
+	out_add_write(argv[0], cmd, rc ? "failed" : NULL);
+	return rc ? -ECHILD : 0;
 }

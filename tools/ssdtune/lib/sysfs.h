@@ -54,6 +54,21 @@ int sys_list_numbered(const char *dir, const char *prefix, int **out);
  * recorded in the report, only recorded in a dry run.  0 or -errno. */
 int sys_mkdir(const char *path);
 int sys_rmdir(const char *path);
+int sys_unlink(const char *path);
+
+/* sys_write() to a file that may not exist yet (a configuration file the
+ * tool owns): created 0644.  0 or -errno. */
+int sys_create(const char *path, const char *value);
+
+/* Run @argv (PATH searched), stdout and stderr to the given files
+ * (NULL: /dev/null).  Its exit status, 128+N if killed by signal N, 127
+ * if it could not be run. */
+int sys_spawn(char *const argv[], const char *out_path, const char *err_path);
+
+/* Run @argv as a change (systemctl restart): through the write path, so
+ * a dry run records "argv[0] <- args" and runs nothing.  0, or -ECHILD if
+ * it failed. */
+int sys_run(char *const argv[]);
 
 /* Monotonic milliseconds, and a sleep, for bounded waits. */
 long long sys_now_ms(void);

@@ -12,17 +12,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <numa.h>
 #include <pci/pci.h>
 
 #include "lib/blkdev.h"
 #include "lib/cpuset.h"
+#include "lib/dropin.h"
 #include "lib/irqvec.h"
 #include "lib/isol.h"
 #include "lib/error.h"
 #include "lib/parse.h"
 #include "lib/pcidev.h"
+#include "lib/state.h"
 #include "lib/sysfs.h"
 #include "lib/topo.h"
 
@@ -576,9 +579,11 @@ static int gather_freq(struct topo *t, struct lib_err *err)
 
 static void find_irqbalance(struct topo *t)
 {
+	char *is_active[] = { "systemctl", "--quiet", "is-active", "irqbalance.service", NULL };
 	char p[64 + NAME_MAX], comm[64];
 	struct dirent *e;
 	DIR *d = opendir("/proc");
+	ssize_t n;
 
 	if (!d)
 		return;
@@ -592,6 +597,16 @@ static void find_irqbalance(struct topo *t)
 		}
 	}
 	closedir(d);
+	if (!t->irqbalance_pid)
+		return;
+	/* systemd's irqbalance.service (ask systemd), and its program */
+	t->irqbalance_unit = dropin_systemd() && !sys_spawn(is_active, NULL, NULL);
+	snprintf(p, sizeof(p), "/proc/%d/exe", t->irqbalance_pid);
+	n = readlink(p, t->irqbalance_exe, sizeof(t->irqbalance_exe) - 1);
+	t->irqbalance_exe[n > 0 ? n : 0] = '\0';
+	if (dropin_read(IRQBALANCE_DROPIN, t->irqbalance_dropin,
+			sizeof(t->irqbalance_dropin)))
+		t->irqbalance_dropin[0] = '\0';
 }
 
 int topo_gather(struct topo *t, struct lib_err *err)

@@ -149,6 +149,9 @@ struct topo {
 	struct topo_isol isol;
 
 	int irqbalance_pid;		/* 0: not running */
+	bool irqbalance_unit;		/* as systemd's irqbalance.service */
+	char irqbalance_exe[PATH_MAX];	/* its program, "" unknown */
+	char irqbalance_dropin[8192];	/* ssdtune's drop-in, "" if none */
 	bool proc_irq;			/* /proc/irq readable */
 };
 

@@ -11,6 +11,7 @@
 
 #include "lib/cgroup.h"
 #include "lib/cpuset.h"
+#include "lib/dropin.h"
 #include "lib/irqvec.h"
 #include "lib/knobs.h"
 #include "lib/parse.h"
@@ -165,6 +166,8 @@ static int read_value(int type, const char *path, const char *val, char *buf,
 		return cgroup_controller_read(path, val, buf, len);
 	if (type == TYPE_PARTITION)
 		return cgroup_partition_read(path, buf, len);
+	if (type == TYPE_DROPIN)
+		return dropin_read(path, buf, len);
 	r = state_read_raw(path, buf, len);
 	if (!r)
 		as_written(path, buf, len);
@@ -178,6 +181,8 @@ static int write_value(int type, const char *path, const char *val, bool force,
 {
 	if (type == TYPE_PARTITION)
 		return cgroup_partition_write(path, val, force, why, wlen);
+	if (type == TYPE_DROPIN)
+		return dropin_write(path, val);
 	return sys_write(path, val);
 }
 
@@ -191,7 +196,7 @@ static void strip(char *s)
 
 static bool same_value(const char *a, const char *b)
 {
-	char x[TOPO_LIST], y[TOPO_LIST];
+	char x[8192], y[8192];
 
 	snprintf(x, sizeof(x), "%s", a);
 	snprintf(y, sizeof(y), "%s", b);
@@ -203,7 +208,7 @@ static bool same_value(const char *a, const char *b)
 int tune_save(const char *dir, const struct plan *p, struct state *s,
 	      struct lib_err *err)
 {
-	char raw[TOPO_LIST];
+	char raw[8192];
 	int i, r;
 
 	snprintf(s->profile, sizeof(s->profile), "%s", plan_profile_name(p->profile));
@@ -286,7 +291,7 @@ static bool planned(const struct plan *p, const char *key)
 
 void tune_residue(const struct plan *p, struct state *s, struct tune_writes *w)
 {
-	char path[PATH_MAX], now[TOPO_LIST], why[128];
+	char path[PATH_MAX], now[8192], why[128];
 	bool kept_partition = false;
 	int i, r;
 
@@ -455,6 +460,10 @@ void tune_check(const struct state_entry *e, struct tune_check *c)
 	if (r) {
 		snprintf(c->why, sizeof(c->why), "cannot read: %s", strerror(-r));
 		c->ok = false;
+	} else if (e->type == TYPE_DROPIN) {
+		snprintf(c->why, sizeof(c->why), "%s since apply",
+			 c->now[0] ? "changed" : "removed");
+		c->ok = same_value(c->now, e->val);
 	} else if (e->vector < 0) {
 		snprintf(c->why, sizeof(c->why), "applied %s, now %s", e->val,
 			 c->now[0] ? c->now : "nothing");
@@ -467,7 +476,7 @@ void tune_check(const struct state_entry *e, struct tune_check *c)
 void tune_restore(const struct state *s, bool force, struct tune_writes *w,
 		  void (*skipped)(void *ctx, const char *key), void *ctx)
 {
-	char path[PATH_MAX], now[TOPO_LIST], why[128];
+	char path[PATH_MAX], now[8192], why[128];
 	bool kept_partition = false;
 	int i, r;
 

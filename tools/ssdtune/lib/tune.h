@@ -83,7 +83,7 @@ bool tune_stale(const struct state *s, char *now, size_t len);
 /* One saved value against the live system. */
 struct tune_check {
 	char path[PATH_MAX];	/* where it lives now (or its key if gone) */
-	char now[TOPO_LIST];	/* the live value */
+	char now[8192];		/* the live value */
 	bool ok;
 	bool pending;		/* ok, but the vector moves at its next
 				 * interrupt: none since apply */
