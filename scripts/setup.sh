@@ -5,7 +5,7 @@
 set -eu
 
 BUILD_DIR=${BUILD_DIR:-$(pwd)/build}
-STAMP=$BUILD_DIR/.setup-done-v3
+STAMP=$BUILD_DIR/.setup-done-v4
 SRCFILE=/etc/apt/sources.list.d/ssdtune-backports.sources
 
 log() { printf 'setup: %s\n' "$*"; }
@@ -90,6 +90,22 @@ if [ ! -x "$BUILD_DIR/venv/bin/vng" ]; then
 	mkdir -p "$BUILD_DIR"
 	python3 -m venv "$BUILD_DIR/venv"
 	"$BUILD_DIR/venv/bin/pip" install -q virtme-ng
+fi
+# Debian's irqbalance for the guest tests (tests/vm/48-irqbalance.bats),
+# unpacked, not installed: installing it would start it on this host.
+if [ ! -x "$BUILD_DIR/irqbalance/irqbalance" ]; then
+	log "unpacking Debian's irqbalance into $BUILD_DIR/irqbalance"
+	tmp=$(mktemp -d)
+	chmod 755 "$tmp"	# apt's download user must write there
+	if ! (cd "$tmp" && apt-get download -q -o APT::Sandbox::User=root irqbalance &&
+		dpkg-deb -x irqbalance_*.deb root &&
+		mkdir -p "$BUILD_DIR/irqbalance" &&
+		cp root/usr/sbin/irqbalance "$BUILD_DIR/irqbalance/"); then
+		rm -rf "$tmp"
+		echo "setup: cannot unpack Debian's irqbalance" >&2
+		exit 1
+	fi
+	rm -rf "$tmp"
 fi
 touch "$STAMP"
 log "done"

@@ -113,6 +113,19 @@ void report_plan(const struct plan *p)
 	json_object_object_add(o, "io_cpus", json_object_new_string(p->io_cpus));
 	json_object_object_add(o, "housekeeping_cpus", json_object_new_string(p->housekeeping));
 	json_object_object_add(o, "boot_cmdline", json_object_new_string(p->cmdline));
+	if (p->irqbalance.pid) {
+		struct json_object *ib = json_object_new_object();
+
+		json_object_object_add(ib, "pid", json_object_new_int(p->irqbalance.pid));
+		json_object_object_add(ib, "systemd_unit",
+				       json_object_new_boolean(p->irqbalance.unit));
+		json_object_object_add(ib, "args", json_object_new_string(p->irqbalance.args));
+		json_object_object_add(ib, "banned_cpulist",
+				       json_object_new_string(p->irqbalance.banned_cpus));
+		json_object_object_add(o, "irqbalance", ib);
+	} else {
+		json_object_object_add(o, "irqbalance", NULL);
+	}
 	devs = json_object_new_array();
 	for (i = 0; i < p->ndevs; i++) {
 		const struct plan_dev *d = &p->devs[i];

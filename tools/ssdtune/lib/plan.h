@@ -86,6 +86,12 @@ struct plan {
 	char irq_cpus[TOPO_LIST], io_cpus[TOPO_LIST];	/* all devices */
 	char housekeeping[TOPO_LIST];	/* everything else */
 	char cmdline[4 * TOPO_LIST + 128];	/* boot isolation, printed */
+	struct {
+		int pid;			/* 0: not running */
+		bool unit;			/* systemd's irqbalance.service */
+		char args[4096];		/* "--banirq=N ..." */
+		char banned_cpus[TOPO_LIST];	/* IRQBALANCE_BANNED_CPULIST */
+	} irqbalance;			/* how to keep it off */
 };
 
 /*

@@ -358,6 +358,11 @@ int plan_irqbalance(struct plan *p, const struct topo *t)
 	if (r)
 		return r;
 	banned_irqs(p, t, irqs, sizeof(irqs));
+	p->irqbalance.pid = t->irqbalance_pid;
+	p->irqbalance.unit = t->irqbalance_unit;
+	snprintf(p->irqbalance.args, sizeof(p->irqbalance.args), "%s",
+		 irqs[0] ? irqs + 1 : "");
+	snprintf(p->irqbalance.banned_cpus, sizeof(p->irqbalance.banned_cpus), "%s", cpus);
 	if (cpus[0])
 		snprintf(env, sizeof(env), "IRQBALANCE_BANNED_CPULIST=%s", cpus);
 	if (!t->irqbalance_unit)

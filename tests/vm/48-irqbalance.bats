@@ -1,0 +1,95 @@
+#!/usr/bin/env bats
+# irqbalance and the tuned vectors, with Debian's irqbalance (unpacked by
+# scripts/setup.sh into build/irqbalance, not installed) on the 2-node
+# guest: one balancing pass (--oneshot) moves vectors that apply steered
+# onto node 1's interrupt core; with the options the plan gives (--banirq
+# for each vector, IRQBALANCE_BANNED_CPULIST = the I/O cores) it leaves
+# them there.  The guest has no systemd: the drop-in that carries these
+# options to irqbalance.service and its restart are tested on the host
+# (tests/host/tune.bats).
+
+bats_require_minimum_version 1.5.0
+
+load lib/common
+
+STATE=$SSDT_TMP/irqbalance-state
+IRQB=$SSDT_BUILD/irqbalance/irqbalance
+
+setup_file() {
+	setup_attached
+}
+
+setup() {
+	[ -x "$IRQB" ] || { echo "no $IRQB: run make setup" >&2; return 1; }
+}
+
+teardown() {
+	pkill -x irqbalance 2>/dev/null || true
+	[ -e "$STATE/state.json" ] && "$SSDT_TOOL" revert --force --state-dir "$STATE" >/dev/null 2>&1
+	rm -rf "$STATE"
+	return 0
+}
+
+teardown_file() {
+	teardown_stock
+}
+
+py() {
+	printf '%s' "$output" | python3 -c "import json,sys; v=json.load(sys.stdin); print($1)"
+}
+
+# Apply latency to the controller; $irqc is its interrupt core.
+apply_latency() {
+	bdf=$(nvme_bdf)
+	run --separate-stderr ssdt plan --profile latency --json "$bdf"
+	[ "$status" -eq 0 ]
+	irqc=$(py 'v["devices"][0]["irq_cpus"]')
+	io=$(py 'v["io_cpus"]')
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE" "$bdf"
+	[ "$status" -eq 0 ] || { echo "apply: $stderr"; return 1; }
+}
+
+# How many queue vectors are not on the interrupt core.
+moved() {
+	local q irq n=0
+	while read -r q irq; do
+		[ "$(trim "/proc/irq/$irq/smp_affinity_list")" = "$irqc" ] || n=$((n + 1))
+	done < <(ssdt_queue_irqs)
+	echo "$n"
+}
+
+@test "without the plan's options, one irqbalance pass moves vectors off the interrupt core (the failure the options prevent)" {
+	apply_latency
+	[ "$(moved)" = 0 ]
+	run timeout 60 "$IRQB" --oneshot --foreground
+	ssdt_queue_irqs | while read -r q irq; do echo "$q $irq $(cat "/proc/irq/$irq/smp_affinity_list")"; done
+	[ "$(moved)" -gt 0 ]
+}
+
+@test "with the plan's --banirq and IRQBALANCE_BANNED_CPULIST, irqbalance leaves every vector on the interrupt core and bans the I/O core" {
+	apply_latency
+	# the plan gives the options while an irqbalance runs
+	cp /bin/sleep "$SSDT_TMP/irqbalance"
+	"$SSDT_TMP/irqbalance" 30 3>&- &
+	run --separate-stderr ssdt plan --profile latency --json "$bdf"
+	kill $!
+	[ "$status" -eq 0 ]
+	[ "$(py 'v["irqbalance"]["systemd_unit"]')" = False ]
+	args=$(py 'v["irqbalance"]["args"]')
+	banned=$(py 'v["irqbalance"]["banned_cpulist"]')
+	echo "args: $args; banned: $banned"
+	[ "$banned" = "$io" ]
+	[ "$(echo "$args" | wc -w)" = "$(ssdt_queue_irqs | wc -l)" ]
+	# shellcheck disable=SC2086
+	IRQBALANCE_BANNED_CPULIST=$banned run timeout 60 "$IRQB" --oneshot --foreground --debug $args
+	[ "$status" -eq 0 ]
+	mask=$(echo "$output" | sed -n 's/^Banned CPUs: *//p' | head -1)
+	echo "irqbalance: Banned CPUs: $mask"
+	for c in $(expand_cpulist "$io"); do
+		(( (0x${mask//,/} >> c) & 1 )) || { echo "I/O core $c not banned"; false; }
+	done
+	ssdt_queue_irqs | while read -r q irq; do echo "$q $irq $(cat "/proc/irq/$irq/smp_affinity_list")"; done
+	[ "$(moved)" = 0 ]
+	run --separate-stderr ssdt verify --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$output" | grep drift; false; }
+}
