@@ -28,10 +28,6 @@ teardown_file() {
 	teardown_stock
 }
 
-# The JSON field $1 (a python expression on v) of $output.
-py() {
-	printf '%s' "$output" | python3 -c "import json,sys; v=json.load(sys.stdin); print($1)"
-}
 
 # queue_cpu Q: first CPU that submits to queue Q
 queue_cpu() {

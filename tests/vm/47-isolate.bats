@@ -17,18 +17,13 @@ setup_file() {
 }
 
 teardown() {
-	[ -e "$STATE/state.json" ] && "$SSDT_TOOL" revert --force --state-dir "$STATE" >/dev/null 2>&1
-	rm -rf "$STATE"
-	return 0
+	revert_state "$STATE"
 }
 
 teardown_file() {
 	teardown_stock
 }
 
-py() {
-	printf '%s' "$output" | python3 -c "import json,sys; v=json.load(sys.stdin); print($1)"
-}
 
 # Every value isolation touches, as the host has it now (with "host":
 # not the controller's own vectors, which every profile steers).  One

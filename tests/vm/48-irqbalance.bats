@@ -25,18 +25,13 @@ setup() {
 
 teardown() {
 	pkill -x irqbalance 2>/dev/null || true
-	[ -e "$STATE/state.json" ] && "$SSDT_TOOL" revert --force --state-dir "$STATE" >/dev/null 2>&1
-	rm -rf "$STATE"
-	return 0
+	revert_state "$STATE"
 }
 
 teardown_file() {
 	teardown_stock
 }
 
-py() {
-	printf '%s' "$output" | python3 -c "import json,sys; v=json.load(sys.stdin); print($1)"
-}
 
 # Apply latency to the controller; $irqc is its interrupt core.
 apply_latency() {

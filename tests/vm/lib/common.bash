@@ -366,3 +366,17 @@ io_counter() {
 	done
 	echo "$s"
 }
+
+# py EXPR: a python expression on v, the JSON in $output (bats' run).
+py() {
+	printf '%s' "$output" | python3 -c "import json,sys; v=json.load(sys.stdin); print($1)"
+}
+
+# revert_state DIR: what a test applied with --state-dir DIR, reverted
+# (--force: also a state the test faked as from another boot), and DIR
+# gone; never fails, so a teardown can call it.
+revert_state() {
+	[ -e "$1/state.json" ] && "$SSDT_TOOL" revert --force --state-dir "$1" >/dev/null 2>&1
+	rm -rf "$1"
+	return 0
+}
