@@ -356,11 +356,35 @@ make_knobs() {
 		--rounds 3 --runtime 1 --out "$OUT"
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	[ "$(cut -d' ' -f1-2 "$FAKE_FIO_LOG" | tr '\n' ';')" = \
-	  "randread-4k-t1q1 rw=randread;randread-4k-t1q1 rw=randread;randread-4k-t1q1 rw=randread;apply --profile;randread-4k-t1q1 rw=randread;randread-4k-t1q1 rw=randread;randread-4k-t1q1 rw=randread;revert;" ]
-	grep -qx 'apply --profile latency' "$FAKE_FIO_LOG"
+	  "randread-4k-t1q1 rw=randread;randread-4k-t1q1 rw=randread;randread-4k-t1q1 rw=randread;apply --profile;randread-4k-t1q1 rw=randread;randread-4k-t1q1 rw=randread;randread-4k-t1q1 rw=randread;revert --state-dir;" ]
+	# the bench's device only, and a state directory of the bench's own:
+	# its revert puts back what the admin had applied
+	grep -qx "apply --profile latency --state-dir $OUT/ab-state 0000:42:00.0" "$FAKE_FIO_LOG"
+	grep -qx "revert --state-dir $OUT/ab-state" "$FAKE_FIO_LOG"
 	[ -f "$OUT/baseline/bench.json" ] && [ -f "$OUT/tuned/bench.json" ]
 	[[ "$output" == *"A: $OUT/baseline/bench.json"* ]]
 	[[ "$output" == *"within noise"* ]]
+}
+
+@test "--ab: Ctrl-C during the tuned run stops it at the next round, reverts, and exits 130" {
+	export SSDTUNE_BENCH_SELF=$BATS_TEST_DIRNAME/fixtures/bench-bin/ssdtune-self
+	FAKE_FIO_SIGNAL=2 run --separate-stderr ssdt bench ssdt0n1 --ab latency --bs 4k --qd 1 \
+		--rounds 3 --runtime 1 --out "$OUT"
+	[ "$status" -eq 130 ]
+	assert_one_error_line
+	[[ "$stderr" == "ssdtune: interrupted by signal 2: interrupted before round 2 of randread-4k-t1q1 (what apply changed is reverted)" ]]
+	[ "$(tail -1 "$FAKE_FIO_LOG")" = "revert --state-dir $OUT/ab-state" ]
+	[ "$(grep -c rw=randread "$FAKE_FIO_LOG")" = 4 ]
+}
+
+@test "--ab: a failed (or killed) apply is reverted, and the bench stops with one line" {
+	export SSDTUNE_BENCH_SELF=$BATS_TEST_DIRNAME/fixtures/bench-bin/ssdtune-self
+	FAKE_APPLY_EXIT=137 run --separate-stderr ssdt bench ssdt0n1 --ab latency --bs 4k --qd 1 \
+		--rounds 3 --runtime 1 --out "$OUT"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[[ "$stderr" == "ssdtune: ssdtune apply --profile latency failed (exit 137) and was reverted; the baseline is in $OUT/baseline" ]]
+	[ "$(tail -1 "$FAKE_FIO_LOG")" = "revert --state-dir $OUT/ab-state" ]
 }
 
 @test "--ab without apply/revert commands fails with one clear line before measuring" {
@@ -406,6 +430,11 @@ topo_disk() {
 	[ "$(report method cpus_source)" = plan ]
 	[ "$(report method cpus_profile)" = latency ]
 	grep -qx "cpus_allowed=$io" "$OUT/jobs/randread-4k-t1q1.fio"
+	# the host state is read where the load runs: the first I/O core's
+	# governor (latency sets performance there), not cpu0's
+	[ "$(report host state_cpu)" = "${io%%[-,]*}" ]
+	[ "$(report host governor)" = performance ]
+	[ "$(cat "$FX/devices/system/cpu/cpu0/cpufreq/scaling_governor")" != performance ]
 	# --cpus wins over the plan
 	run --separate-stderr ssdt bench ssdt0n1 --dry-run --json --cpus 3 --state-dir "$STATE"
 	[ "$status" -eq 0 ]

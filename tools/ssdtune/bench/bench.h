@@ -51,6 +51,8 @@ struct bench_hooks {
 	void *ctx;
 	/* One line of progress ("bench: ID: N rounds, STATUS"), no '\n'. */
 	void (*progress)(void *ctx, const char *line);
+	/* Asked before each round: stop now (Ctrl-C)?  NULL: never. */
+	bool (*stopped)(void *ctx);
 };
 
 /* The device under test. */
@@ -86,6 +88,8 @@ struct bench {
 	 * "plan" (then @plan_profile names the profile). */
 	const char *cpus, *cpus_source;
 	char plan_cpus[1024], plan_profile[32];
+	/* --ab's tuned run: the state directory its apply used */
+	const char *ab_state_dir;
 };
 
 /*

@@ -132,6 +132,9 @@ int bench_cell_run(const struct bench *b, const struct bench_cell *c,
 	rounds = json_object_new_array();
 	json_object_object_add(cell, "rounds", rounds);
 	while (n < max) {
+		if (b->hooks.stopped && b->hooks.stopped(b->hooks.ctx))
+			return lib_errf(err, EINTR, "interrupted before round %d of %s",
+					n + 1, id);
 		rc = bench_round(b, dir, id, n, &r, err);
 		if (rc)
 			return rc;

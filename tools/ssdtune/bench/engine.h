@@ -38,7 +38,9 @@ void host_sample(const struct bench_dev *d, struct host_sample *s);
 /* host.c: the host's tuning state (governor, EPP, turbo, cpuidle, IRQ
  * affinity, scheduler, kernel, driver), and an ssdtune controller's
  * settings (NULL for other devices). */
-struct json_object *host_state(const struct bench_dev *d);
+/* The host as it bears on the result, read on the first CPU of @cpus
+ * (where the load runs; NULL: cpu0). */
+struct json_object *host_state(const struct bench_dev *d, const char *cpus);
 struct json_object *ssdt_settings(const struct bench_dev *d);
 
 /* host.c: run @argv (PATH lookup), stdout to @out_path (NULL: /dev/null),

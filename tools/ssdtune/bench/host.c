@@ -263,13 +263,13 @@ static struct json_object *scheduler(const struct bench_dev *d)
 	return json_object_new_string(a + 1);
 }
 
-static struct json_object *cpuidle_states(void)
+static struct json_object *cpuidle_states(int cpu)
 {
-	static const char dir[] = "/sys/devices/system/cpu/cpu0/cpuidle";
 	struct json_object *a = json_object_new_array(), *s;
-	char p[PATH_MAX];
+	char p[PATH_MAX], dir[64];
 	int i;
 
+	snprintf(dir, sizeof(dir), "/sys/devices/system/cpu/cpu%d/cpuidle", cpu);
 	for (i = 0; i < 32; i++) {
 		snprintf(p, sizeof(p), "%s/state%d", dir, i);
 		if (!sys_is_dir(p))
@@ -312,12 +312,16 @@ static struct json_object *turbo(void)
 	return NULL;
 }
 
-struct json_object *host_state(const struct bench_dev *d)
+struct json_object *host_state(const struct bench_dev *d, const char *cpus)
 {
-	static const char freq[] = "/sys/devices/system/cpu/cpu0/cpufreq";
 	struct json_object *o = json_object_new_object();
+	/* the first CPU the load runs on (cpu0 when it may run anywhere) */
+	int cpu = cpus && cpus[0] >= '0' && cpus[0] <= '9' ? atoi(cpus) : 0;
 	struct utsname u;
+	char freq[64];
 
+	snprintf(freq, sizeof(freq), "/sys/devices/system/cpu/cpu%d/cpufreq", cpu);
+	json_object_object_add(o, "state_cpu", json_object_new_int(cpu));
 	json_object_object_add(o, "kernel", uname(&u) ? NULL :
 				       json_object_new_string(u.release));
 	json_object_object_add(o, "driver", d->driver[0] ?
@@ -329,7 +333,7 @@ struct json_object *host_state(const struct bench_dev *d)
 	json_object_object_add(o, "turbo", turbo());
 	add_file(o, "cpuidle_driver", "/sys/devices/system/cpu/cpuidle",
 		 "current_driver");
-	json_object_object_add(o, "cpuidle_states", cpuidle_states());
+	json_object_object_add(o, "cpuidle_states", cpuidle_states(cpu));
 	json_object_object_add(o, "irqs", irq_affinity(d));
 	return o;
 }

@@ -72,7 +72,7 @@ void bench_close(struct bench *b)
  */
 static int place(struct bench *b, struct lib_err *err)
 {
-	const char *dir = b->set->state_dir;
+	const char *dir = b->ab_state_dir ? b->ab_state_dir : b->set->state_dir;
 	int r;
 
 	b->cpus = b->set->cpus;
@@ -184,7 +184,7 @@ int bench_run(struct bench *b, const char *dir, struct json_object **out,
 	json_object_object_add(rep, "version", json_object_new_string(SSDTUNE_VERSION));
 	json_object_object_add(rep, "started", json_object_new_string(when));
 	json_object_object_add(rep, "device", device_json(&b->dev));
-	json_object_object_add(rep, "host", host_state(&b->dev));
+	json_object_object_add(rep, "host", host_state(&b->dev, b->cpus));
 	json_object_object_add(rep, "method", method_json(b));
 	json_object_object_add(rep, "purge", json_object_new_string("none"));
 	json_object_object_add(rep, "purge_note", NULL);

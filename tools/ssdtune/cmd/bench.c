@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -253,8 +254,35 @@ static int run(struct bench *b, const char *dir, bool json)
 	return rc;
 }
 
+/* --ab: a signal ends the run at the next round, and revert still runs. */
+static volatile sig_atomic_t caught;
+
+static void on_signal(int sig)
+{
+	caught = sig;
+}
+
+static bool stopped(void *ctx)
+{
+	(void)ctx;
+	return caught != 0;
+}
+
+static void catch_signals(bool on)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_handler = on ? on_signal : SIG_DFL };
+	size_t i;
+
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
 static int ab(struct bench *b, const char *dir, const struct cli *cli)
 {
+	int rc;
+
 	char base[PATH_MAX / 2 + 16], tuned[PATH_MAX / 2 + 16];
 	struct lib_err err = { 0 };
 
@@ -275,7 +303,13 @@ static int ab(struct bench *b, const char *dir, const struct cli *cli)
 			       "# 5. ssdtune bench compare\n", base, ab_profile, tuned);
 		return dry_run(b, cli->json);
 	}
-	if (bench_ab(b, ab_profile, base, tuned, out_obj(), &err))
+	catch_signals(true);
+	rc = bench_ab(b, ab_profile, base, tuned, out_obj(), &err);
+	catch_signals(false);
+	if (caught)
+		return out_fail(128 + caught, "interrupted by signal %d: %s (what apply changed is reverted)",
+				(int)caught, err.msg);
+	if (rc)
 		return out_fail_err(&err);
 	if (!cli->json)
 		bench_print_compare(bench_jget(out_obj(), "compare"), stdout);
@@ -299,6 +333,7 @@ static int cmd_bench(const struct command *cmd, struct cli *cli)
 {
 	struct bench_hooks hooks = {
 		.progress = cli->json ? NULL : show_progress,
+		.stopped = stopped,
 	};
 	struct lib_err err = { 0 };
 	char dir[PATH_MAX / 2];
