@@ -441,6 +441,15 @@ topo_disk() {
 	[ "$(printf '%s' "$output" | python3 -c 'import json,sys; v=json.load(sys.stdin); print(v["cpus_source"], v["cpus"])')" = "option 3" ]
 }
 
+@test "--cpus naming a CPU that is not online: one line, exit status 2, nothing run" {
+	make_topo 1s8c
+	run --separate-stderr ssdt bench --dry-run --cpus 6-9 --bs 4k --qd 1
+	[ "$status" -eq 2 ]
+	assert_one_error_line
+	[[ "$stderr" == "ssdtune: bench: --cpus '6-9': CPUs 8-9 are not online (online: 0-7)"* ]]
+	[ ! -e "${FAKE_FIO_LOG:-/nonexistent}" ]
+}
+
 @test "knobs changed by 'ssdtune set' are not a plan: fio is not placed" {
 	make_topo 4n128c
 	topo_disk

@@ -16,6 +16,8 @@
 #include "bench/stats.h"
 #include "cmd/cli.h"
 #include "cmd/output.h"
+#include "lib/cpuset.h"
+#include "lib/sysfs.h"
 
 static struct bench_settings o = { .pattern = -1 };
 static const char *out_dir, *ab_profile;
@@ -109,8 +111,41 @@ static int one_rw(const char *s, int i)
 	       usage_error(NULL, "bench: --rw '%s' is not read, write, randread, randwrite or R/W adding to 100", s) : 0;
 }
 
+/* Does cpulist @list name a CPU that is not online?  Then say which in
+ * @bad (a malformed list: also true; no online file: not checked). */
+static bool offline_cpus(const char *list, char *bad, size_t len)
+{
+	char online[1024], off[1024];
+	struct cpuset want, on;
+	bool r = true;
+	int c;
+
+	if (sys_read("/sys/devices/system/cpu/online", online, sizeof(online)))
+		return false;
+	if (cpuset_init(&want, 8192) || cpuset_init(&on, 8192)) {
+		snprintf(bad, len, "out of memory");
+		return true;
+	}
+	if (cpuset_add_list(&want, list) || cpuset_add_list(&on, online)) {
+		snprintf(bad, len, "not a CPU list");
+	} else {
+		for (c = 0; c < 8192; c++)
+			if (cpuset_has(&on, c))
+				want.on[c] = false;
+		r = cpuset_count(&want) > 0;
+		if (r)
+			snprintf(bad, len, "CPUs %s are not online (online: %s)",
+				 cpuset_format(&want, off, sizeof(off)), online);
+	}
+	cpuset_free(&want);
+	cpuset_free(&on);
+	return r;
+}
+
 static int bench_option(struct cli *cli, int val, const char *arg)
 {
+	char bad[2200];
+
 	(void)cli;
 	switch (val) {
 	case OPT_BS:
@@ -168,6 +203,8 @@ static int bench_option(struct cli *cli, int val, const char *arg)
 	case OPT_CPUS:
 		if (!*arg || strspn(arg, "0123456789,-") != strlen(arg))
 			return usage_error(NULL, "bench: --cpus '%s' is not a CPU list", arg);
+		if (offline_cpus(arg, bad, sizeof(bad)))
+			return usage_error(NULL, "bench: --cpus '%s': %s", arg, bad);
 		o.cpus = arg;
 		return 0;
 	}
