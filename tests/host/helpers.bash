@@ -48,7 +48,7 @@ ssdt() {
 	# stays in the test's directory, never the host's /var/lib/ssdtune
 	export SSDTUNE_STATE_DIR=${SSDTUNE_STATE_DIR:-$BATS_TEST_TMPDIR/default-state}
 	unshare --mount --net --propagation private $map -- sh -c '
-		fx=$1 pfx=$2 etc=$3; shift 3
+		fx=$1 pfx=$2 etc=$3 def=$4; shift 4
 		mount --bind "$fx" /sys || exit 99
 		if [ -n "$pfx" ]; then
 			mount --bind "$pfx/irq" /proc/irq || exit 99
@@ -59,7 +59,10 @@ ssdt() {
 			mkdir -p /run/systemd/system || exit 99
 			mount --bind "$etc" /etc/systemd/system || exit 99
 		fi
-		exec "$@"' sh "$FX" "${PFX:-}" "${SYSTEMD_ETC:-}" "$SSDTUNE" "$@"
+		if [ -n "$def" ]; then	# /etc/default (GRUB drop-ins) here
+			mount --bind "$def" /etc/default || exit 99
+		fi
+		exec "$@"' sh "$FX" "${PFX:-}" "${SYSTEMD_ETC:-}" "${ETC_DEFAULT:-}" "$SSDTUNE" "$@"
 }
 
 # A stand-in irqbalance.service: a process named irqbalance, units in
@@ -221,4 +224,16 @@ save_fixture() { cp -a "$FX" "$BATS_TEST_TMPDIR/orig.sys" && cp -a "$PFX" "$BATS
 restore_fixture() {
 	rsync -a --ignore-times --delete "$BATS_TEST_TMPDIR/orig.sys/" "$FX/" &&
 	rsync -a --ignore-times --delete "$BATS_TEST_TMPDIR/orig.proc/" "$PFX/"
+}
+
+# A GRUB host: an /etc/default of the test's own (mounted by ssdt) with a
+# grub.d, and an update-grub that logs each run to $UPDATE_GRUB_LOG.
+grub_host() {
+	ETC_DEFAULT=$BATS_TEST_TMPDIR/etc-default
+	UPDATE_GRUB_LOG=$BATS_TEST_TMPDIR/update-grub.log
+	mkdir -p "$ETC_DEFAULT/grub.d" "$BATS_TEST_TMPDIR/bin"
+	: >"$UPDATE_GRUB_LOG"
+	printf '#!/bin/sh\necho update-grub >>"%s"\n' "$UPDATE_GRUB_LOG" >"$BATS_TEST_TMPDIR/bin/update-grub"
+	chmod +x "$BATS_TEST_TMPDIR/bin/update-grub"
+	PATH=$BATS_TEST_TMPDIR/bin:$PATH
 }

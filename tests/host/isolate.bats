@@ -161,3 +161,35 @@ assert c["/proc/irq/16/smp_affinity_list"]["new"] == "0-1"
 	run --separate-stderr ssdt run
 	[ "$status" -eq 2 ]
 }
+
+@test "apply --boot writes the GRUB drop-in and runs update-grub; verify says it waits for a reboot; revert removes it and runs update-grub" {
+	make_topo 2s24c
+	grub_host
+	run --separate-stderr ssdt apply --profile latency --boot --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	cfg=$ETC_DEFAULT/grub.d/ssdtune.cfg
+	cat "$cfg"
+	grep -qx 'GRUB_CMDLINE_LINUX_DEFAULT="$GRUB_CMDLINE_LINUX_DEFAULT isolcpus=managed_irq,domain,25-47,73-95 nohz_full=25-47,73-95 rcu_nocbs=25-47,73-95 irqaffinity=0-23,48-71"' "$cfg"
+	[ "$(cat "$UPDATE_GRUB_LOG")" = update-grub ]
+	run --separate-stderr ssdt verify --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"pending /etc/default/grub.d/ssdtune.cfg: written, but the running kernel did not boot with isolcpus=managed_irq,domain,25-47,73-95 "*": reboot"* ]]
+	[[ "${lines[-1]}" == *"wait (a vector's next interrupt, or a reboot)" ]]
+	run --separate-stderr ssdt revert --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	[ ! -e "$cfg" ] && [ -d "$ETC_DEFAULT/grub.d" ]	# grub.d was there before
+	[ "$(cat "$UPDATE_GRUB_LOG")" = "update-grub
+update-grub" ]
+}
+
+@test "apply --boot without update-grub writes nothing for boot and says what to add to the boot loader" {
+	make_topo 2s24c
+	# a PATH without update-grub (Debian's is in /usr/sbin)
+	PATH=/usr/bin:/bin run --separate-stderr ssdt plan --profile iops --boot
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"/etc/default/grub.d/ssdtune.cfg: skipped: no update-grub (not GRUB as Debian installs it): add to the boot loader's kernel command line: isolcpus=managed_irq,domain,27-47,75-95 "* ]]
+	run --separate-stderr ssdt apply --profile balanced --boot
+	[ "$status" -eq 2 ]
+	assert_one_error_line
+	[[ "$stderr" == *"--boot needs the latency, iops or throughput profile"* ]]
+}

@@ -346,17 +346,7 @@ int bench_spawn(char *const argv[], const char *out_path,
 
 bool bench_have(const char *prog)
 {
-	const char *path = getenv("PATH");
-	char p[PATH_MAX];
-	const char *s, *e;
-
-	for (s = path ? path : "/usr/bin:/bin"; *s; s = *e ? e + 1 : e) {
-		e = strchrnul(s, ':');
-		snprintf(p, sizeof(p), "%.*s/%s", (int)(e - s), s, prog);
-		if (!access(p, X_OK))
-			return true;
-	}
-	return false;
+	return sys_have(prog);
 }
 
 void bench_first_line(const char *path, char *buf, size_t len)

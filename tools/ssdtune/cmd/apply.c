@@ -130,6 +130,8 @@ const struct command apply_command = {
 "                    workload on them\n"
 "  --partition NAME  the cpuset partition's cgroup (default ssdtune); a\n"
 "                    cgroup of that name ssdtune did not create is refused\n"
+"  --boot            also write boot isolation for GRUB and run update-grub\n"
+"                    (takes effect at the next boot)\n"
 "  --state-dir DIR   where to save (default " "/var/lib/ssdtune" ")\n",
 	.flags = CMD_DRY_RUN,
 	.min_args = 0, .max_args = 64,

@@ -54,7 +54,11 @@ const struct command plan_command = {
 "                    an isolated cpuset partition of them that only\n"
 "                    'ssdtune run' puts tasks in (not with balanced)\n"
 "  --partition NAME  the partition's cgroup, /sys/fs/cgroup/NAME\n"
-"                    (default ssdtune)\n",
+"                    (default ssdtune)\n"
+"  --boot            boot isolation of the I/O cores (isolcpus, nohz_full,\n"
+"                    rcu_nocbs, irqaffinity) as the GRUB drop-in\n"
+"                    /etc/default/grub.d/ssdtune.cfg, then update-grub\n"
+"                    (not with balanced)\n",
 	.min_args = 0, .max_args = 64,
 	.run = cmd_plan,
 	.options = plan_options, .option = tune_option,

@@ -13,12 +13,14 @@
 #include "lib/cgroup.h"
 #include "lib/state.h"
 
-enum { OPT_PROFILE = 0x200, OPT_STATE_DIR, OPT_FORCE, OPT_ISOLATE, OPT_PARTITION };
+enum { OPT_PROFILE = 0x200, OPT_STATE_DIR, OPT_FORCE, OPT_ISOLATE, OPT_PARTITION,
+       OPT_BOOT };
 
 const struct option plan_options[] = {
 	{ "profile",	required_argument, NULL, OPT_PROFILE },
 	{ "isolate",	no_argument, NULL, OPT_ISOLATE },
 	{ "partition",	required_argument, NULL, OPT_PARTITION },
+	{ "boot",	no_argument, NULL, OPT_BOOT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -26,6 +28,7 @@ const struct option apply_options[] = {
 	{ "profile",	required_argument, NULL, OPT_PROFILE },
 	{ "isolate",	no_argument, NULL, OPT_ISOLATE },
 	{ "partition",	required_argument, NULL, OPT_PARTITION },
+	{ "boot",	no_argument, NULL, OPT_BOOT },
 	{ "state-dir",	required_argument, NULL, OPT_STATE_DIR },
 	{ NULL, 0, NULL, 0 },
 };
@@ -55,6 +58,8 @@ int tune_option(struct cli *cli, int val, const char *arg)
 					   arg);
 	} else if (val == OPT_ISOLATE) {
 		opts.isolate = true;
+	} else if (val == OPT_BOOT) {
+		opts.boot = true;
 	} else if (val == OPT_PARTITION) {
 		if (!cgroup_name_valid(arg))
 			return usage_error(NULL, "--partition '%s': not a cgroup name the tool may create (letters, digits, '-', '_', '.'; not starting with '.', 'cgroup.' or 'cpuset.')",
@@ -78,8 +83,9 @@ bool tune_force(void)
 const struct plan_opts *tune_opts(const struct command *cmd, int *usage)
 {
 	*usage = 0;
-	if (opts.isolate && opts.profile == PROFILE_BALANCED)
-		*usage = usage_error(cmd, "--isolate needs the latency, iops or throughput profile (balanced keeps no I/O cores apart)");
+	if ((opts.isolate || opts.boot) && opts.profile == PROFILE_BALANCED)
+		*usage = usage_error(cmd, "--%s needs the latency, iops or throughput profile (balanced keeps no I/O cores apart)",
+				     opts.isolate ? "isolate" : "boot");
 	else if (opts.partition && !opts.isolate)
 		*usage = usage_error(cmd, "--partition names the partition of --isolate");
 	return &opts;

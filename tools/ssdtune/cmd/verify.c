@@ -17,6 +17,7 @@ static int cmd_verify(const struct command *cmd, struct cli *cli)
 	struct tune_check c;
 	struct state s;
 	int r, i, drift = 0, pending = 0;
+	bool waiting_boot = false;
 	char now[40];
 
 	(void)cmd;
@@ -39,6 +40,7 @@ static int cmd_verify(const struct command *cmd, struct cli *cli)
 		tune_check(e, &c);
 		drift += !c.ok;
 		pending += c.pending;
+		waiting_boot |= c.pending && e->vector < 0;
 		json_object_object_add(j, "path", json_object_new_string(c.path));
 		json_object_object_add(j, "key", json_object_new_string(e->key));
 		json_object_object_add(j, "applied", json_object_new_string(e->val));
@@ -66,8 +68,10 @@ static int cmd_verify(const struct command *cmd, struct cli *cli)
 		r = out_fail(EXIT_REFUSED, "%d of %d applied settings drifted", drift, s.n);
 	else {
 		if (!out_json() && pending)
-			printf("all %d applied settings hold (profile %s); %d vector moves wait for the vector's next interrupt\n",
-			       s.n, s.profile, pending);
+			printf("all %d applied settings hold (profile %s); %d %s\n",
+			       s.n, s.profile, pending, waiting_boot ?
+			       "wait (a vector's next interrupt, or a reboot)" :
+			       "vector moves wait for the vector's next interrupt");
 		else if (!out_json())
 			printf("all %d applied settings hold (profile %s)\n", s.n, s.profile);
 		r = out_done();

@@ -493,9 +493,10 @@ static int plan_advice(struct plan *p, const struct topo *t)
 			 "isolcpus=managed_irq,domain,%s nohz_full=%s rcu_nocbs=%s%s%s",
 			 p->io_cpus, p->io_cpus, p->io_cpus,
 			 p->housekeeping[0] ? " irqaffinity=" : "", p->housekeeping);
-		r = plan_add(p, PLAN_NOTE, "note boot", "", "", "",
-			"boot isolation (printed, not written): add to the kernel command line: %s",
-			p->cmdline);
+		r = p->boot ? plan_boot(p, t) :
+			plan_add(p, PLAN_NOTE, "note boot", "", "", "",
+				 "boot isolation (printed, not written; 'ssdtune apply --boot' writes it for GRUB): add to the kernel command line: %s",
+				 p->cmdline);
 		if (!r && !p->isolate)
 			r = plan_add(p, PLAN_NOTE, "note cpuset", "", "", "",
 				     "runtime isolation not asked for: 'ssdtune apply --isolate' moves host interrupts, workqueues and every other task off the I/O cores %s (a cpuset partition; 'ssdtune run' starts the workload in it)",
@@ -537,6 +538,7 @@ int plan_build(const struct topo *t, const struct plan_opts *o, const int *sel,
 	memset(p, 0, sizeof(*p));
 	p->profile = profile;
 	p->isolate = o->isolate && profile != PROFILE_BALANCED;
+	p->boot = o->boot && profile != PROFILE_BALANCED;
 	p->devs = calloc((size_t)t->npcis + 1, sizeof(*p->devs));
 	if (!p->devs || cpuset_init(&all_irq, ncpu) || cpuset_init(&all_io, ncpu) ||
 	    cpuset_init(&chosen, ncpu) || cpuset_init(&io, ncpu))

@@ -33,6 +33,8 @@ struct plan_opts {
 				 * throughput): host IRQs, workqueues and
 				 * a cpuset partition off/on the I/O cores */
 	const char *partition;	/* its cgroup name; NULL: the default */
+	bool boot;		/* boot isolation: a GRUB drop-in with the
+				 * isolating kernel command line */
 };
 
 enum plan_kind {
@@ -77,7 +79,7 @@ struct plan_dev {
 
 struct plan {
 	int profile;
-	bool isolate;
+	bool isolate, boot;
 	char partition[80];	/* its path, "" without --isolate */
 	struct plan_dev *devs;
 	int ndevs;

@@ -392,3 +392,25 @@ int plan_irqbalance(struct plan *p, const struct topo *t)
 		p->items[p->nitems - 1].type = TYPE_DROPIN;
 	return r;
 }
+
+int plan_boot(struct plan *p, const struct topo *t)
+{
+	char conf[2 * sizeof(p->cmdline) + 256];
+	int r;
+
+	if (!t->update_grub)
+		return plan_add(p, PLAN_SKIP, NULL, GRUB_DROPIN, "", "",
+				"no update-grub (not GRUB as Debian installs it): add to the boot loader's kernel command line: %s",
+				p->cmdline);
+	snprintf(conf, sizeof(conf),
+		 "# Written by 'ssdtune apply --boot' (profile %s); 'ssdtune revert' removes it.\n"
+		 "# Boot isolation of the I/O cores; takes effect at the next boot.\n"
+		 "GRUB_CMDLINE_LINUX_DEFAULT=\"$GRUB_CMDLINE_LINUX_DEFAULT %s\"\n",
+		 plan_profile_name(p->profile), p->cmdline);
+	r = plan_add(p, strcmp(t->grub_dropin, conf) ? PLAN_SET : PLAN_KEEP, NULL,
+		     GRUB_DROPIN, t->grub_dropin, conf,
+		     "boot isolation at the next boot: %s; then update-grub", p->cmdline);
+	if (!r)
+		p->items[p->nitems - 1].type = TYPE_DROPIN;
+	return r;
+}

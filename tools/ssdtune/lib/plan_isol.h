@@ -24,6 +24,9 @@ int plan_isolation(struct plan *p, const struct topo *t,
 int plan_pm_qos(struct plan *p, const struct topo *t, const struct cpuset *io,
 		int ncpu);
 
+/* Boot isolation (p->cmdline) as the GRUB drop-in, or why not. */
+int plan_boot(struct plan *p, const struct topo *t);
+
 /*
  * When irqbalance runs: keep it away from the planned devices' vectors
  * (--banirq) and, but for balanced, off the I/O cores

@@ -279,3 +279,18 @@ int sys_run(char *const argv[])
 	out_add_write(argv[0], cmd, rc ? "failed" : NULL);
 	return rc ? -ECHILD : 0;
 }
+
+bool sys_have(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char p[PATH_MAX];
+	const char *s, *e;
+
+	for (s = path ? path : "/usr/bin:/bin"; *s; s = *e ? e + 1 : e) {
+		e = strchrnul(s, ':');
+		snprintf(p, sizeof(p), "%.*s/%s", (int)(e - s), s, prog);
+		if (!access(p, X_OK))
+			return true;
+	}
+	return false;
+}

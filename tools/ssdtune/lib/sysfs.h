@@ -70,6 +70,9 @@ int sys_spawn(char *const argv[], const char *out_path, const char *err_path);
  * it failed. */
 int sys_run(char *const argv[]);
 
+/* Is program @prog in PATH? */
+bool sys_have(const char *prog);
+
 /* Monotonic milliseconds, and a sleep, for bounded waits. */
 long long sys_now_ms(void);
 void sys_sleep_ms(int ms);

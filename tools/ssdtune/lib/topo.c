@@ -626,6 +626,11 @@ int topo_gather(struct topo *t, struct lib_err *err)
 		r = gather_freq(t, err);
 	if (!r)
 		r = isol_gather(t, err);
+	if (!r) {
+		t->update_grub = sys_have("update-grub");
+		if (dropin_read(GRUB_DROPIN, t->grub_dropin, sizeof(t->grub_dropin)))
+			t->grub_dropin[0] = '\0';
+	}
 	if (!r)
 		find_irqbalance(t);
 	return r;

@@ -152,6 +152,8 @@ struct topo {
 	bool irqbalance_unit;		/* as systemd's irqbalance.service */
 	char irqbalance_exe[PATH_MAX];	/* its program, "" unknown */
 	char irqbalance_dropin[8192];	/* ssdtune's drop-in, "" if none */
+	bool update_grub;		/* update-grub is in PATH */
+	char grub_dropin[4096];		/* ssdtune's GRUB drop-in, "" if none */
 	bool proc_irq;			/* /proc/irq readable */
 };
 

@@ -461,9 +461,18 @@ void tune_check(const struct state_entry *e, struct tune_check *c)
 		snprintf(c->why, sizeof(c->why), "cannot read: %s", strerror(-r));
 		c->ok = false;
 	} else if (e->type == TYPE_DROPIN) {
+		char args[1024];
+
 		snprintf(c->why, sizeof(c->why), "%s since apply",
 			 c->now[0] ? "changed" : "removed");
 		c->ok = same_value(c->now, e->val);
+		/* boot isolation holds only once booted with it */
+		if (c->ok && dropin_grub_args(e->val, args, sizeof(args)) &&
+		    !dropin_booted_with(args)) {
+			c->pending = true;
+			snprintf(c->why, sizeof(c->why), "written, but the running kernel did not boot with %s: reboot",
+				 args);
+		}
 	} else if (e->vector < 0) {
 		snprintf(c->why, sizeof(c->why), "applied %s, now %s", e->val,
 			 c->now[0] ? c->now : "nothing");
