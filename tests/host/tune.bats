@@ -25,12 +25,12 @@ golden() {	# golden FIXTURE: every profile's plan equals its golden file
 		run --separate-stderr ssdt plan --profile "$prof"
 		[ "$status" -eq 0 ] || { echo "$prof: status $status: $stderr"; return 1; }
 		diff -u "$GOLDEN/plan-$1-$prof.txt" <(printf '%s\n' "$output" |
-			grep -v '^note: irqbalance') || { echo "$1 $prof differs"; return 1; }
+			grep -Ev '^note: (irqbalance|tuned runs|power-profiles-daemon runs)|^/etc/systemd/system/irqbalance') || { echo "$1 $prof differs"; return 1; }
 		[ "$prof" != balanced ] || continue
 		run --separate-stderr ssdt plan --profile "$prof" --isolate
 		[ "$status" -eq 0 ] || { echo "$prof --isolate: status $status: $stderr"; return 1; }
 		diff -u "$GOLDEN/plan-$1-$prof-isolate.txt" <(printf '%s\n' "$output" |
-			grep -v '^note: irqbalance') || { echo "$1 $prof --isolate differs"; return 1; }
+			grep -Ev '^note: (irqbalance|tuned runs|power-profiles-daemon runs)|^/etc/systemd/system/irqbalance') || { echo "$1 $prof --isolate differs"; return 1; }
 	done
 }
 
@@ -161,6 +161,21 @@ try-restart irqbalance.service" ]
 	[ ! -e "$conf" ] && [ ! -e "$SYSTEMD_ETC/irqbalance.service.d" ]
 	[ "$(cat "$SYSTEMCTL_LOG")" = "daemon-reload
 try-restart irqbalance.service" ]
+}
+
+@test "tuned and power-profiles-daemon running: the plan says they may undo it" {
+	make_topo 1s8c
+	cp /bin/sleep "$BATS_TEST_TMPDIR/tuned"
+	cp /bin/sleep "$BATS_TEST_TMPDIR/power-profiles-daemon"
+	"$BATS_TEST_TMPDIR/tuned" 30 3>&- &
+	FAKE_PID=$!
+	"$BATS_TEST_TMPDIR/power-profiles-daemon" 30 3>&- &
+	local ppd=$!
+	run --separate-stderr ssdt plan --profile latency
+	kill "$ppd"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"note: tuned runs (profile "*"): it sets governors, EPP, C-states and IRQ affinity of its own and may undo this plan"* ]]
+	[[ "$output" == *"note: power-profiles-daemon runs (profile "*"): it sets EPP and turbo of its own"* ]]
 }
 
 @test "irqbalance.service: apply --dry-run shows the drop-in and the restart, and does neither" {

@@ -3,7 +3,8 @@
 # of ../fixtures/mktopo.py (but the 8n512c benchmark) and every profile,
 # and plan-FIXTURE-PROFILE-isolate.txt with --isolate (not for balanced).
 # Review the diff before committing: tune.bats compares against these.
-# The irqbalance note depends on the machine and is left out.
+# What depends on the machine (irqbalance, tuned, power-profiles-daemon)
+# is left out.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
@@ -21,6 +22,6 @@ for fx in 1s8c 2s24c 4n128c vm; do
 			mount --bind "$d/sys" /sys && mount --bind "$d/proc/irq" /proc/irq &&
 			mount --bind "$d/proc/interrupts" /proc/interrupts && exec "$@"' \
 			sh "$tmp/$fx" "$bin" plan --profile "${prof%-isolate}" $iso |
-			grep -v '^note: irqbalance' >"$here/plan-$fx-$prof.txt"
+			grep -Ev '^note: (irqbalance|tuned runs|power-profiles-daemon runs)|^/etc/systemd/system/irqbalance' >"$here/plan-$fx-$prof.txt"
 	done
 done

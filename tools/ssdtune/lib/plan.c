@@ -512,7 +512,8 @@ static int plan_advice(struct plan *p, const struct topo *t)
 		if (r)
 			return r;
 	}
-	return plan_irqbalance(p, t);
+	r = plan_tuners(p, t);
+	return r ? r : plan_irqbalance(p, t);
 }
 
 static bool selected(const int *sel, int nsel, int i, const struct topo_pci *pc)

@@ -346,6 +346,21 @@ static void banned_irqs(const struct plan *p, const struct topo *t, char *buf,
 		}
 }
 
+int plan_tuners(struct plan *p, const struct topo *t)
+{
+	int r = 0;
+
+	if (t->tuned_profile[0])
+		r = plan_add(p, PLAN_NOTE, "note tuned", "", "", "",
+			     "tuned runs (profile %s): it sets governors, EPP, C-states and IRQ affinity of its own and may undo this plan ('verify' shows that as drift); 'tuned-adm off' first, or a tuned profile that leaves them",
+			     t->tuned_profile);
+	if (!r && t->ppd_profile[0])
+		r = plan_add(p, PLAN_NOTE, "note ppd", "", "", "",
+			     "power-profiles-daemon runs (profile %s): it sets EPP and turbo of its own and may undo this plan ('verify' shows that as drift); 'powerprofilesctl set performance', or stop it",
+			     t->ppd_profile);
+	return r;
+}
+
 int plan_irqbalance(struct plan *p, const struct topo *t)
 {
 	char cpus[TOPO_LIST], irqs[4096], env[TOPO_LIST + 64] = "", conf[8192];

@@ -24,6 +24,9 @@ int plan_isolation(struct plan *p, const struct topo *t,
 int plan_pm_qos(struct plan *p, const struct topo *t, const struct cpuset *io,
 		int ncpu);
 
+/* Notes on tuned and power-profiles-daemon, which tune the CPUs too. */
+int plan_tuners(struct plan *p, const struct topo *t);
+
 /* Boot isolation (p->cmdline) as the GRUB drop-in, or why not. */
 int plan_boot(struct plan *p, const struct topo *t);
 

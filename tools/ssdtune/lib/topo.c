@@ -577,26 +577,58 @@ static int gather_freq(struct topo *t, struct lib_err *err)
 	return 0;
 }
 
-static void find_irqbalance(struct topo *t)
+/* The pid of a process whose comm is @name (truncated to 15 as the
+ * kernel keeps it), or 0. */
+static int find_process(const char *name)
 {
-	char *is_active[] = { "systemctl", "--quiet", "is-active", "irqbalance.service", NULL };
 	char p[64 + NAME_MAX], comm[64];
 	struct dirent *e;
 	DIR *d = opendir("/proc");
-	ssize_t n;
+	int pid = 0;
 
 	if (!d)
-		return;
-	while ((e = readdir(d))) {
+		return 0;
+	while (!pid && (e = readdir(d))) {
 		if (!all_digits(e->d_name))
 			continue;
 		snprintf(p, sizeof(p), "/proc/%s/comm", e->d_name);
-		if (!sys_read(p, comm, sizeof(comm)) && !strcmp(comm, "irqbalance")) {
-			t->irqbalance_pid = atoi(e->d_name);
-			break;
-		}
+		if (!sys_read(p, comm, sizeof(comm)) && !strncmp(comm, name, 15) &&
+		    strlen(comm) == (strlen(name) < 15 ? strlen(name) : 15))
+			pid = atoi(e->d_name);
 	}
 	closedir(d);
+	return pid;
+}
+
+/* Daemons that tune the CPUs too: tuned and power-profiles-daemon, and
+ * the profile each has active. */
+static void find_tuners(struct topo *t)
+{
+	char ini[512], *s;
+
+	if (find_process("tuned")) {
+		read_opt("/etc/tuned/active_profile", t->tuned_profile,
+			 sizeof(t->tuned_profile));
+		if (!t->tuned_profile[0])
+			snprintf(t->tuned_profile, sizeof(t->tuned_profile), "?");
+	}
+	if (find_process("power-profiles-daemon")) {
+		snprintf(t->ppd_profile, sizeof(t->ppd_profile), "?");
+		if (!state_read_raw("/var/lib/power-profiles-daemon/state.ini", ini, sizeof(ini)) &&
+		    (s = strstr(ini, "Profile=")))
+			snprintf(t->ppd_profile, sizeof(t->ppd_profile), "%.*s",
+				 (int)strcspn(s + 8, "\n"), s + 8);
+	}
+}
+
+static void find_irqbalance(struct topo *t)
+{
+	char *is_active[] = { "systemctl", "--quiet", "is-active", "irqbalance.service", NULL };
+	char p[64];
+	ssize_t n;
+
+	find_tuners(t);
+	t->irqbalance_pid = find_process("irqbalance");
 	if (!t->irqbalance_pid)
 		return;
 	/* systemd's irqbalance.service (ask systemd), and its program */

@@ -153,6 +153,9 @@ struct topo {
 	char irqbalance_exe[PATH_MAX];	/* its program, "" unknown */
 	char irqbalance_dropin[8192];	/* ssdtune's drop-in, "" if none */
 	bool update_grub;		/* update-grub is in PATH */
+	char tuned_profile[64];		/* tuned runs: its profile ("?"), or "" */
+	char ppd_profile[64];		/* power-profiles-daemon runs: its
+					 * profile ("?"), or "" */
 	char grub_dropin[4096];		/* ssdtune's GRUB drop-in, "" if none */
 	bool proc_irq;			/* /proc/irq readable */
 };
