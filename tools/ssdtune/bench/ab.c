@@ -34,7 +34,7 @@ static int self(const char *dir, const char *a, const char *b, const char *c,
 	if (dev && dev[0])
 		argv[n++] = (char *)dev;
 	argv[n] = NULL;
-	return bench_spawn(argv, NULL, NULL);
+	return sys_spawn(argv, NULL, NULL);
 }
 
 int bench_ab_ready(const struct bench *b, struct lib_err *err)

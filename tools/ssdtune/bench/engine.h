@@ -16,6 +16,7 @@
 
 #include "bench/bench.h"
 #include "bench/fio.h"
+#include "lib/sysfs.h"
 
 /* host.c: resolve the device (see bench_open() for the errors). */
 int bench_dev_resolve(const char *arg, struct bench_dev *d,
@@ -43,14 +44,8 @@ void host_sample(const struct bench_dev *d, struct host_sample *s);
 struct json_object *host_state(const struct bench_dev *d, const char *cpus);
 struct json_object *ssdt_settings(const struct bench_dev *d);
 
-/* host.c: run @argv (PATH lookup), stdout to @out_path (NULL: /dev/null),
- * stderr to @err_path (NULL: /dev/null).  The exit status, 127 if it
- * could not run, or 128 + signal. */
-int bench_spawn(char *const argv[], const char *out_path,
-		const char *err_path);
-/* Is @prog on PATH? */
-bool bench_have(const char *prog);
-/* The first line of file @path into @buf ("" if none). */
+/* Subprocesses: sys_spawn() and sys_have() (lib/sysfs.h). */
+/* host.c: the first line of file @path into @buf ("" if none). */
 void bench_first_line(const char *path, char *buf, size_t len);
 
 /* matrix.c: the cells of @s (calloc'd; -1 if out of memory), and whether

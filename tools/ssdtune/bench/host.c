@@ -7,13 +7,10 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench/engine.h"
@@ -336,17 +333,6 @@ struct json_object *host_state(const struct bench_dev *d, const char *cpus)
 	json_object_object_add(o, "cpuidle_states", cpuidle_states(cpu));
 	json_object_object_add(o, "irqs", irq_affinity(d));
 	return o;
-}
-
-int bench_spawn(char *const argv[], const char *out_path,
-		const char *err_path)
-{
-	return sys_spawn(argv, out_path, err_path);
-}
-
-bool bench_have(const char *prog)
-{
-	return sys_have(prog);
 }
 
 void bench_first_line(const char *path, char *buf, size_t len)

@@ -56,14 +56,14 @@ static int check_fio(char *version, size_t len, struct lib_err *err)
 	char tmp[] = "/tmp/ssdtune-fio-XXXXXX";
 	int fd, v, rc;
 
-	if (!bench_have("fio"))
+	if (!sys_have("fio"))
 		return lib_errf(err, ENOENT, "fio is not installed (bench uses fio as its load generator; apt-get install fio)");
 	fd = mkstemp(tmp);
 	if (fd < 0)
 		return lib_errf(err, errno, "cannot create a temporary file: %s",
 				strerror(errno));
 	close(fd);
-	rc = bench_spawn(argv, tmp, NULL);
+	rc = sys_spawn(argv, tmp, NULL);
 	bench_first_line(tmp, version, len);
 	unlink(tmp);
 	v = bench_fio_version(version);
@@ -104,11 +104,11 @@ int bench_purge(const struct bench *b, const char *dir,
 		json_object_object_add(rep, "purge", json_object_new_string("format"));
 		return 0;
 	}
-	if (!bench_have("blkdiscard"))
+	if (!sys_have("blkdiscard"))
 		return lib_errf(err, ENOENT, "purge needs blkdiscard (util-linux), which is not installed (Format NVM: %s)",
 				why);
 	snprintf(path, sizeof(path), "%s/raw/purge.err", dir);
-	rc = bench_spawn(argv, NULL, path);
+	rc = sys_spawn(argv, NULL, path);
 	bench_first_line(path, line, sizeof(line));
 	if (rc)
 		return lib_errf(err, EIO, "purge of %s failed (blkdiscard exit %d)%s%s",

@@ -248,7 +248,7 @@ static int plot(struct json_object *rep, const char *dir,
 	FILE *gp;
 	int rc;
 
-	if (!bench_have("gnuplot")) {
+	if (!sys_have("gnuplot")) {
 		snprintf(why, len, "gnuplot is not installed");
 		return -1;
 	}
@@ -278,7 +278,7 @@ static int plot(struct json_object *rep, const char *dir,
 		snprintf(why, len, "cannot enter %s", dir);
 		return -1;
 	}
-	rc = bench_spawn(argv, NULL, "plots.err");
+	rc = sys_spawn(argv, NULL, "plots.err");
 	if (chdir(cwd))
 		rc = -1;
 	if (rc) {

@@ -62,7 +62,7 @@ int bench_fio_run(const char *what, const char *jobfile, const char *raw,
 
 	snprintf(out_arg, sizeof(out_arg), "--output=%s", raw);
 	snprintf(err_path, sizeof(err_path), "%s.err", raw);
-	rc = bench_spawn(argv, NULL, err_path);
+	rc = sys_spawn(argv, NULL, err_path);
 	bench_first_line(err_path, line, sizeof(line));
 	if (rc)
 		return lib_errf(err, EIO, "fio failed (%s, exit %d)%s%s", what,

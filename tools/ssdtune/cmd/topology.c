@@ -14,13 +14,6 @@ struct package {
 	int *cpus, ncpus;
 };
 
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
-}
-
 static void free_packages(struct package *p, int np)
 {
 	int i;
@@ -69,7 +62,7 @@ static int packages(const struct topo *t, struct package **out)
 			p[j].threads = same + 1;
 	}
 	for (j = 0; j < np; j++)
-		qsort(p[j].cpus, (size_t)p[j].ncpus, sizeof(int), cmp_int);
+		qsort(p[j].cpus, (size_t)p[j].ncpus, sizeof(int), int_cmp);
 	*out = p;
 	return np;
 }

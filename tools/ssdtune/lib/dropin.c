@@ -62,7 +62,10 @@ static bool unit_of(const char *path, char *unit, size_t len)
 	return true;
 }
 
-bool dropin_grub_args(const char *conf, char *args, size_t len)
+/* The kernel arguments a GRUB drop-in adds (its
+ * GRUB_CMDLINE_LINUX_DEFAULT="$GRUB_CMDLINE_LINUX_DEFAULT ARGS"), into
+ * @args; false if @conf has none. */
+static bool grub_args(const char *conf, char *args, size_t len)
 {
 	static const char head[] = "GRUB_CMDLINE_LINUX_DEFAULT=\"$GRUB_CMDLINE_LINUX_DEFAULT ";
 	const char *s = strstr(conf, head), *q;
@@ -77,7 +80,8 @@ bool dropin_grub_args(const char *conf, char *args, size_t len)
 	return true;
 }
 
-bool dropin_booted_with(const char *args)
+/* Did the running kernel boot with every one of @args? */
+static bool booted_with(const char *args)
 {
 	char cmdline[4096], want[4096], padded[4100], tok[1024], *t, *save;
 
@@ -90,6 +94,17 @@ bool dropin_booted_with(const char *args)
 		if (!strstr(padded, tok))
 			return false;
 	}
+	return true;
+}
+
+bool dropin_pending(const char *conf, char *why, size_t len)
+{
+	char args[1024];
+
+	if (!grub_args(conf, args, sizeof(args)) || booted_with(args))
+		return false;
+	snprintf(why, len, "written, but the running kernel did not boot with %s: reboot",
+		 args);
 	return true;
 }
 

@@ -21,13 +21,12 @@
 /* Does systemd run this host (sd_booted())? */
 bool dropin_systemd(void);
 
-/* The kernel arguments a GRUB drop-in adds (its
- * GRUB_CMDLINE_LINUX_DEFAULT="$GRUB_CMDLINE_LINUX_DEFAULT ARGS"), into
- * @args; false if @conf has none. */
-bool dropin_grub_args(const char *conf, char *args, size_t len);
-
-/* Did the running kernel boot with every one of @args (/proc/cmdline)? */
-bool dropin_booted_with(const char *args);
+/*
+ * Does drop-in @conf, in place as written, still wait for something to
+ * take effect?  A GRUB drop-in waits until the running kernel booted with
+ * every argument it adds (/proc/cmdline): true, with @why saying so.
+ */
+bool dropin_pending(const char *conf, char *why, size_t len);
 
 int dropin_read(const char *path, char *buf, size_t len);
 int dropin_write(const char *path, const char *val);

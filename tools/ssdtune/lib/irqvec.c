@@ -73,13 +73,6 @@ static const struct irqline *line_of(const struct irqtable *t, int irq)
 	return NULL;
 }
 
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
-}
-
 static int by_entry(const void *a, const void *b)
 {
 	const struct irqvec *x = a, *y = b;
@@ -90,37 +83,20 @@ static int by_entry(const void *a, const void *b)
 /* The IRQ numbers in @bdf's msi_irqs, ascending; else its INTx line. */
 static int irq_numbers(const char *bdf, int **out, struct lib_err *err)
 {
-	int n = 0, cap = 0, *v = NULL, *nv, r;
 	char p[PATH_MAX], buf[64], *end;
-	struct dirent *e;
+	int n, r, *v;
 	long x;
-	DIR *d;
 
 	*out = NULL;
 	snprintf(p, sizeof(p), SYS_PCI_DEVICES "/%s/msi_irqs", bdf);
-	d = opendir(p);
-	while (d && (e = readdir(d))) {
-		if (!all_digits(e->d_name))
-			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 32;
-			nv = realloc(v, (size_t)cap * sizeof(*v));
-			if (!nv) {
-				free(v);
-				closedir(d);
-				return lib_enomem(err);
-			}
-			v = nv;
-		}
-		v[n++] = atoi(e->d_name);
-	}
-	if (d)
-		closedir(d);
+	n = sys_list_numbered(p, "", &v);
+	if (n < 0)
+		return lib_enomem(err);
 	if (n) {
-		qsort(v, (size_t)n, sizeof(*v), cmp_int);
 		*out = v;
 		return n;
 	}
+	free(v);
 	/* No MSI: the INTx line, if it has one. */
 	snprintf(p, sizeof(p), SYS_PCI_DEVICES "/%s/irq", bdf);
 	r = sys_read(p, buf, sizeof(buf));

@@ -14,16 +14,10 @@
 
 #define SYS_CPU "/sys/devices/system/cpu"
 
-static void read_opt(const char *path, char *buf, size_t len)
-{
-	if (sys_read(path, buf, len))
-		buf[0] = '\0';
-}
-
 /* A cpulist file that may read "(null)" or be empty: "" unless a list. */
 static void read_cpulist(const char *path, char *buf, size_t len)
 {
-	read_opt(path, buf, len);
+	sys_read_opt(path, buf, len);
 	if (buf[0] < '0' || buf[0] > '9')
 		buf[0] = '\0';
 }
@@ -134,9 +128,9 @@ static int gather_cgroups(struct topo_isol *is, struct lib_err *err)
 		memset(c, 0, sizeof(*c));
 		snprintf(c->name, sizeof(c->name), "%s", e->d_name);
 		snprintf(p, sizeof(p), CGROUP_ROOT "/%s/cpuset.cpus", e->d_name);
-		read_opt(p, c->cpus, sizeof(c->cpus));
+		sys_read_opt(p, c->cpus, sizeof(c->cpus));
 		snprintf(p, sizeof(p), CGROUP_ROOT "/%s/cpuset.cpus.partition", e->d_name);
-		read_opt(p, c->partition, sizeof(c->partition));
+		sys_read_opt(p, c->partition, sizeof(c->partition));
 	}
 	closedir(d);
 	return 0;
@@ -148,15 +142,15 @@ int isol_gather(struct topo *t, struct lib_err *err)
 	char p[96];
 	int i, r;
 
-	read_opt(IRQ_DEFAULT_AFFINITY, is->default_affinity, sizeof(is->default_affinity));
-	read_opt(WQ_CPUMASK, is->wq_mask, sizeof(is->wq_mask));
-	read_opt(WQ_WRITEBACK_CPUMASK, is->wb_mask, sizeof(is->wb_mask));
+	sys_read_opt(IRQ_DEFAULT_AFFINITY, is->default_affinity, sizeof(is->default_affinity));
+	sys_read_opt(WQ_CPUMASK, is->wq_mask, sizeof(is->wq_mask));
+	sys_read_opt(WQ_WRITEBACK_CPUMASK, is->wb_mask, sizeof(is->wb_mask));
 	read_cpulist(SYS_CPU "/isolated", is->isolated, sizeof(is->isolated));
 	read_cpulist(SYS_CPU "/nohz_full", is->nohz_full, sizeof(is->nohz_full));
 	for (i = 0; i < t->ncpus; i++) {
 		snprintf(p, sizeof(p), SYS_CPU "/cpu%d/power/pm_qos_resume_latency_us",
 			 t->cpus[i].id);
-		read_opt(p, t->cpus[i].pm_qos, sizeof(t->cpus[i].pm_qos));
+		sys_read_opt(p, t->cpus[i].pm_qos, sizeof(t->cpus[i].pm_qos));
 	}
 	r = gather_irqs(is, err);
 	return r ? r : gather_cgroups(is, err);

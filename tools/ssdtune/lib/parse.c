@@ -31,6 +31,13 @@ static int dec(const char **sp, unsigned int *v)
 	return 0;
 }
 
+int int_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
 int hex_digit(char c)
 {
 	if (c >= '0' && c <= '9')

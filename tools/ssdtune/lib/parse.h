@@ -19,6 +19,8 @@ static inline bool pci_class_is_nvme(unsigned int class24)
 
 /* Is @s one or more decimal digits and nothing else? */
 bool all_digits(const char *s);
+/* qsort() comparison of two ints, ascending. */
+int int_cmp(const void *a, const void *b);
 /* The value of hex digit @c, or -1. */
 int hex_digit(char c);
 

@@ -97,6 +97,12 @@ int sys_read(const char *path, char *buf, size_t len)
 	return err;
 }
 
+void sys_read_opt(const char *path, char *buf, size_t len)
+{
+	if (sys_read(path, buf, len))
+		buf[0] = '\0';
+}
+
 bool sys_exists(const char *path)
 {
 	struct stat st;
@@ -133,13 +139,6 @@ int sys_realpath(const char *path, char *buf)
 	return realpath(path, buf) ? 0 : -errno;
 }
 
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
-}
-
 int sys_list_numbered(const char *dir, const char *prefix, int **out)
 {
 	size_t pl = strlen(prefix), n = 0, cap = 0;
@@ -167,7 +166,7 @@ int sys_list_numbered(const char *dir, const char *prefix, int **out)
 	}
 	closedir(d);
 	if (n)
-		qsort(v, n, sizeof(*v), cmp_int);
+		qsort(v, n, sizeof(*v), int_cmp);
 	*out = v;
 	return (int)n;
 }

@@ -36,6 +36,9 @@ int sys_write(const char *path, const char *value);
 /* Read a small file, trailing newline stripped.  0 or -errno. */
 int sys_read(const char *path, char *buf, size_t len);
 
+/* An optional one-line file: "" if it is missing or unreadable. */
+void sys_read_opt(const char *path, char *buf, size_t len);
+
 bool sys_exists(const char *path);	/* stat() follows links */
 bool sys_is_dir(const char *path);
 

@@ -88,20 +88,6 @@ static bool failed(int r)
 	return r < 0 && r != -ENOENT;
 }
 
-/* An optional one-line string file: "" if missing. */
-static void read_opt(const char *path, char *buf, size_t len)
-{
-	if (sys_read(path, buf, len))
-		buf[0] = '\0';
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
-}
-
 static int gather_numa(struct topo *t, struct lib_err *err)
 {
 	struct bitmask *cpus;
@@ -202,7 +188,7 @@ static int gather_cpus(struct topo *t, struct lib_err *err)
 			     &c->core, err);
 		if (failed(r))
 			goto fail;
-		read_opt(pathf(p, sizeof(p), SYS_CPU "/cpu%d/topology/thread_siblings_list", c->id),
+		sys_read_opt(pathf(p, sizeof(p), SYS_CPU "/cpu%d/topology/thread_siblings_list", c->id),
 			 c->siblings, sizeof(c->siblings));
 		c->node = numa_node_of_cpu(c->id);
 	}
@@ -265,9 +251,9 @@ static int gather_irqs(struct topo *t, struct topo_pci *pc,
 		q->entry = v.v[i].entry;
 		q->queue = v.v[i].queue;
 		snprintf(q->name, sizeof(q->name), "%s", v.v[i].name);
-		read_opt(pathf(p, sizeof(p), PROC_IRQ "/%d/smp_affinity_list", q->irq),
+		sys_read_opt(pathf(p, sizeof(p), PROC_IRQ "/%d/smp_affinity_list", q->irq),
 			 q->affinity, sizeof(q->affinity));
-		read_opt(pathf(p, sizeof(p), PROC_IRQ "/%d/effective_affinity_list", q->irq),
+		sys_read_opt(pathf(p, sizeof(p), PROC_IRQ "/%d/effective_affinity_list", q->irq),
 			 q->effective, sizeof(q->effective));
 		if (q->affinity[0])
 			t->proc_irq = true;
@@ -359,13 +345,13 @@ static int scan_pci_bus(struct topo *t, struct lib_err *err)
 		if (!sys_realpath(pathf(p, sizeof(p), SYS_PCI_DEVICES "/%s", pc->bdf), rp))
 			pcidev_ssdt_ctrl(rp, pc->ssdt, sizeof(pc->ssdt));
 		if (pc->ssdt[0]) {
-			read_opt(pathf(p, sizeof(p), SYS_SSDT_CLASS "/%s/coalesce_profile", pc->ssdt),
+			sys_read_opt(pathf(p, sizeof(p), SYS_SSDT_CLASS "/%s/coalesce_profile", pc->ssdt),
 				 pc->coalesce_profile, sizeof(pc->coalesce_profile));
-			read_opt(pathf(p, sizeof(p), SYS_SSDT_CLASS "/%s/power_limit_mw", pc->ssdt),
+			sys_read_opt(pathf(p, sizeof(p), SYS_SSDT_CLASS "/%s/power_limit_mw", pc->ssdt),
 				 pc->power_limit_mw, sizeof(pc->power_limit_mw));
-			read_opt(pathf(p, sizeof(p), SYS_SSDT_CLASS "/%s/serial", pc->ssdt),
+			sys_read_opt(pathf(p, sizeof(p), SYS_SSDT_CLASS "/%s/serial", pc->ssdt),
 				 pc->ssdt_serial, sizeof(pc->ssdt_serial));
-			read_opt(pathf(p, sizeof(p), SYS_SSDT_CLASS "/%s/model", pc->ssdt),
+			sys_read_opt(pathf(p, sizeof(p), SYS_SSDT_CLASS "/%s/model", pc->ssdt),
 				 pc->ssdt_model, sizeof(pc->ssdt_model));
 		}
 	}
@@ -409,12 +395,12 @@ static int gather_disks(struct topo_pci *pc, struct lib_err *err)
 		struct topo_disk *d = &pc->disks[pc->ndisks++];
 
 		snprintf(d->name, sizeof(d->name), "%s", l.v[i].name);
-		read_opt(pathf(p, sizeof(p), SYS_BLOCK "/%s/queue/scheduler", d->name),
+		sys_read_opt(pathf(p, sizeof(p), SYS_BLOCK "/%s/queue/scheduler", d->name),
 			 buf, sizeof(buf));
 		sched_active(buf, d->scheduler, sizeof(d->scheduler));
-		read_opt(pathf(p, sizeof(p), SYS_BLOCK "/%s/queue/nomerges", d->name),
+		sys_read_opt(pathf(p, sizeof(p), SYS_BLOCK "/%s/queue/nomerges", d->name),
 			 d->nomerges, sizeof(d->nomerges));
-		read_opt(pathf(p, sizeof(p), SYS_BLOCK "/%s/queue/rq_affinity", d->name),
+		sys_read_opt(pathf(p, sizeof(p), SYS_BLOCK "/%s/queue/rq_affinity", d->name),
 			 d->rq_affinity, sizeof(d->rq_affinity));
 	}
 	blk_free(&l);
@@ -451,11 +437,11 @@ static int gather_idle(struct topo *t, struct lib_err *err)
 
 	if (!sys_is_dir(SYS_CPUIDLE))
 		return 0;
-	read_opt(SYS_CPUIDLE "/current_driver", t->idle_driver, sizeof(t->idle_driver));
-	read_opt(SYS_CPUIDLE "/current_governor_ro", t->idle_governor,
+	sys_read_opt(SYS_CPUIDLE "/current_driver", t->idle_driver, sizeof(t->idle_driver));
+	sys_read_opt(SYS_CPUIDLE "/current_governor_ro", t->idle_governor,
 		 sizeof(t->idle_governor));
 	if (!t->idle_governor[0])
-		read_opt(SYS_CPUIDLE "/current_governor", t->idle_governor,
+		sys_read_opt(SYS_CPUIDLE "/current_governor", t->idle_governor,
 			 sizeof(t->idle_governor));
 	for (i = 0; i < t->ncpus && first < 0; i++)
 		if (t->cpus[i].online)
@@ -477,9 +463,9 @@ static int gather_idle(struct topo *t, struct lib_err *err)
 		int nd = 0;
 
 		s->index = states[i];
-		read_opt(pathf(p, sizeof(p), SYS_CPU "/cpu%d/cpuidle/state%d/name", first, states[i]),
+		sys_read_opt(pathf(p, sizeof(p), SYS_CPU "/cpu%d/cpuidle/state%d/name", first, states[i]),
 			 s->name, sizeof(s->name));
-		read_opt(pathf(p, sizeof(p), SYS_CPU "/cpu%d/cpuidle/state%d/desc", first, states[i]),
+		sys_read_opt(pathf(p, sizeof(p), SYS_CPU "/cpu%d/cpuidle/state%d/desc", first, states[i]),
 			 s->desc, sizeof(s->desc));
 		r = read_int(pathf(p, sizeof(p), SYS_CPU "/cpu%d/cpuidle/state%d/latency", first, states[i]),
 			     &v, err);
@@ -491,7 +477,7 @@ static int gather_idle(struct topo *t, struct lib_err *err)
 		for (j = 0; j < t->ncpus && nd < (int)(sizeof(ids) / sizeof(ids[0])); j++) {
 			if (!t->cpus[j].online)
 				continue;
-			read_opt(pathf(p, sizeof(p), SYS_CPU "/cpu%d/cpuidle/state%d/disable",
+			sys_read_opt(pathf(p, sizeof(p), SYS_CPU "/cpu%d/cpuidle/state%d/disable",
 				       t->cpus[j].id, states[i]), val, sizeof(val));
 			if (!strcmp(val, "1"))
 				ids[nd++] = t->cpus[j].id;
@@ -522,7 +508,7 @@ static void spaced_to_cpulist(const char *in, char *out, size_t len)
 		ids[n++] = (int)v;
 		s = end;
 	}
-	qsort(ids, (size_t)n, sizeof(ids[0]), cmp_int);
+	qsort(ids, (size_t)n, sizeof(ids[0]), int_cmp);
 	cpulist_format(ids, (size_t)n, out, len);
 }
 
@@ -561,15 +547,15 @@ static int gather_freq(struct topo *t, struct lib_err *err)
 		struct topo_policy *pol = &t->policies[i];
 
 		pol->id = ids[i];
-		read_opt(pathf(p, sizeof(p), SYS_CPUFREQ "/policy%d/affected_cpus", ids[i]),
+		sys_read_opt(pathf(p, sizeof(p), SYS_CPUFREQ "/policy%d/affected_cpus", ids[i]),
 			 buf, sizeof(buf));
 		spaced_to_cpulist(buf, pol->cpus, sizeof(pol->cpus));
-		read_opt(pathf(p, sizeof(p), SYS_CPUFREQ "/policy%d/scaling_governor", ids[i]),
+		sys_read_opt(pathf(p, sizeof(p), SYS_CPUFREQ "/policy%d/scaling_governor", ids[i]),
 			 pol->governor, sizeof(pol->governor));
-		read_opt(pathf(p, sizeof(p), SYS_CPUFREQ "/policy%d/energy_performance_preference", ids[i]),
+		sys_read_opt(pathf(p, sizeof(p), SYS_CPUFREQ "/policy%d/energy_performance_preference", ids[i]),
 			 pol->epp, sizeof(pol->epp));
 		if (i == 0)
-			read_opt(pathf(p, sizeof(p), SYS_CPUFREQ "/policy%d/scaling_driver", ids[i]),
+			sys_read_opt(pathf(p, sizeof(p), SYS_CPUFREQ "/policy%d/scaling_driver", ids[i]),
 				 t->freq_driver, sizeof(t->freq_driver));
 	}
 	t->npolicies = n;
@@ -607,7 +593,7 @@ static void find_tuners(struct topo *t)
 	char ini[512], *s;
 
 	if (find_process("tuned")) {
-		read_opt("/etc/tuned/active_profile", t->tuned_profile,
+		sys_read_opt("/etc/tuned/active_profile", t->tuned_profile,
 			 sizeof(t->tuned_profile));
 		if (!t->tuned_profile[0])
 			snprintf(t->tuned_profile, sizeof(t->tuned_profile), "?");

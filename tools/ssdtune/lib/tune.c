@@ -236,6 +236,21 @@ int tune_save(const char *dir, const struct plan *p, struct state *s,
 	return state_save(dir, s, err);
 }
 
+/*
+ * Restoring newest first: a cpuset partition that could not be removed
+ * (tasks in it) keeps the cpuset controller on, since turning it off would
+ * dissolve the partition under its tasks.  Both wait for the next revert:
+ * counted as failed.
+ */
+static bool waits_for_partition(const struct state_entry *e, bool kept,
+				struct tune_writes *w)
+{
+	if (e->type != TYPE_CONTROLLER || !kept)
+		return false;
+	w->failed++;
+	return true;
+}
+
 bool tune_foreign_partition(const struct plan *p, const struct state *s,
 			    struct lib_err *err)
 {
@@ -304,10 +319,8 @@ void tune_residue(const struct plan *p, struct state *s, struct tune_writes *w)
 		if (!entry_path(e, path, sizeof(path))) {
 			r = read_value(e->type, path, e->val, now, sizeof(now));
 			if (r || !same_value(now, e->old)) {
-				if (e->type == TYPE_CONTROLLER && kept_partition) {
-					w->failed++;	/* see tune_restore() */
+				if (waits_for_partition(e, kept_partition, w))
 					continue;
-				}
 				r = write_value(e->type, path, e->old, false, why,
 						sizeof(why));
 				if (r) {
@@ -461,18 +474,10 @@ void tune_check(const struct state_entry *e, struct tune_check *c)
 		snprintf(c->why, sizeof(c->why), "cannot read: %s", strerror(-r));
 		c->ok = false;
 	} else if (e->type == TYPE_DROPIN) {
-		char args[1024];
-
 		snprintf(c->why, sizeof(c->why), "%s since apply",
 			 c->now[0] ? "changed" : "removed");
 		c->ok = same_value(c->now, e->val);
-		/* boot isolation holds only once booted with it */
-		if (c->ok && dropin_grub_args(e->val, args, sizeof(args)) &&
-		    !dropin_booted_with(args)) {
-			c->pending = true;
-			snprintf(c->why, sizeof(c->why), "written, but the running kernel did not boot with %s: reboot",
-				 args);
-		}
+		c->pending = c->ok && dropin_pending(e->val, c->why, sizeof(c->why));
 	} else if (e->vector < 0) {
 		snprintf(c->why, sizeof(c->why), "applied %s, now %s", e->val,
 			 c->now[0] ? c->now : "nothing");
@@ -507,12 +512,8 @@ void tune_restore(const struct state *s, bool force, struct tune_writes *w,
 		r = read_value(e->type, path, e->val, now, sizeof(now));
 		if (!r && same_value(now, e->old))
 			continue;
-		if (e->type == TYPE_CONTROLLER && kept_partition) {
-			/* turning cpuset off would dissolve the partition
-			 * still in place: both wait for the next revert */
-			w->failed++;
+		if (waits_for_partition(e, kept_partition, w))
 			continue;
-		}
 		r = write_value(e->type, path, e->old, force, why, sizeof(why));
 		if (r) {
 			write_failed(w, e->type, path, r, why);
