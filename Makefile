@@ -3,6 +3,8 @@
 #   make demo      boot a QEMU VM with an emulated NVMe, attach it to ssdtune,
 #                  tune, run fio, print the result (installs what it needs)
 #   make check     every test suite; last line "N passed, N failed"
+#   make check-debug  the lifecycle fault matrix on a KASAN/lockdep/kmemleak
+#                  kernel (built once, cached in build/debug-kernel)
 #   make lint      checkpatch --strict, sparse and W=1 on both kernels
 #   make bench     long measurements (reports, not tests)
 #   make bench-power  power limit sweep (a report, not a test)
@@ -10,7 +12,7 @@
 BUILD   ?= $(CURDIR)/build
 export BUILD
 
-.PHONY: all setup modules tools kunit host-test vm-test check lint demo bench bench-power clean
+.PHONY: all setup modules tools kunit host-test vm-test check check-debug lint demo bench bench-power clean
 
 all: modules tools
 
@@ -35,6 +37,9 @@ vm-test: modules tools
 
 check: setup
 	@scripts/check.sh
+
+check-debug: setup
+	@scripts/check-debug.sh
 
 lint: setup
 	@scripts/lint.sh

@@ -215,9 +215,11 @@ struct ssdt_ctrl {
 	struct ssdt_coalesce coalesce;	/* as set (hw: as the device kept it) */
 	enum ssdt_coalesce_mode coalesce_active;	/* off, hw or host */
 
-	struct mutex health_mutex;	/* temperature cache */
+	struct mutex health_mutex;	/* temperature and power state cache */
 	unsigned long temp_stamp;	/* jiffies of temp_mc, 0: never */
 	int temp_mc;
+	unsigned long ps_stamp;		/* jiffies of ps, 0: not known */
+	u8 ps;				/* power state in force */
 
 	struct list_head nl_node;	/* ssdt_netlink.c's controller list */
 	struct ssdt_powerlimit power;	/* power_limit_* (ssdt_powerlimit.c) */
@@ -226,12 +228,29 @@ struct ssdt_ctrl {
 	struct kobject *queues_kobj;
 	struct dentry *debugfs;
 	atomic_t drop_completions;	/* debug: completions to lose */
+	atomic_t drop_admin_completions;	/* debug: admin ones */
 };
 
+extern struct workqueue_struct *ssdt_wq;	/* resets: WQ_MEM_RECLAIM */
 extern unsigned int ssdt_io_timeout;
 extern unsigned int ssdt_admin_timeout;
 extern unsigned int ssdt_max_io_queues;
 extern unsigned int ssdt_io_queue_depth;
+
+void ssdt_shutdown(struct pci_dev *pdev);
+
+/* ssdt_debug.c: fault hooks for the lifecycle tests (debugfs) */
+int ssdt_probe_fault(struct ssdt_ctrl *ctrl, int step, const char *what);
+void ssdt_debug_add(struct ssdt_ctrl *ctrl);
+void ssdt_debug_remove(struct ssdt_ctrl *ctrl);
+void ssdt_debug_init(void);
+void ssdt_debug_exit(void);
+
+/* A debug counter of completions to lose: true (and one less) when set. */
+static inline bool ssdt_debug_drop(atomic_t *left)
+{
+	return unlikely(atomic_read(left) > 0) && atomic_dec_if_positive(left) >= 0;
+}
 
 /* ssdt_netlink.c: generic netlink family, events */
 int ssdt_nl_register(void);
@@ -256,7 +275,7 @@ void ssdt_admin_complete(struct ssdt_ctrl *ctrl, struct nvme_completion *cqe);
 void ssdt_schedule_reset(struct ssdt_ctrl *ctrl);
 void ssdt_reset_work(struct work_struct *work);
 bool ssdt_ctrl_gone(struct ssdt_ctrl *ctrl);
-void ssdt_mark_dead(struct ssdt_ctrl *ctrl);
+void ssdt_mark_dead(struct ssdt_ctrl *ctrl, bool shutdown);
 
 /* ssdt_queue.c: queue memory, doorbells, interrupts, completion reaping */
 struct ssdt_queue *ssdt_queue_alloc(struct ssdt_ctrl *ctrl, u16 qid,
@@ -282,6 +301,7 @@ void ssdt_blk_exit(struct ssdt_ctrl *ctrl);
 void ssdt_io_complete_cqe(struct ssdt_queue *q, struct nvme_completion *cqe,
 			  struct io_comp_batch *iob);
 void ssdt_io_quiesce(struct ssdt_ctrl *ctrl);
+void ssdt_io_sync(struct ssdt_ctrl *ctrl);
 void ssdt_io_unquiesce(struct ssdt_ctrl *ctrl);
 void ssdt_io_cancel_all(struct ssdt_ctrl *ctrl, bool requeue);
 

@@ -329,8 +329,7 @@ void ssdt_io_complete_cqe(struct ssdt_queue *q, struct nvme_completion *cqe,
 		return;
 	}
 	/* Debug hook (debugfs drop_completions): lose this completion. */
-	if (unlikely(atomic_read(&q->ctrl->drop_completions) > 0) &&
-	    atomic_dec_if_positive(&q->ctrl->drop_completions) >= 0) {
+	if (unlikely(ssdt_debug_drop(&q->ctrl->drop_completions))) {
 		dev_warn(ssdt_dev(q->ctrl), "debug: dropping completion of tag %u on queue %u\n",
 			 cqe->command_id, q->qid);
 		return;
@@ -383,11 +382,19 @@ static enum blk_eh_timer_return ssdt_timeout(struct request *rq)
 			return BLK_EH_RESET_TIMER;
 	}
 	if (READ_ONCE(ctrl->removing)) {
-		/* No reset will come: fail it so removal can go on. */
-		dev_warn(ssdt_dev(ctrl), "tag %u on queue %u failed during removal\n",
+		/*
+		 * No reset will come.  The device still owns the request:
+		 * stop the controller first, then fail everything it held.
+		 * A reset or shutdown that holds dev_mutex waits for this
+		 * handler (ssdt_io_sync), so only try it.
+		 */
+		if (!mutex_trylock(&ctrl->dev_mutex))
+			return BLK_EH_RESET_TIMER;
+		dev_warn(ssdt_dev(ctrl), "tag %u on queue %u timed out during removal: stopping the controller\n",
 			 rq->tag, q->qid);
-		iod->nvme_status = NVME_SC_HOST_ABORTED_CMD;
-		blk_mq_complete_request(rq);
+		if (ctrl->state != SSDT_DEAD)
+			ssdt_mark_dead(ctrl, false);
+		mutex_unlock(&ctrl->dev_mutex);
 		return BLK_EH_DONE;
 	}
 	dev_warn(ssdt_dev(ctrl), "tag %u on queue %u still outstanding, resetting controller\n",
@@ -486,12 +493,16 @@ void ssdt_blk_exit(struct ssdt_ctrl *ctrl)
 	ctrl->prp_pool = NULL;
 }
 
+/*
+ * Identify into @buf, for the namespace scan (never from the reset work:
+ * it waits for a reset that cancels the command, and asks again).
+ */
 static int ssdt_identify(struct ssdt_ctrl *ctrl, u8 cns, u32 nsid, void *buf)
 {
 	struct nvme_command cmd = { };
 	dma_addr_t dma;
+	int ret, tries;
 	void *mem;
-	int ret;
 
 	mem = dma_alloc_coherent(ssdt_dev(ctrl), NVME_IDENTIFY_DATA_SIZE, &dma,
 				 GFP_KERNEL);
@@ -501,7 +512,15 @@ static int ssdt_identify(struct ssdt_ctrl *ctrl, u8 cns, u32 nsid, void *buf)
 	cmd.identify.nsid = cpu_to_le32(nsid);
 	cmd.identify.cns = cns;
 	cmd.identify.dptr.prp1 = cpu_to_le64(dma);
-	ret = ssdt_admin_exec(ctrl, &cmd, NULL);
+	for (tries = 0; ; tries++) {
+		ret = ssdt_admin_exec(ctrl, &cmd, NULL);
+		if (tries == SSDT_MAX_RETRIES ||
+		    !(ret == -EINTR || (ret == -ENODEV &&
+					READ_ONCE(ctrl->state) == SSDT_RESETTING)))
+			break;
+		/* A reset cancelled it: ask again once it is done. */
+		flush_work(&ctrl->reset_work);
+	}
 	if (!ret)
 		memcpy(buf, mem, NVME_IDENTIFY_DATA_SIZE);
 	else if (ret > 0)
@@ -544,7 +563,9 @@ static int ssdt_ns_add(struct ssdt_ctrl *ctrl, u32 nsid)
 	ns->nsze = le64_to_cpu(id->nsze);
 
 	lim.lba_size = 1u << shift;
-	lim.max_hw_sectors = ctrl->max_xfer >> SECTOR_SHIFT;
+	/* No more than one DMA mapping can hold (swiotlb: 256 KiB). */
+	lim.max_hw_sectors = min_t(size_t, ctrl->max_xfer,
+				   dma_max_mapping_size(ssdt_dev(ctrl))) >> SECTOR_SHIFT;
 	lim.max_segments = SSDT_MAX_SEGS;
 	lim.virt_boundary = SSDT_PAGE_SIZE - 1;
 	if (ctrl->oncs & NVME_CTRL_ONCS_DSM)
@@ -637,6 +658,16 @@ void ssdt_io_quiesce(struct ssdt_ctrl *ctrl)
 	for (i = 0; i < ctrl->nr_ns; i++)
 		if (ctrl->ns[i].disk)
 			blk_mq_quiesce_queue(ctrl->ns[i].disk->queue);
+}
+
+/* Wait for running timeout handlers; none starts while quiesced. */
+void ssdt_io_sync(struct ssdt_ctrl *ctrl)
+{
+	unsigned int i;
+
+	for (i = 0; i < ctrl->nr_ns; i++)
+		if (ctrl->ns[i].disk)
+			blk_sync_queue(ctrl->ns[i].disk->queue);
 }
 
 void ssdt_io_unquiesce(struct ssdt_ctrl *ctrl)

@@ -79,6 +79,26 @@ static void ssdt_ctrl_shutdown(struct ssdt_ctrl *ctrl)
 		dev_info(ssdt_dev(ctrl), "shutdown complete\n");
 }
 
+/*
+ * Make the controller stop touching host memory now, from any sleeping
+ * context: CC.EN=0 aborts every command it holds (the spec's controller
+ * reset); a controller that does not come to CSTS.RDY=0 loses bus
+ * mastering.  Whatever it was given may then be freed.  The reset that
+ * follows (or removal) sets it up again; until then admin commands fail.
+ */
+static void ssdt_ctrl_fence(struct ssdt_ctrl *ctrl)
+{
+	unsigned int i;
+
+	WRITE_ONCE(ctrl->admin->live, false);
+	for (i = 0; i < ctrl->nr_io; i++)
+		WRITE_ONCE(ctrl->ioq[i]->live, false);
+	if (ssdt_ctrl_disable(ctrl)) {
+		dev_err(ssdt_dev(ctrl), "controller does not stop: bus mastering off\n");
+		pci_clear_master(ctrl->pdev);
+	}
+}
+
 /* ---- admin commands ---------------------------------------------------- */
 
 static int ssdt_slot_get(struct ssdt_ctrl *ctrl, struct completion *waiter)
@@ -178,9 +198,10 @@ static int ssdt_admin_post(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
 }
 
 /*
- * Run an admin command and wait for it, at most @timeout_s seconds (then
- * the controller is reset).  Returns 0, a negative errno, or the positive
- * NVMe status code the controller answered with.
+ * Run an admin command and wait for it, at most @timeout_s seconds.  On a
+ * timeout the controller is stopped (ssdt_ctrl_fence) before this returns,
+ * so the caller may free the command's buffers, and then reset.  Returns
+ * 0, a negative errno, or the positive NVMe status code of the answer.
  */
 int ssdt_admin_exec_timeout(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
 			    u32 *result, unsigned int timeout_s)
@@ -201,8 +222,9 @@ int ssdt_admin_exec_timeout(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
 		/* Still outstanding: whoever completes it frees the slot. */
 		s->waiter = NULL;
 		spin_unlock_irqrestore(&ctrl->slot_lock, flags);
-		dev_err(ssdt_dev(ctrl), "admin command %#x timed out\n",
+		dev_err(ssdt_dev(ctrl), "admin command %#x timed out: stopping the controller\n",
 			cmd->common.opcode);
+		ssdt_ctrl_fence(ctrl);
 		ssdt_schedule_reset(ctrl);
 		return -ETIMEDOUT;
 	}
@@ -231,10 +253,17 @@ int ssdt_admin_submit_nowait(struct ssdt_ctrl *ctrl, struct nvme_command *cmd)
 	return slot < 0 ? slot : 0;
 }
 
-static int ssdt_identify_ctrl(struct ssdt_ctrl *ctrl)
+/*
+ * Identify Controller.  Again after a reset (@again) the controller must be
+ * the one the disks were set up for: same model and serial, no smaller
+ * transfer limit; else -ENODEV.
+ */
+static int ssdt_identify_ctrl(struct ssdt_ctrl *ctrl, bool again)
 {
 	struct nvme_command cmd = { };
 	struct nvme_id_ctrl *id;
+	char model[41], serial[21];
+	u32 max_xfer;
 	dma_addr_t dma;
 	int ret;
 
@@ -250,11 +279,28 @@ static int ssdt_identify_ctrl(struct ssdt_ctrl *ctrl)
 		ret = ret < 0 ? ret : -EIO;
 		goto out;
 	}
-	memcpy(ctrl->model, id->mn, sizeof(id->mn));
-	memcpy(ctrl->serial, id->sn, sizeof(id->sn));
+	max_xfer = SSDT_MAX_XFER;
+	/* MDTS is in units of the minimum page size, 0 = no limit. */
+	if (id->mdts && id->mdts < 20)
+		max_xfer = min_t(u32, max_xfer, (1u << id->mdts) *
+				 (1u << (12 + NVME_CAP_MPSMIN(ctrl->cap))));
+	memcpy(model, id->mn, sizeof(id->mn));
+	memcpy(serial, id->sn, sizeof(id->sn));
+	model[sizeof(id->mn)] = '\0';
+	serial[sizeof(id->sn)] = '\0';
+	strim(model);
+	strim(serial);
+	if (again && (strcmp(model, ctrl->model) || strcmp(serial, ctrl->serial) ||
+		      max_xfer < ctrl->max_xfer)) {
+		dev_err(ssdt_dev(ctrl), "after the reset the controller is %s serial %s, max transfer %u: not the %s serial %s, %u it was\n",
+			model, serial, max_xfer, ctrl->model, ctrl->serial,
+			ctrl->max_xfer);
+		ret = -ENODEV;
+		goto out;
+	}
+	strscpy(ctrl->model, model, sizeof(ctrl->model));
+	strscpy(ctrl->serial, serial, sizeof(ctrl->serial));
 	memcpy(ctrl->firmware, id->fr, sizeof(id->fr));
-	strim(ctrl->model);
-	strim(ctrl->serial);
 	strim(ctrl->firmware);
 	ctrl->oncs = le16_to_cpu(id->oncs);
 	ctrl->oacs = le16_to_cpu(id->oacs);
@@ -263,14 +309,11 @@ static int ssdt_identify_ctrl(struct ssdt_ctrl *ctrl)
 	ctrl->vwc = id->vwc;
 	ctrl->npss = min_t(u8, id->npss, ARRAY_SIZE(ctrl->psd) - 1);
 	memcpy(ctrl->psd, id->psd, sizeof(ctrl->psd));
-	ctrl->max_xfer = SSDT_MAX_XFER;
-	/* MDTS is in units of the minimum page size, 0 = no limit. */
-	if (id->mdts && id->mdts < 20)
-		ctrl->max_xfer = min_t(u32, ctrl->max_xfer,
-				       (1u << id->mdts) *
-				       (1u << (12 + NVME_CAP_MPSMIN(ctrl->cap))));
-	dev_info(ssdt_dev(ctrl), "%s, serial %s, firmware %s\n",
-		 ctrl->model, ctrl->serial, ctrl->firmware);
+	if (!again) {
+		ctrl->max_xfer = max_xfer;
+		dev_info(ssdt_dev(ctrl), "%s, serial %s, firmware %s\n",
+			 ctrl->model, ctrl->serial, ctrl->firmware);
+	}
 out:
 	dma_free_coherent(ssdt_dev(ctrl), sizeof(*id), id, dma);
 	return ret;
@@ -347,6 +390,7 @@ static int ssdt_admin_start(struct ssdt_ctrl *ctrl)
 	int ret;
 
 	ssdt_queue_reset(ctrl->admin);
+	pci_set_master(ctrl->pdev);
 	ret = ssdt_ctrl_enable(ctrl);
 	if (!ret)
 		WRITE_ONCE(ctrl->admin->live, true);
@@ -412,7 +456,7 @@ int ssdt_ctrl_init(struct ssdt_ctrl *ctrl)
 	ret = ssdt_admin_start(ctrl);
 	if (ret)
 		goto free_irqs;
-	ret = ssdt_identify_ctrl(ctrl);
+	ret = ssdt_identify_ctrl(ctrl, false);
 	if (ret)
 		goto disable;
 
@@ -530,8 +574,14 @@ void ssdt_ctrl_teardown(struct ssdt_ctrl *ctrl, bool shutdown)
 	ctrl->admin = NULL;
 }
 
-/* Fail everything from now on: the controller is gone or unrecoverable. */
-void ssdt_mark_dead(struct ssdt_ctrl *ctrl)
+/*
+ * Fail everything from now on: the controller is gone or unrecoverable, or
+ * (@shutdown) the system goes down and the controller commits its cache
+ * first.  Frees nothing: the disks and queues stay until remove().
+ * Called with dev_mutex held; from anywhere but a timeout handler, after
+ * ssdt_io_sync(), so no handler works on a request this ends.
+ */
+void ssdt_mark_dead(struct ssdt_ctrl *ctrl, bool shutdown)
 {
 	unsigned int i;
 
@@ -543,7 +593,7 @@ void ssdt_mark_dead(struct ssdt_ctrl *ctrl)
 			blk_mark_disk_dead(ctrl->ns[i].disk);
 	ssdt_io_quiesce(ctrl);
 	if (ctrl->admin)
-		ssdt_ctrl_stop(ctrl, false);
+		ssdt_ctrl_stop(ctrl, shutdown);
 	ssdt_io_cancel_all(ctrl, false);
 	ssdt_io_unquiesce(ctrl);
 	ssdt_nl_notify(ctrl, SSDTUNE_EVENT_DEAD);
@@ -555,7 +605,7 @@ void ssdt_schedule_reset(struct ssdt_ctrl *ctrl)
 
 	spin_lock_irqsave(&ctrl->state_lock, flags);
 	if (ctrl->state == SSDT_LIVE && !ctrl->removing)
-		schedule_work(&ctrl->reset_work);
+		queue_work(ssdt_wq, &ctrl->reset_work);
 	spin_unlock_irqrestore(&ctrl->state_lock, flags);
 }
 
@@ -567,7 +617,7 @@ void ssdt_schedule_reset(struct ssdt_ctrl *ctrl)
 void ssdt_reset_work(struct work_struct *work)
 {
 	struct ssdt_ctrl *ctrl = container_of(work, struct ssdt_ctrl, reset_work);
-	unsigned int i;
+	unsigned int i, count;
 	int ret;
 
 	mutex_lock(&ctrl->dev_mutex);
@@ -582,6 +632,7 @@ void ssdt_reset_work(struct work_struct *work)
 	dev_warn(ssdt_dev(ctrl), "resetting controller\n");
 	ssdt_nl_notify(ctrl, SSDTUNE_EVENT_RESET);
 	ssdt_io_quiesce(ctrl);
+	ssdt_io_sync(ctrl);		/* no timeout handler runs after this */
 	ssdt_ctrl_stop(ctrl, false);
 	ssdt_io_cancel_all(ctrl, true);
 
@@ -589,6 +640,19 @@ void ssdt_reset_work(struct work_struct *work)
 	if (ssdt_ctrl_gone(ctrl))
 		goto dead;
 	ret = ssdt_admin_start(ctrl);
+	if (ret)
+		goto dead;
+	/* The controller may come back different (firmware activation). */
+	ret = ssdt_identify_ctrl(ctrl, true);
+	if (ret)
+		goto dead;
+	count = ctrl->nr_io;
+	ret = ssdt_set_queue_count(ctrl, &count);
+	if (!ret && count < ctrl->nr_io) {
+		dev_err(ssdt_dev(ctrl), "the controller now grants %u I/O queues, not %u: detach and attach it again\n",
+			count, ctrl->nr_io);
+		ret = -ENODEV;
+	}
 	if (ret)
 		goto dead;
 	for (i = 0; i < ctrl->nr_io; i++)
@@ -610,7 +674,7 @@ void ssdt_reset_work(struct work_struct *work)
 dead:
 	dev_err(ssdt_dev(ctrl), "reset failed (%d): failing all I/O\n", ret);
 	ssdt_io_unquiesce(ctrl);
-	ssdt_mark_dead(ctrl);
+	ssdt_mark_dead(ctrl, false);
 out:
 	mutex_unlock(&ctrl->dev_mutex);
 }

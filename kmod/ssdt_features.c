@@ -97,18 +97,32 @@ static ssize_t power_states_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(power_states);
 
+/*
+ * Power state in force (Get Features 0x02), asked at most once a second
+ * however often it is read: unprivileged readers cannot flood the admin
+ * queue.  A Set Features through the power knobs forgets the cached one.
+ */
 static ssize_t power_state_show(struct device *dev,
 				struct device_attribute *attr, char *buf)
 {
 	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
+	int ret = 0;
 	u32 ps;
-	int ret;
 
-	ret = ssdt_get_feature(ctrl, NVME_FEAT_POWER_MGMT,
-			       SSDT_FEAT_SEL_CURRENT, 0, &ps);
+	mutex_lock(&ctrl->health_mutex);
+	if (!ctrl->ps_stamp || time_after(jiffies, ctrl->ps_stamp + HZ)) {
+		ret = ssdt_get_feature(ctrl, NVME_FEAT_POWER_MGMT,
+				       SSDT_FEAT_SEL_CURRENT, 0, &ps);
+		if (!ret) {
+			ctrl->ps = ps & 0x1f;
+			ctrl->ps_stamp = jiffies;
+		}
+	}
+	ps = ctrl->ps;
+	mutex_unlock(&ctrl->health_mutex);
 	if (ret)
 		return ret;
-	return sysfs_emit(buf, "%u\n", ps & 0x1f);
+	return sysfs_emit(buf, "%u\n", ps);
 }
 static DEVICE_ATTR_RO(power_state);
 

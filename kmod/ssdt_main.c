@@ -6,7 +6,6 @@
  * The PCI ID table is empty: the driver never grabs a device on load and
  * binds only where driver_override names it; probe then checks the class.
  */
-#include <linux/debugfs.h>
 #include <linux/idr.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -24,12 +23,26 @@ unsigned int ssdt_max_io_queues;
 module_param_named(max_io_queues, ssdt_max_io_queues, uint, 0444);
 MODULE_PARM_DESC(max_io_queues, "upper bound on I/O queues, 0 = one per online CPU (default 0)");
 
+/* Queue sizes and tags are u16; blk-mq takes at most BLK_MQ_MAX_DEPTH tags. */
+#define SSDT_MAX_QUEUE_DEPTH	4096
+
+static int ssdt_depth_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 2, SSDT_MAX_QUEUE_DEPTH);
+}
+
+static const struct kernel_param_ops ssdt_depth_ops = {
+	.set = ssdt_depth_set,
+	.get = param_get_uint,
+};
+
 unsigned int ssdt_io_queue_depth = 1024;
-module_param_named(io_queue_depth, ssdt_io_queue_depth, uint, 0444);
-MODULE_PARM_DESC(io_queue_depth, "I/O queue entries, 2..65536, capped by CAP.MQES (default 1024)");
+module_param_cb(io_queue_depth, &ssdt_depth_ops, &ssdt_io_queue_depth, 0444);
+MODULE_PARM_DESC(io_queue_depth, "I/O queue entries, 2..4096, capped by CAP.MQES (default 1024)");
+
+struct workqueue_struct *ssdt_wq;
 
 static DEFINE_IDA(ssdt_ida);
-static struct dentry *ssdt_debugfs_root;
 
 static void ssdt_pci_release(struct ssdt_ctrl *ctrl)
 {
@@ -56,6 +69,11 @@ static int ssdt_pci_setup(struct ssdt_ctrl *ctrl)
 	if (ret)
 		goto disable;
 	dma_set_max_seg_size(&pdev->dev, 0xffffffff);
+	/*
+	 * PRPs address whole controller pages from an offset: a bounce
+	 * buffer (swiotlb) must keep the offset within the page.
+	 */
+	dma_set_min_align_mask(&pdev->dev, SSDT_PAGE_SIZE - 1);
 	ret = pci_request_mem_regions(pdev, SSDT_NAME);
 	if (ret)
 		goto disable;
@@ -71,20 +89,83 @@ disable:
 	return ret;
 }
 
+/*
+ * Stop resets for good and wait for one that runs or is queued: after this
+ * nothing but the caller touches the controller's queues.  The reset work
+ * takes dev_mutex, so the caller must not hold it.
+ */
+static void ssdt_stop_resets(struct ssdt_ctrl *ctrl)
+{
+	spin_lock_irq(&ctrl->state_lock);
+	ctrl->removing = true;
+	spin_unlock_irq(&ctrl->state_lock);
+	cancel_work_sync(&ctrl->reset_work);
+}
+
+/*
+ * Bring the controller up to the point where it can take I/O, under
+ * dev_mutex (held by the caller) so that a reset queued on the way, by a
+ * timeout during Identify, waits until the queues are complete.  Each step
+ * is a fault-injection point (ssdt_debug.c).  On an error everything is
+ * undone; the caller still has to cancel a queued reset.
+ */
+static int ssdt_bring_up(struct ssdt_ctrl *ctrl, int *step)
+{
+	int ret;
+
+	ret = ssdt_probe_fault(ctrl, ++*step, "pci") ?: ssdt_pci_setup(ctrl);
+	if (ret)
+		return ret;
+	ret = ssdt_probe_fault(ctrl, ++*step, "controller") ?: ssdt_ctrl_init(ctrl);
+	if (ret)
+		goto release_pci;
+	ssdt_features_probe(ctrl);
+	ret = ssdt_probe_fault(ctrl, ++*step, "tag set") ?: ssdt_blk_init(ctrl);
+	if (ret)
+		goto teardown;
+	ret = ssdt_probe_fault(ctrl, ++*step, "sysfs") ?: ssdt_sysfs_add(ctrl);
+	if (!ret)
+		return 0;
+
+	ssdt_sysfs_remove(ctrl);
+	ssdt_blk_exit(ctrl);
+teardown:
+	/* A reset that gets dev_mutex after this returns at once. */
+	spin_lock_irq(&ctrl->state_lock);
+	ctrl->removing = true;
+	spin_unlock_irq(&ctrl->state_lock);
+	ssdt_ctrl_teardown(ctrl, false);
+release_pci:
+	ssdt_pci_release(ctrl);
+	return ret;
+}
+
+/*
+ * Undo ssdt_bring_up() and the namespace scan: remove() and a probe that
+ * failed late.  With @live the controller still answers: the disks are
+ * flushed and the controller shut down (CC.SHN) in order.
+ */
+static void ssdt_take_down(struct ssdt_ctrl *ctrl, bool live)
+{
+	ssdt_ns_remove_all(ctrl, live);
+	ssdt_debug_remove(ctrl);
+	ssdt_sysfs_remove(ctrl);
+	mutex_lock(&ctrl->dev_mutex);
+	ssdt_ctrl_teardown(ctrl, live);
+	mutex_unlock(&ctrl->dev_mutex);
+	ssdt_blk_exit(ctrl);
+	ssdt_pci_release(ctrl);
+}
+
 static int ssdt_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct ssdt_ctrl *ctrl;
-	int ret;
+	int step = 0, ret;
 
 	if (pdev->class != PCI_CLASS_STORAGE_EXPRESS) {
 		dev_err(&pdev->dev, "class %06x is not an NVMe controller, not binding\n",
 			pdev->class);
 		return -ENODEV;
-	}
-	if (ssdt_io_queue_depth < 2 || ssdt_io_queue_depth > 65536) {
-		dev_err(&pdev->dev, "io_queue_depth=%u is outside 2..65536\n",
-			ssdt_io_queue_depth);
-		return -EINVAL;
 	}
 
 	ctrl = kzalloc_node(sizeof(*ctrl), GFP_KERNEL, dev_to_node(&pdev->dev));
@@ -100,7 +181,6 @@ static int ssdt_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	mutex_init(&ctrl->health_mutex);
 	mutex_init(&ctrl->knob_mutex);
 	INIT_WORK(&ctrl->reset_work, ssdt_reset_work);
-	atomic_set(&ctrl->drop_completions, 0);
 	ret = ida_alloc(&ssdt_ida, GFP_KERNEL);
 	if (ret < 0)
 		goto free_ctrl;
@@ -109,43 +189,33 @@ static int ssdt_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (ret)
 		goto free_ida;
 
-	ret = ssdt_pci_setup(ctrl);
-	if (ret)
+	mutex_lock(&ctrl->dev_mutex);
+	ret = ssdt_bring_up(ctrl, &step);
+	mutex_unlock(&ctrl->dev_mutex);
+	if (ret) {
+		cancel_work_sync(&ctrl->reset_work);
 		goto free_power;
-	ret = ssdt_ctrl_init(ctrl);
-	if (ret)
-		goto release_pci;
-	ssdt_features_probe(ctrl);
-	ret = ssdt_blk_init(ctrl);
-	if (ret)
-		goto teardown;
-	ret = ssdt_sysfs_add(ctrl);
-	if (ret)
-		goto remove_sysfs;
-	ctrl->debugfs = debugfs_create_dir(dev_name(ctrl->cdev),
-					   ssdt_debugfs_root);
-	debugfs_create_atomic_t("drop_completions", 0600, ctrl->debugfs,
-				&ctrl->drop_completions);
+	}
+	ssdt_debug_add(ctrl);
 	pci_set_drvdata(pdev, ctrl);
-	ret = ssdt_ns_scan(ctrl);
-	if (ret)
-		goto remove_ns;
+	/*
+	 * Not under dev_mutex: adding a disk reads its partition table, and
+	 * a timeout there needs the reset to finish.
+	 */
+	ret = ssdt_probe_fault(ctrl, ++step, "namespaces") ?: ssdt_ns_scan(ctrl);
+	if (!ret)
+		ret = ssdt_probe_fault(ctrl, ++step, "done");
+	if (ret) {
+		ssdt_stop_resets(ctrl);
+		ssdt_take_down(ctrl, false);
+		pci_set_drvdata(pdev, NULL);
+		goto free_power;
+	}
 	dev_info(&pdev->dev, "attached as %s with %u namespace(s)\n",
 		 dev_name(ctrl->cdev), ctrl->nr_ns);
 	ssdt_nl_add_ctrl(ctrl);
 	return 0;
 
-remove_ns:
-	ssdt_ns_remove_all(ctrl, false);
-	debugfs_remove_recursive(ctrl->debugfs);
-	pci_set_drvdata(pdev, NULL);
-remove_sysfs:
-	ssdt_sysfs_remove(ctrl);
-	ssdt_blk_exit(ctrl);
-teardown:
-	ssdt_ctrl_teardown(ctrl, false);
-release_pci:
-	ssdt_pci_release(ctrl);
 free_power:
 	ssdt_power_exit(ctrl);
 free_ida:
@@ -161,43 +231,42 @@ static void ssdt_remove(struct pci_dev *pdev)
 	bool live;
 
 	ssdt_nl_del_ctrl(ctrl);
-	spin_lock_irq(&ctrl->state_lock);
-	ctrl->removing = true;		/* no new resets */
-	spin_unlock_irq(&ctrl->state_lock);
-	cancel_work_sync(&ctrl->reset_work);
+	ssdt_stop_resets(ctrl);
 
 	mutex_lock(&ctrl->dev_mutex);
 	if (ctrl->state != SSDT_DEAD && ssdt_ctrl_gone(ctrl)) {
 		dev_warn(&pdev->dev, "controller gone: failing outstanding I/O\n");
-		ssdt_mark_dead(ctrl);
+		ssdt_io_sync(ctrl);
+		ssdt_mark_dead(ctrl, false);
 	}
 	live = ctrl->state == SSDT_LIVE;
 	mutex_unlock(&ctrl->dev_mutex);
 
-	/* Flush and shut down in order when the controller still answers. */
-	ssdt_ns_remove_all(ctrl, live);
-	debugfs_remove_recursive(ctrl->debugfs);
-	ssdt_sysfs_remove(ctrl);
-	ssdt_ctrl_teardown(ctrl, live);
-	ssdt_blk_exit(ctrl);
-	ssdt_pci_release(ctrl);
+	ssdt_take_down(ctrl, live);
 	ssdt_power_exit(ctrl);
 	ssdt_nl_notify(ctrl, SSDTUNE_EVENT_DETACHED);
 	ida_free(&ssdt_ida, ctrl->instance);
 	kfree(ctrl);
 }
 
-/* Power-off or reboot: tell the controller, so it commits its cache. */
-static void ssdt_shutdown(struct pci_dev *pdev)
+/*
+ * Power-off, reboot or kexec: the controller commits its cache (CC.SHN)
+ * and stops; every request still in flight fails and new ones fail at
+ * once.  Nothing is freed: the disks and the tag set stay until remove(),
+ * which may still come (kexec, or the debugfs hook).
+ */
+void ssdt_shutdown(struct pci_dev *pdev)
 {
 	struct ssdt_ctrl *ctrl = pci_get_drvdata(pdev);
 
 	if (!ctrl)
 		return;
+	ssdt_stop_resets(ctrl);
 	mutex_lock(&ctrl->dev_mutex);
-	if (ctrl->state == SSDT_LIVE && ctrl->admin)
-		ssdt_ctrl_teardown(ctrl, true);
-	ctrl->state = SSDT_DEAD;
+	if (ctrl->state != SSDT_DEAD) {
+		ssdt_io_sync(ctrl);
+		ssdt_mark_dead(ctrl, ctrl->state == SSDT_LIVE);
+	}
 	mutex_unlock(&ctrl->dev_mutex);
 }
 
@@ -219,14 +288,22 @@ static int __init ssdt_init(void)
 	ret = ssdt_nl_register();
 	if (ret)
 		goto class;
-	ssdt_debugfs_root = debugfs_create_dir(SSDT_NAME, NULL);
+	/* Resets run here: block I/O waits on them, so it may not wait for memory. */
+	ssdt_wq = alloc_workqueue(SSDT_NAME, WQ_MEM_RECLAIM | WQ_UNBOUND, 0);
+	if (!ssdt_wq) {
+		ret = -ENOMEM;
+		goto netlink;
+	}
+	ssdt_debug_init();
 	ret = pci_register_driver(&ssdt_driver);
 	if (ret)
-		goto netlink;
+		goto debug;
 	return 0;
 
+debug:
+	ssdt_debug_exit();
+	destroy_workqueue(ssdt_wq);
 netlink:
-	debugfs_remove_recursive(ssdt_debugfs_root);
 	ssdt_nl_unregister();
 class:
 	ssdt_class_unregister();
@@ -236,7 +313,8 @@ class:
 static void __exit ssdt_exit(void)
 {
 	pci_unregister_driver(&ssdt_driver);
-	debugfs_remove_recursive(ssdt_debugfs_root);
+	ssdt_debug_exit();
+	destroy_workqueue(ssdt_wq);
 	ssdt_nl_unregister();
 	ssdt_class_unregister();
 	ida_destroy(&ssdt_ida);

@@ -174,6 +174,7 @@ static int ssdt_power_set_state(struct ssdt_ctrl *ctrl, int ps)
 	u32 cur;
 	int ret;
 
+	WRITE_ONCE(ctrl->ps_stamp, 0);	/* power_state asks again */
 	ret = ssdt_set_feature(ctrl, NVME_FEAT_POWER_MGMT, ps);
 	if (ret)
 		return ret;

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ssdtune test hooks in debugfs (Documentation/driver.md, "Fault hooks").
+ * Debian kernels have no fault injection, so the lifecycle tests drive the
+ * failure paths through these files; they cost one atomic read where they
+ * sit and nothing else.  Under /sys/kernel/debug/ssdtune/:
+ *
+ *   probe_fail_step   N > 0: the next probe fails at its Nth step with -EIO
+ *                     (one shot: reads back 0 once it fired)
+ *   probe_reset       1: every probe step after the controller is live
+ *                     queues a controller reset, so one is pending or
+ *                     running when a later step fails
+ *   ssdtN/drop_completions        lose the next N I/O completions
+ *   ssdtN/drop_admin_completions  lose the next N admin completions
+ *   ssdtN/shutdown    write 1: run the PCI .shutdown method, as a reboot
+ *                     or power-off would
+ */
+#include <linux/debugfs.h>
+#include <linux/error-injection.h>
+#include "ssdt.h"
+
+static struct dentry *ssdt_debugfs_root;
+static atomic_t ssdt_probe_fail_step = ATOMIC_INIT(0);
+static bool ssdt_probe_reset;
+
+/*
+ * Step @step of probe, named @what, is about to run: returns -EIO when the
+ * test asked for a failure here.  Also a target for the kernel's
+ * fail_function (ALLOW_ERROR_INJECTION) on a debug kernel.
+ */
+noinline int ssdt_probe_fault(struct ssdt_ctrl *ctrl, int step,
+			      const char *what)
+{
+	if (READ_ONCE(ssdt_probe_reset) && READ_ONCE(ctrl->state) == SSDT_LIVE)
+		ssdt_schedule_reset(ctrl);
+	if (atomic_cmpxchg(&ssdt_probe_fail_step, step, 0) != step)
+		return 0;
+	dev_warn(ssdt_dev(ctrl), "debug: failing probe at step %d (%s)\n",
+		 step, what);
+	return -EIO;
+}
+
+ALLOW_ERROR_INJECTION(ssdt_probe_fault, ERRNO);
+
+static int ssdt_shutdown_set(void *data, u64 val)
+{
+	struct ssdt_ctrl *ctrl = data;
+
+	if (val != 1)
+		return -EINVAL;
+	ssdt_shutdown(ctrl->pdev);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(ssdt_shutdown_fops, NULL, ssdt_shutdown_set, "%llu\n");
+
+void ssdt_debug_add(struct ssdt_ctrl *ctrl)
+{
+	ctrl->debugfs = debugfs_create_dir(dev_name(ctrl->cdev),
+					   ssdt_debugfs_root);
+	debugfs_create_atomic_t("drop_completions", 0600, ctrl->debugfs,
+				&ctrl->drop_completions);
+	debugfs_create_atomic_t("drop_admin_completions", 0600, ctrl->debugfs,
+				&ctrl->drop_admin_completions);
+	debugfs_create_file_unsafe("shutdown", 0200, ctrl->debugfs, ctrl,
+				   &ssdt_shutdown_fops);
+}
+
+void ssdt_debug_remove(struct ssdt_ctrl *ctrl)
+{
+	debugfs_remove_recursive(ctrl->debugfs);
+	ctrl->debugfs = NULL;
+}
+
+void ssdt_debug_init(void)
+{
+	ssdt_debugfs_root = debugfs_create_dir(SSDT_NAME, NULL);
+	debugfs_create_atomic_t("probe_fail_step", 0600, ssdt_debugfs_root,
+				&ssdt_probe_fail_step);
+	debugfs_create_bool("probe_reset", 0600, ssdt_debugfs_root,
+			    &ssdt_probe_reset);
+}
+
+void ssdt_debug_exit(void)
+{
+	debugfs_remove_recursive(ssdt_debugfs_root);
+}

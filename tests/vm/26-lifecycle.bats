@@ -1,0 +1,192 @@
+#!/usr/bin/env bats
+# The driver lifecycle under injected faults (Documentation/driver.md,
+# "Lifecycle"): probe failing at every step with a reset pending, .shutdown
+# under I/O, a lost admin completion, an I/O timeout during unbind, rmmod
+# with a sysfs file held open.  After each: nothing hangs, nothing is left
+# behind, the module unloads, and the next attach takes I/O with crc32c
+# verify clean.  The faults come from the debugfs hooks (kmod/ssdt_debug.c);
+# on the debug kernel (make check-debug) KASAN, lockdep and kmemleak watch
+# the same paths.
+
+load lib/common
+
+DBG=/sys/kernel/debug/ssdtune
+
+setup_file() {
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	module_load
+}
+
+setup() {
+	bdf=$(nvme_bdf)
+	dmesg_mark
+}
+
+teardown() {
+	[ -w "$DBG/probe_fail_step" ] && echo 0 >"$DBG/probe_fail_step"
+	[ -w "$DBG/probe_reset" ] && echo 0 >"$DBG/probe_reset"
+	true
+}
+
+teardown_file() {
+	teardown_stock
+}
+
+# clean_except PATTERN: no trouble in the kernel log since dmesg_mark but
+# the lines matching PATTERN (the messages the injected fault must cause).
+clean_except() {
+	local bad
+	bad=$(dmesg_new | grep -E "$DMESG_BAD" | grep -Ev "$1" || true)
+	[ -z "$bad" ] && return 0
+	echo "$bad" >&2
+	err "unexpected kernel messages above"
+}
+
+reset_done() { dmesg_new | grep -q 'reset done'; }
+
+# back_to_nvme: the controller on nvme again, however the fault left it.
+back_to_nvme() { sysfs_bind nvme "$bdf"; }
+
+@test "probe failing at each of its 6 steps, with a reset queued at each step: attach fails, nothing is left, the next attach works" {
+	[ -w "$DBG/probe_fail_step" ] || err "no debugfs hook $DBG/probe_fail_step"
+	echo 1 >"$DBG/probe_reset"
+	for step in 1 2 3 4 5 6; do
+		echo "step $step"
+		echo "$step" >"$DBG/probe_fail_step"
+		run ssdt attach "$bdf"
+		echo "$output"
+		[ "$status" -ne 0 ]
+		# the hook fired (it re-arms to 0) at the step asked for
+		[ "$(cat "$DBG/probe_fail_step")" = 0 ]
+		dmesg_new | grep -q "debug: failing probe at step $step "
+		[ "$(pci_driver "$bdf")" != ssdtune ]
+		no_ssdt_nodes
+		back_to_nvme
+	done
+	echo 0 >"$DBG/probe_reset"
+	# steps 3 to 6 ran with the controller live and queued a reset each:
+	# none may run on the freed controller (KASAN on the debug kernel)
+	clean_except 'failed with error -5|probe of .* failed'
+	attach
+	fio_verify "$(ssdt_disk)" --rw=randwrite --bs=4k --iodepth=8 --offset=0 --size=4M
+	detach
+	module_unload
+	module_load
+}
+
+@test ".shutdown during fio: I/O in flight fails, the controller commits and stops, remove and unload still work, data written before is intact" {
+	attach
+	ctrl=$(ssdt_ctrl)
+	disk=$(ssdt_disk)
+	head -c 1M /dev/urandom >"$SSDT_TMP/pat"
+	dd if="$SSDT_TMP/pat" of="$disk" bs=1M seek=700 oflag=direct conv=fsync status=none
+	fio --name=t --filename="$disk" --direct=1 --ioengine=libaio --rw=randwrite \
+		--bs=4k --iodepth=32 --offset=0 --size=64M --time_based --runtime=60 \
+		--output="$SSDT_TMP/shut.fio" >/dev/null 2>&1 3>&- &
+	fpid=$!
+	sleep 3
+	kill -0 "$fpid"
+	echo 1 >"$DBG/${ctrl##*/}/shutdown"
+	for ((i = 0; i < 300; i++)); do kill -0 "$fpid" 2>/dev/null || break; sleep 0.1; done
+	if kill -0 "$fpid" 2>/dev/null; then
+		kill "$fpid"
+		err "fio still runs 30 s after .shutdown"
+	fi
+	wait "$fpid" && frc=0 || frc=$?
+	tail -n 5 "$SSDT_TMP/shut.fio"
+	[ "$frc" -ne 0 ] || grep -Eq 'err= *[1-9]' "$SSDT_TMP/shut.fio"
+	dmesg_new | grep -q 'shutdown complete'
+	[ "$(trim "$ctrl/state")" = dead ]
+	# new I/O gets no data (an error, or 6.6+: a dead disk has no
+	# capacity) at once instead of hanging
+	rm -f "$SSDT_TMP/after"
+	run timeout 10 dd if="$disk" of="$SSDT_TMP/after" bs=4k count=1 iflag=direct status=none
+	echo "dd after .shutdown: status $status, $(stat -c %s "$SSDT_TMP/after" 2>/dev/null) bytes"
+	[ "$status" -ne 124 ]
+	[ "$status" -ne 0 ] || [ ! -s "$SSDT_TMP/after" ]
+	# remove() after .shutdown (kexec does this): the unbind frees it all
+	echo "$bdf" >/sys/bus/pci/drivers/ssdtune/unbind
+	no_ssdt_nodes
+	back_to_nvme
+	module_unload
+	module_load
+	dd if="$(nvme_disk)" of="$SSDT_TMP/back" bs=1M skip=700 count=1 iflag=direct status=none
+	cmp "$SSDT_TMP/pat" "$SSDT_TMP/back"
+	clean_except 'I/O error|Buffer I/O error|critical medium error|blk_update_request|operation not supported error'
+}
+
+@test "a lost admin completion: the reader gets an error after the controller stopped, a reset brings it back, fio verify is clean" {
+	attach
+	ctrl=$(ssdt_ctrl)
+	old=$(cat /sys/module/ssdtune/parameters/admin_timeout)
+	echo 2 >/sys/module/ssdtune/parameters/admin_timeout
+	echo 1 >"$DBG/${ctrl##*/}/drop_admin_completions"
+	run cat "$ctrl/power_state"
+	echo "$output"
+	echo "$old" >/sys/module/ssdtune/parameters/admin_timeout
+	[ "$status" -ne 0 ]
+	[ "$(cat "$DBG/${ctrl##*/}/drop_admin_completions")" = 0 ]
+	dmesg_new | grep -q 'debug: dropping admin completion'
+	# the buffer is handed back only once the controller no longer runs
+	dmesg_new | grep -q 'timed out: stopping the controller'
+	wait_for 30 reset_done
+	[ "$(trim "$ctrl/state")" = live ]
+	# the cached value is read again and is a power state
+	[[ "$(trim "$ctrl/power_state")" =~ ^[0-9]+$ ]]
+	fio_verify "$(ssdt_disk)" --rw=randrw --bs=4k --iodepth=16 --offset=128M --size=8M
+	clean_except 'admin command .* timed out'
+}
+
+@test "power_state read in a loop sends at most one admin command a second" {
+	setup_attached
+	ctrl=$(ssdt_ctrl)
+	q0=$ctrl/queues/q0/submitted
+	before=$(trim "$q0")
+	start=$(date +%s)
+	for ((i = 0; i < 200; i++)); do cat "$ctrl/power_state" >/dev/null; done
+	secs=$(($(date +%s) - start))
+	after=$(trim "$q0")
+	echo "admin commands for 200 reads in ${secs}s: $((after - before))"
+	# one a second at most (the loop takes seconds under TCG), not 200
+	[ $((after - before)) -le $((secs + 2)) ]
+}
+
+@test "an I/O timeout during unbind: the controller is stopped before the request fails, unbind finishes, the module unloads" {
+	ctrl=$(ssdt_ctrl)
+	disk=$(ssdt_disk)
+	tmo=/sys/block/${disk##*/}/queue/io_timeout
+	echo 2000 >"$tmo"
+	echo 1 >"$DBG/${ctrl##*/}/drop_completions"
+	dd if="$disk" of=/dev/null bs=4k skip=9 count=1 iflag=direct status=none 2>"$SSDT_TMP/dd.err" &
+	ddpid=$!
+	sleep 1
+	[ "$(cat "$DBG/${ctrl##*/}/drop_completions")" = 0 ]
+	start=$(date +%s)
+	timeout 60 sh -c "echo $bdf >/sys/bus/pci/drivers/ssdtune/unbind"
+	echo "unbind took $(($(date +%s) - start)) s"
+	wait "$ddpid" && ddrc=0 || ddrc=$?
+	cat "$SSDT_TMP/dd.err"
+	[ "$ddrc" -ne 0 ]
+	dmesg_new | grep -q 'timed out during removal: stopping the controller'
+	no_ssdt_nodes
+	back_to_nvme
+	module_unload
+	module_load
+	clean_except 'I/O error|Buffer I/O error|blk_update_request'
+}
+
+@test "rmmod while a sysfs file of the controller is held open: the read fails cleanly afterwards" {
+	attach
+	ctrl=$(ssdt_ctrl)
+	# fd 5: bats keeps 3 and 4 for itself
+	exec 5<"$ctrl/state"
+	detach
+	module_unload
+	refute module_loaded
+	run cat <&5
+	exec 5<&-
+	echo "status $status: $output"
+	[ "$status" -ne 0 ] || [ -z "$output" ]
+	module_load
+	dmesg_clean_since_mark
+}
