@@ -222,6 +222,7 @@ struct ssdt_ctrl {
 	u8 ps;				/* power state in force */
 
 	struct list_head nl_node;	/* ssdt_netlink.c's controller list */
+	atomic_t nl_users;		/* netlink commands working on it */
 	struct ssdt_powerlimit power;	/* power_limit_* (ssdt_powerlimit.c) */
 
 	struct device *cdev;		/* /sys/class/ssdtune/ssdtN */
@@ -245,6 +246,7 @@ void ssdt_debug_add(struct ssdt_ctrl *ctrl);
 void ssdt_debug_remove(struct ssdt_ctrl *ctrl);
 void ssdt_debug_init(void);
 void ssdt_debug_exit(void);
+extern u32 ssdt_nl_queues_per_msg;	/* 0: as many as fit */
 
 /* A debug counter of completions to lose: true (and one less) when set. */
 static inline bool ssdt_debug_drop(atomic_t *left)

@@ -591,8 +591,11 @@ static int ssdt_ns_add(struct ssdt_ctrl *ctrl, u32 nsid)
 		put_disk(disk);
 		goto out;
 	}
+	/* ns[] changes under dev_mutex: resets and timeouts walk it. */
+	mutex_lock(&ctrl->dev_mutex);
 	ns->disk = disk;
 	ctrl->nr_ns++;
+	mutex_unlock(&ctrl->dev_mutex);
 out:
 	kfree(id);
 	return ret;
@@ -641,14 +644,19 @@ void ssdt_ns_remove_all(struct ssdt_ctrl *ctrl, bool flush)
 
 		if (!disk)
 			continue;
+		/* Not under dev_mutex: a timeout while it drains needs it. */
 		del_gendisk(disk);
 		/* Whatever the page cache wrote back is in the drive's cache. */
 		if (flush && (ctrl->vwc & NVME_CTRL_VWC_PRESENT))
 			blkdev_issue_flush(disk->part0);
-		put_disk(disk);
+		mutex_lock(&ctrl->dev_mutex);
 		ctrl->ns[i].disk = NULL;
+		mutex_unlock(&ctrl->dev_mutex);
+		put_disk(disk);
 	}
+	mutex_lock(&ctrl->dev_mutex);
 	ctrl->nr_ns = 0;
+	mutex_unlock(&ctrl->dev_mutex);
 }
 
 void ssdt_io_quiesce(struct ssdt_ctrl *ctrl)

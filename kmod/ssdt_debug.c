@@ -10,6 +10,8 @@
  *   probe_reset       1: every probe step after the controller is live
  *                     queues a controller reset, so one is pending or
  *                     running when a later step fails
+ *   nl_queues_per_msg N > 0: the counter dump puts at most N queues in a
+ *                     message, so a few queues take several (as 64 do)
  *   ssdtN/drop_completions        lose the next N I/O completions
  *   ssdtN/drop_admin_completions  lose the next N admin completions
  *   ssdtN/shutdown    write 1: run the PCI .shutdown method, as a reboot
@@ -22,6 +24,7 @@
 static struct dentry *ssdt_debugfs_root;
 static atomic_t ssdt_probe_fail_step = ATOMIC_INIT(0);
 static bool ssdt_probe_reset;
+u32 ssdt_nl_queues_per_msg;
 
 /*
  * Step @step of probe, named @what, is about to run: returns -EIO when the
@@ -78,6 +81,8 @@ void ssdt_debug_init(void)
 				&ssdt_probe_fail_step);
 	debugfs_create_bool("probe_reset", 0600, ssdt_debugfs_root,
 			    &ssdt_probe_reset);
+	debugfs_create_u32("nl_queues_per_msg", 0600, ssdt_debugfs_root,
+			   &ssdt_nl_queues_per_msg);
 }
 
 void ssdt_debug_exit(void)

@@ -151,7 +151,8 @@ static void ssdt_take_down(struct ssdt_ctrl *ctrl, bool live)
 	ssdt_debug_remove(ctrl);
 	ssdt_sysfs_remove(ctrl);
 	mutex_lock(&ctrl->dev_mutex);
-	ssdt_ctrl_teardown(ctrl, live);
+	/* A timeout while the disks drained may have stopped it since. */
+	ssdt_ctrl_teardown(ctrl, live && ctrl->state == SSDT_LIVE);
 	mutex_unlock(&ctrl->dev_mutex);
 	ssdt_blk_exit(ctrl);
 	ssdt_pci_release(ctrl);
@@ -230,9 +231,7 @@ static void ssdt_remove(struct pci_dev *pdev)
 	struct ssdt_ctrl *ctrl = pci_get_drvdata(pdev);
 	bool live;
 
-	ssdt_nl_del_ctrl(ctrl);
 	ssdt_stop_resets(ctrl);
-
 	mutex_lock(&ctrl->dev_mutex);
 	if (ctrl->state != SSDT_DEAD && ssdt_ctrl_gone(ctrl)) {
 		dev_warn(&pdev->dev, "controller gone: failing outstanding I/O\n");
@@ -241,6 +240,8 @@ static void ssdt_remove(struct pci_dev *pdev)
 	}
 	live = ctrl->state == SSDT_LIVE;
 	mutex_unlock(&ctrl->dev_mutex);
+	/* Waits for a Format; one on a gone controller was cancelled above. */
+	ssdt_nl_del_ctrl(ctrl);
 
 	ssdt_take_down(ctrl, live);
 	ssdt_power_exit(ctrl);

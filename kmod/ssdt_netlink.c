@@ -12,6 +12,7 @@
 #include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/wait_bit.h>
 #include <net/genetlink.h>
 #include "ssdt.h"
 
@@ -80,13 +81,21 @@ static int ssdt_nl_put_queue(struct sk_buff *skb, struct ssdt_queue *q)
 	return 0;
 }
 
+/*
+ * One message about @ctrl with the counters of its I/O queues from index
+ * *@first on, as many as fit; *@first is then where the next message
+ * starts.  A controller with more queues than one message holds takes
+ * several, each with the controller's attributes (the tool merges them).
+ */
 static int ssdt_nl_fill_ctrl(struct sk_buff *skb, struct ssdt_ctrl *ctrl,
-			     u32 portid, u32 seq)
+			     u32 portid, u32 seq, unsigned int *first)
 {
 	struct nlattr *queues;
-	unsigned int i;
+	unsigned int i, last = ctrl->nr_io;
 	void *hdr;
 
+	if (READ_ONCE(ssdt_nl_queues_per_msg))	/* debug: force pages */
+		last = min(last, *first + READ_ONCE(ssdt_nl_queues_per_msg));
 	hdr = genlmsg_put(skb, portid, seq, &ssdt_nl_family, NLM_F_MULTI,
 			  SSDTUNE_CMD_GET_CTRL);
 	if (!hdr)
@@ -98,11 +107,14 @@ static int ssdt_nl_fill_ctrl(struct sk_buff *skb, struct ssdt_ctrl *ctrl,
 	queues = nla_nest_start(skb, SSDTUNE_A_QUEUES);
 	if (!queues)
 		goto cancel;
-	for (i = 0; i < ctrl->nr_io; i++)
+	for (i = *first; i < last; i++)
 		if (ssdt_nl_put_queue(skb, ctrl->ioq[i]))
-			goto cancel;
+			break;
+	if (i == *first && i < ctrl->nr_io)
+		goto cancel;		/* not one fits: the next buffer */
 	nla_nest_end(skb, queues);
 	genlmsg_end(skb, hdr);
+	*first = i;
 	return 0;
 
 cancel:
@@ -110,36 +122,44 @@ cancel:
 	return -EMSGSIZE;
 }
 
-/* cb->args[0]: controllers already sent. */
+/* cb->args[0]: controllers already sent; [1]: its queues already sent. */
 static int ssdt_nl_dump_ctrl(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	unsigned int first = cb->args[1];
 	struct ssdt_ctrl *ctrl;
 	long idx = 0;
 
 	mutex_lock(&ssdt_ctrls_lock);
 	list_for_each_entry(ctrl, &ssdt_ctrls, nl_node) {
-		if (idx++ < cb->args[0])
+		if (idx < cb->args[0]) {
+			idx++;
 			continue;
-		if (ssdt_nl_fill_ctrl(skb, ctrl, NETLINK_CB(cb->skb).portid,
-				      cb->nlh->nlmsg_seq)) {
-			idx--;
-			break;
 		}
+		do {
+			if (ssdt_nl_fill_ctrl(skb, ctrl, NETLINK_CB(cb->skb).portid,
+					      cb->nlh->nlmsg_seq, &first))
+				goto full;
+		} while (first < ctrl->nr_io);
+		idx++;
+		first = 0;
 	}
+full:
 	mutex_unlock(&ssdt_ctrls_lock);
 	cb->args[0] = idx;
+	cb->args[1] = first;
 	return skb->len;
 }
 
 /*
  * FORMAT: ssdtN's namespace NSID with secure erase setting SES.  The
- * controller list lock is held throughout, so removal waits for it.
+ * controller is pinned (nl_users), not the list: a format of one
+ * controller holds up neither the others nor a dump; its removal waits.
  */
 static int ssdt_nl_format(struct sk_buff *skb, struct genl_info *info)
 {
-	struct ssdt_ctrl *ctrl;
+	struct ssdt_ctrl *ctrl = NULL, *c;
 	u32 idx, nsid, ses;
-	int ret = -ENODEV;
+	int ret;
 
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
@@ -150,13 +170,19 @@ static int ssdt_nl_format(struct sk_buff *skb, struct genl_info *info)
 	nsid = nla_get_u32(info->attrs[SSDTUNE_A_NSID]);
 	ses = nla_get_u32(info->attrs[SSDTUNE_A_SES]);
 	mutex_lock(&ssdt_ctrls_lock);
-	list_for_each_entry(ctrl, &ssdt_ctrls, nl_node) {
-		if ((u32)ctrl->instance == idx) {
-			ret = ssdt_ns_format(ctrl, nsid, ses);
+	list_for_each_entry(c, &ssdt_ctrls, nl_node) {
+		if ((u32)c->instance == idx) {
+			ctrl = c;
+			atomic_inc(&ctrl->nl_users);
 			break;
 		}
 	}
 	mutex_unlock(&ssdt_ctrls_lock);
+	if (!ctrl)
+		return -ENODEV;
+	ret = ssdt_ns_format(ctrl, nsid, ses);
+	if (atomic_dec_and_test(&ctrl->nl_users))
+		wake_up_var(&ctrl->nl_users);
 	return ret;
 }
 
@@ -276,11 +302,13 @@ void ssdt_nl_add_ctrl(struct ssdt_ctrl *ctrl)
 	ssdt_nl_notify(ctrl, SSDTUNE_EVENT_ATTACHED);
 }
 
+/* Off the list, and no netlink command works on @ctrl any more. */
 void ssdt_nl_del_ctrl(struct ssdt_ctrl *ctrl)
 {
 	mutex_lock(&ssdt_ctrls_lock);
 	list_del(&ctrl->nl_node);
 	mutex_unlock(&ssdt_ctrls_lock);
+	wait_var_event(&ctrl->nl_users, !atomic_read(&ctrl->nl_users));
 }
 
 int ssdt_nl_register(void)

@@ -24,6 +24,8 @@
 #   --img-size SIZE  NVMe backing image size [VM_IMG_SIZE, 1G]
 #   --log FILE       also copy the VM's output to FILE
 #   --verbose        show the guest kernel console (vng --verbose)
+#   --append ARGS    add ARGS to the guest kernel command line
+#                    (e.g. swiotlb=force) [VM_APPEND]
 # [VM_KVM=1] use KVM instead of TCG (KVM is not usable on the project's
 # machines: default off).
 set -u
@@ -34,6 +36,7 @@ timeout_s=${VM_TIMEOUT:-900}
 img_size=${VM_IMG_SIZE:-1G}
 log=""
 verbose=""
+extra=${VM_APPEND:-}
 
 usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 125; }
 die() { echo "vm.sh: $*" >&2; exit 125; }
@@ -44,6 +47,7 @@ while [ $# -gt 0 ]; do
 	--img-size) img_size=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
 	--verbose) verbose=--verbose; shift ;;
+	--append) extra="$extra $2"; shift 2 ;;
 	-h|--help) usage ;;
 	--) shift; break ;;
 	-*) die "unknown option $1" ;;
@@ -57,13 +61,12 @@ KVER=$1; shift
 
 # KVER is a Debian kernel's release, or a kernel build directory (the
 # debug kernel of scripts/debug-kernel.sh), booted with its own modules.
-append=()
 if [ -d "$KVER" ]; then
 	kernel=$(cd "$KVER" && pwd)
 	[ -r "$kernel/arch/x86/boot/bzImage" ] || die "no bzImage in $kernel (run: scripts/debug-kernel.sh)"
 	# Its slow ACPI interpreter times out on the expander bridge's _PRT;
 	# MSI-X needs no INTx routing.
-	append=(--append acpi=noirq)
+	extra="acpi=noirq $extra"
 	KVER=$(cat "$kernel/include/config/kernel.release") || die "$kernel has no kernel.release"
 else
 	kernel=/boot/vmlinuz-$KVER
@@ -145,6 +148,8 @@ watcher=$!
 start=$(date +%s.%N)
 # timeout(1) signals its whole process group, so QEMU dies with vng;
 # -k: SIGKILL if QEMU ignores SIGTERM.
+append=()
+[ -n "${extra// /}" ] && append=(--append "${extra# }")
 vng_args=(--run "$kernel" $accel $verbose "${append[@]}"
 	--cpus 4 --memory 2G --numa 1G,cpus=0-1 --numa 1G,cpus=2-3
 	--rwdir "$BUILD" --qemu-opts="$qemu_opts" --exec "bash $guest_cmd")

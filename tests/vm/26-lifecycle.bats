@@ -137,6 +137,32 @@ back_to_nvme() { sysfs_bind nvme "$bdf"; }
 	clean_except 'admin command .* timed out'
 }
 
+@test "a Format that hangs holds up no counter dump; it fails after format_timeout with the controller stopped, and the reset brings it back" {
+	setup_attached
+	ctrl=$(ssdt_ctrl)
+	idx=${ctrl##*/ssdt}
+	old=$(cat /sys/module/ssdtune/parameters/format_timeout)
+	echo 8 >/sys/module/ssdtune/parameters/format_timeout
+	echo 1 >"$DBG/${ctrl##*/}/drop_admin_completions"
+	python3 "$SSDT_REPO/tests/vm/lib/genl-format.py" "$idx" 1 0 >"$SSDT_TMP/fmt.out" &
+	fpid=$!
+	sleep 2
+	run timeout 30 "$SSDT_TOOL" --json monitor --stats
+	# the dump came back while the Format still waits
+	kill -0 "$fpid"
+	echo "$output" | grep -q '"serial"'
+	[ "$status" -eq 0 ]
+	wait "$fpid"
+	echo "$old" >/sys/module/ssdtune/parameters/format_timeout
+	echo "format: $(cat "$SSDT_TMP/fmt.out")"
+	[ "$(cat "$SSDT_TMP/fmt.out")" = ETIMEDOUT ]
+	dmesg_new | grep -q 'timed out: stopping the controller'
+	wait_for 30 reset_done
+	[ "$(trim "$ctrl/state")" = live ]
+	fio_verify "$(ssdt_disk)" --rw=randwrite --bs=4k --iodepth=8 --offset=64M --size=4M
+	clean_except 'admin command .* timed out|Format NVM'
+}
+
 @test "power_state read in a loop sends at most one admin command a second" {
 	setup_attached
 	ctrl=$(ssdt_ctrl)
@@ -187,6 +213,27 @@ back_to_nvme() { sysfs_bind nvme "$bdf"; }
 	exec 5<&-
 	echo "status $status: $output"
 	[ "$status" -ne 0 ] || [ -z "$output" ]
+	module_load
+	dmesg_clean_since_mark
+}
+
+@test "io_queue_depth outside 2..4096 is refused at load (65536 used to wrap to 0 in a u16); 4096 works" {
+	teardown_stock
+	for bad in 65536 4097 1 0 x; do
+		run insmod "$SSDT_KO" io_queue_depth=$bad
+		echo "io_queue_depth=$bad: status $status $output"
+		[ "$status" -ne 0 ]
+		refute module_loaded
+	done
+	insmod "$SSDT_KO" io_queue_depth=4096
+	[ "$(cat /sys/module/ssdtune/parameters/io_queue_depth)" = 4096 ]
+	attach
+	# capped by the controller's CAP.MQES (QEMU: 2048), never wrapped
+	depth=$(trim "$(ssdt_ctrl)/queue_depth")
+	echo "queue_depth $depth"
+	[ "$depth" -gt 1 ] && [ "$depth" -le 4096 ]
+	fio_verify "$(ssdt_disk)" --rw=randwrite --bs=4k --iodepth=64 --offset=96M --size=4M
+	teardown_stock
 	module_load
 	dmesg_clean_since_mark
 }

@@ -17,7 +17,15 @@ load lib/common
 	fpid=$!
 	sleep 3
 	kill -0 "$fpid"
-	vm_request unplug 90
+	if ! vm_request unplug 150; then
+		# what the guest was doing (a CI run once saw no DEVICE_DELETED
+		# although the driver had shut the controller down)
+		dmesg | tail -n 15
+		ps -eo stat=,pid=,wchan:32=,comm= | awk '$1 ~ /^D/'
+		ls /sys/bus/pci/devices/ 2>&1 | tr '\n' ' '
+		cat /sys/bus/pci/slots/*/power 2>&1
+		false
+	fi
 	# fio must stop by itself long before its 120 s
 	for ((i = 0; i < 600; i++)); do kill -0 "$fpid" 2>/dev/null || break; sleep 0.1; done
 	if kill -0 "$fpid" 2>/dev/null; then

@@ -149,10 +149,17 @@ static int on_ctrl(struct nl_msg *msg, void *arg)
 	int rem;
 
 	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, SSDTUNE_A_MAX, NULL) < 0 ||
-	    !tb[SSDTUNE_A_CTRL] || s->n >= GENL_MAX_CTRLS)
+	    !tb[SSDTUNE_A_CTRL])
 		return NL_SKIP;
-	c = &s->c[s->n++];
-	memset(c, 0, sizeof(*c));
+	/* A controller with many queues comes in several messages. */
+	if (s->n > 0 && s->c[s->n - 1].ctrl == nla_get_u32(tb[SSDTUNE_A_CTRL])) {
+		c = &s->c[s->n - 1];
+	} else {
+		if (s->n >= GENL_MAX_CTRLS)
+			return NL_SKIP;
+		c = &s->c[s->n++];
+		memset(c, 0, sizeof(*c));
+	}
 	c->ctrl = nla_get_u32(tb[SSDTUNE_A_CTRL]);
 	copy_str(c->pci, sizeof(c->pci), tb[SSDTUNE_A_PCI_ADDR]);
 	copy_str(c->state, sizeof(c->state), tb[SSDTUNE_A_STATE]);
