@@ -89,6 +89,14 @@ disable:
 	return ret;
 }
 
+/* No new reset starts; one already queued returns at once when it runs. */
+static void ssdt_forbid_resets(struct ssdt_ctrl *ctrl)
+{
+	spin_lock_irq(&ctrl->state_lock);
+	ctrl->removing = true;
+	spin_unlock_irq(&ctrl->state_lock);
+}
+
 /*
  * Stop resets for good and wait for one that runs or is queued: after this
  * nothing but the caller touches the controller's queues.  The reset work
@@ -96,9 +104,7 @@ disable:
  */
 static void ssdt_stop_resets(struct ssdt_ctrl *ctrl)
 {
-	spin_lock_irq(&ctrl->state_lock);
-	ctrl->removing = true;
-	spin_unlock_irq(&ctrl->state_lock);
+	ssdt_forbid_resets(ctrl);
 	cancel_work_sync(&ctrl->reset_work);
 }
 
@@ -130,10 +136,7 @@ static int ssdt_bring_up(struct ssdt_ctrl *ctrl, int *step)
 	ssdt_sysfs_remove(ctrl);
 	ssdt_blk_exit(ctrl);
 teardown:
-	/* A reset that gets dev_mutex after this returns at once. */
-	spin_lock_irq(&ctrl->state_lock);
-	ctrl->removing = true;
-	spin_unlock_irq(&ctrl->state_lock);
+	ssdt_forbid_resets(ctrl);	/* dev_mutex held: no waiting here */
 	ssdt_ctrl_teardown(ctrl, false);
 release_pci:
 	ssdt_pci_release(ctrl);
