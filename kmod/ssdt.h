@@ -167,6 +167,7 @@ struct ssdt_ctrl {
 
 	enum ssdt_state state;
 	bool removing;			/* remove() runs: no more resets */
+	bool paused;			/* PCI reset or sleep: halted */
 	spinlock_t state_lock;
 	struct work_struct reset_work;
 	struct mutex dev_mutex;		/* reset, removal, shutdown */
@@ -276,6 +277,8 @@ int ssdt_admin_submit_nowait(struct ssdt_ctrl *ctrl, struct nvme_command *cmd);
 void ssdt_admin_complete(struct ssdt_ctrl *ctrl, struct nvme_completion *cqe);
 void ssdt_schedule_reset(struct ssdt_ctrl *ctrl);
 void ssdt_reset_work(struct work_struct *work);
+void ssdt_ctrl_pause(struct ssdt_ctrl *ctrl, bool shutdown);
+void ssdt_ctrl_unpause(struct ssdt_ctrl *ctrl);
 bool ssdt_ctrl_gone(struct ssdt_ctrl *ctrl);
 void ssdt_mark_dead(struct ssdt_ctrl *ctrl, bool shutdown);
 

@@ -610,31 +610,31 @@ void ssdt_schedule_reset(struct ssdt_ctrl *ctrl)
 }
 
 /*
- * Controller reset: quiesce, disable, requeue what was in flight, bring
- * the admin and I/O queues back, resume.  If that fails the controller is
- * dead and every I/O fails.
+ * First half of a reset: quiesce, stop the controller (with @shutdown it
+ * commits its cache first, CC.SHN), requeue what was in flight.  Called
+ * with dev_mutex held on a live controller; leaves it "resetting".
  */
-void ssdt_reset_work(struct work_struct *work)
+static void ssdt_ctrl_halt(struct ssdt_ctrl *ctrl, bool shutdown)
 {
-	struct ssdt_ctrl *ctrl = container_of(work, struct ssdt_ctrl, reset_work);
-	unsigned int i, count;
-	int ret;
-
-	mutex_lock(&ctrl->dev_mutex);
 	spin_lock_irq(&ctrl->state_lock);
-	if (ctrl->state != SSDT_LIVE || ctrl->removing) {
-		spin_unlock_irq(&ctrl->state_lock);
-		goto out;
-	}
 	ctrl->state = SSDT_RESETTING;
 	spin_unlock_irq(&ctrl->state_lock);
 
-	dev_warn(ssdt_dev(ctrl), "resetting controller\n");
 	ssdt_nl_notify(ctrl, SSDTUNE_EVENT_RESET);
 	ssdt_io_quiesce(ctrl);
 	ssdt_io_sync(ctrl);		/* no timeout handler runs after this */
-	ssdt_ctrl_stop(ctrl, false);
+	ssdt_ctrl_stop(ctrl, shutdown);
 	ssdt_io_cancel_all(ctrl, true);
+}
+
+/*
+ * Second half: bring the admin and I/O queues back, restore the knobs,
+ * resume.  If that fails the controller is dead and every I/O fails.
+ */
+static void ssdt_ctrl_restart(struct ssdt_ctrl *ctrl)
+{
+	unsigned int i, count;
+	int ret;
 
 	ret = -ENODEV;
 	if (ssdt_ctrl_gone(ctrl))
@@ -670,11 +670,51 @@ void ssdt_reset_work(struct work_struct *work)
 	ssdt_io_unquiesce(ctrl);
 	dev_info(ssdt_dev(ctrl), "reset done\n");
 	ssdt_nl_notify(ctrl, SSDTUNE_EVENT_RESET_DONE);
-	goto out;
+	return;
 dead:
 	dev_err(ssdt_dev(ctrl), "reset failed (%d): failing all I/O\n", ret);
 	ssdt_io_unquiesce(ctrl);
 	ssdt_mark_dead(ctrl, false);
-out:
+}
+
+/* Controller reset: halt, then restart.  Runs on ssdt_wq. */
+void ssdt_reset_work(struct work_struct *work)
+{
+	struct ssdt_ctrl *ctrl = container_of(work, struct ssdt_ctrl, reset_work);
+
+	mutex_lock(&ctrl->dev_mutex);
+	if (READ_ONCE(ctrl->state) == SSDT_LIVE && !READ_ONCE(ctrl->removing)) {
+		dev_warn(ssdt_dev(ctrl), "resetting controller\n");
+		ssdt_ctrl_halt(ctrl, false);
+		ssdt_ctrl_restart(ctrl);
+	}
+	mutex_unlock(&ctrl->dev_mutex);
+}
+
+/*
+ * The PCI core resets the function (FLR through sysfs "reset", or a
+ * reset of the slot) or the system sleeps: stop the controller before
+ * it loses its state, hold the I/O, and take it up again afterwards.
+ * A reset queued meanwhile finds the controller not live and returns.
+ */
+void ssdt_ctrl_pause(struct ssdt_ctrl *ctrl, bool shutdown)
+{
+	mutex_lock(&ctrl->dev_mutex);
+	if (ctrl->state == SSDT_LIVE && !ctrl->removing) {
+		dev_info(ssdt_dev(ctrl), "halted for %s\n",
+			 shutdown ? "system sleep" : "a function reset");
+		ssdt_ctrl_halt(ctrl, shutdown);
+		ctrl->paused = true;
+	}
+	mutex_unlock(&ctrl->dev_mutex);
+}
+
+void ssdt_ctrl_unpause(struct ssdt_ctrl *ctrl)
+{
+	mutex_lock(&ctrl->dev_mutex);
+	if (ctrl->paused) {
+		ctrl->paused = false;
+		ssdt_ctrl_restart(ctrl);
+	}
 	mutex_unlock(&ctrl->dev_mutex);
 }

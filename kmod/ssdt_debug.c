@@ -7,6 +7,9 @@
  *
  *   probe_fail_step   N > 0: the next probe fails at its Nth step with -EIO
  *                     (one shot: reads back 0 once it fired)
+ *   probe_drop_admin_step  N > 0: the next probe loses one admin
+ *                     completion from its Nth step on (one shot), so an
+ *                     Identify at attach times out
  *   probe_reset       1: every probe step after the controller is live
  *                     queues a controller reset, so one is pending or
  *                     running when a later step fails
@@ -16,13 +19,18 @@
  *   ssdtN/drop_admin_completions  lose the next N admin completions
  *   ssdtN/shutdown    write 1: run the PCI .shutdown method, as a reboot
  *                     or power-off would
+ *   ssdtN/sleep       write N: a system sleep of N ms for this device
+ *                     alone: suspend, D3hot, D0, resume, as the PM core
+ *                     does (pm_test would freeze the test VM's root fs)
  */
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/error-injection.h>
 #include "ssdt.h"
 
 static struct dentry *ssdt_debugfs_root;
 static atomic_t ssdt_probe_fail_step = ATOMIC_INIT(0);
+static atomic_t ssdt_probe_drop_admin_step = ATOMIC_INIT(0);
 static bool ssdt_probe_reset;
 u32 ssdt_nl_queues_per_msg;
 
@@ -36,6 +44,11 @@ noinline int ssdt_probe_fault(struct ssdt_ctrl *ctrl, int step,
 {
 	if (READ_ONCE(ssdt_probe_reset) && READ_ONCE(ctrl->state) == SSDT_LIVE)
 		ssdt_schedule_reset(ctrl);
+	if (atomic_cmpxchg(&ssdt_probe_drop_admin_step, step, 0) == step) {
+		dev_warn(ssdt_dev(ctrl), "debug: losing an admin completion from probe step %d (%s)\n",
+			 step, what);
+		atomic_set(&ctrl->drop_admin_completions, 1);
+	}
 	if (atomic_cmpxchg(&ssdt_probe_fail_step, step, 0) != step)
 		return 0;
 	dev_warn(ssdt_dev(ctrl), "debug: failing probe at step %d (%s)\n",
@@ -56,6 +69,28 @@ static int ssdt_shutdown_set(void *data, u64 val)
 }
 DEFINE_DEBUGFS_ATTRIBUTE(ssdt_shutdown_fops, NULL, ssdt_shutdown_set, "%llu\n");
 
+static int ssdt_sleep_set(void *data, u64 ms)
+{
+	struct ssdt_ctrl *ctrl = data;
+	struct pci_dev *pdev = ctrl->pdev;
+
+	if (!ms || ms > 60000)
+		return -EINVAL;
+	/* The PM core holds the device lock; remove() holds it and waits for us. */
+	if (!device_trylock(&pdev->dev))
+		return -EBUSY;
+	ssdt_ctrl_pause(ctrl, true);
+	pci_save_state(pdev);
+	pci_set_power_state(pdev, PCI_D3hot);
+	msleep(ms);
+	pci_set_power_state(pdev, PCI_D0);
+	pci_restore_state(pdev);
+	ssdt_ctrl_unpause(ctrl);
+	device_unlock(&pdev->dev);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(ssdt_sleep_fops, NULL, ssdt_sleep_set, "%llu\n");
+
 void ssdt_debug_add(struct ssdt_ctrl *ctrl)
 {
 	ctrl->debugfs = debugfs_create_dir(dev_name(ctrl->cdev),
@@ -66,6 +101,8 @@ void ssdt_debug_add(struct ssdt_ctrl *ctrl)
 				&ctrl->drop_admin_completions);
 	debugfs_create_file_unsafe("shutdown", 0200, ctrl->debugfs, ctrl,
 				   &ssdt_shutdown_fops);
+	debugfs_create_file_unsafe("sleep", 0200, ctrl->debugfs, ctrl,
+				   &ssdt_sleep_fops);
 }
 
 void ssdt_debug_remove(struct ssdt_ctrl *ctrl)
@@ -79,6 +116,8 @@ void ssdt_debug_init(void)
 	ssdt_debugfs_root = debugfs_create_dir(SSDT_NAME, NULL);
 	debugfs_create_atomic_t("probe_fail_step", 0600, ssdt_debugfs_root,
 				&ssdt_probe_fail_step);
+	debugfs_create_atomic_t("probe_drop_admin_step", 0600,
+				ssdt_debugfs_root, &ssdt_probe_drop_admin_step);
 	debugfs_create_bool("probe_reset", 0600, ssdt_debugfs_root,
 			    &ssdt_probe_reset);
 	debugfs_create_u32("nl_queues_per_msg", 0600, ssdt_debugfs_root,

@@ -274,12 +274,53 @@ void ssdt_shutdown(struct pci_dev *pdev)
 	mutex_unlock(&ctrl->dev_mutex);
 }
 
+/*
+ * A function reset (sysfs "reset", a slot or bus reset, AER recovery of a
+ * neighbour) loses every queue: halt before, restart after.  The PCI core
+ * holds the device lock across both, so remove() cannot come between.
+ */
+static void ssdt_reset_prepare(struct pci_dev *pdev)
+{
+	ssdt_ctrl_pause(pci_get_drvdata(pdev), false);
+}
+
+static void ssdt_reset_done(struct pci_dev *pdev)
+{
+	ssdt_ctrl_unpause(pci_get_drvdata(pdev));
+}
+
+static const struct pci_error_handlers ssdt_err_handlers = {
+	.reset_prepare	= ssdt_reset_prepare,
+	.reset_done	= ssdt_reset_done,
+};
+
+/*
+ * System sleep: the controller commits its cache and stops (it may lose
+ * power), I/O waits in the queues; on resume it is set up again as after
+ * a reset.  The PM core pairs every suspend with a resume.
+ */
+static int ssdt_suspend(struct device *dev)
+{
+	ssdt_ctrl_pause(dev_get_drvdata(dev), true);
+	return 0;
+}
+
+static int ssdt_resume(struct device *dev)
+{
+	ssdt_ctrl_unpause(dev_get_drvdata(dev));
+	return 0;
+}
+
+static DEFINE_SIMPLE_DEV_PM_OPS(ssdt_pm_ops, ssdt_suspend, ssdt_resume);
+
 static struct pci_driver ssdt_driver = {
 	.name		= SSDT_NAME,
 	.id_table	= NULL,
 	.probe		= ssdt_probe,
 	.remove		= ssdt_remove,
 	.shutdown	= ssdt_shutdown,
+	.err_handler	= &ssdt_err_handlers,
+	.driver.pm	= pm_sleep_ptr(&ssdt_pm_ops),
 };
 
 static int __init ssdt_init(void)

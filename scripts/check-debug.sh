@@ -25,8 +25,8 @@ make -s -C kmod KVER="$kver" KDIR="$tree" OBJ="$BUILD/kmod-$kver" KCFLAGS=-Werro
 	>"$BUILD/kmod-$kver.log" 2>&1 || die "ssdtune.ko does not build for $kver (see $BUILD/kmod-$kver.log)"
 make -s -C tools/ssdtune >/dev/null || die "the tool does not build"
 
-files=(tests/vm/10-attach.bats tests/vm/25-timeout.bats tests/vm/26-lifecycle.bats
-       tests/vm/90-hotunplug.bats tests/vm/debug/kmemleak.bats)
+files=(tests/vm/10-attach.bats tests/vm/25-timeout.bats tests/vm/26-lifecycle.bats tests/vm/27-faults.bats
+       tests/vm/debug/failslab.bats tests/vm/90-hotunplug.bats tests/vm/debug/kmemleak.bats)
 start=$(date +%s)
 scripts/vm.sh --timeout "${VM_TIMEOUT:-5400}" --log "$BUILD/vm/check-debug.log" \
 	"$tree" -- tests/vm/run-suite.sh "${files[@]}"

@@ -10,10 +10,8 @@
 
 load lib/common
 
-DBG=/sys/kernel/debug/ssdtune
-
 setup_file() {
-	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	debugfs_mount
 	module_load
 }
 
@@ -23,23 +21,13 @@ setup() {
 }
 
 teardown() {
-	[ -w "$DBG/probe_fail_step" ] && echo 0 >"$DBG/probe_fail_step"
-	[ -w "$DBG/probe_reset" ] && echo 0 >"$DBG/probe_reset"
+	[ -w "$SSDT_DBG/probe_fail_step" ] && echo 0 >"$SSDT_DBG/probe_fail_step"
+	[ -w "$SSDT_DBG/probe_reset" ] && echo 0 >"$SSDT_DBG/probe_reset"
 	true
 }
 
 teardown_file() {
 	teardown_stock
-}
-
-# clean_except PATTERN: no trouble in the kernel log since dmesg_mark but
-# the lines matching PATTERN (the messages the injected fault must cause).
-clean_except() {
-	local bad
-	bad=$(dmesg_new | grep -E "$DMESG_BAD" | grep -Ev "$1" || true)
-	[ -z "$bad" ] && return 0
-	echo "$bad" >&2
-	err "unexpected kernel messages above"
 }
 
 reset_done() { dmesg_new | grep -q 'reset done'; }
@@ -48,25 +36,25 @@ reset_done() { dmesg_new | grep -q 'reset done'; }
 back_to_nvme() { sysfs_bind nvme "$bdf"; }
 
 @test "probe failing at each of its 6 steps, with a reset queued at each step: attach fails, nothing is left, the next attach works" {
-	[ -w "$DBG/probe_fail_step" ] || err "no debugfs hook $DBG/probe_fail_step"
-	echo 1 >"$DBG/probe_reset"
+	[ -w "$SSDT_DBG/probe_fail_step" ] || err "no debugfs hook $SSDT_DBG/probe_fail_step"
+	echo 1 >"$SSDT_DBG/probe_reset"
 	for step in 1 2 3 4 5 6; do
 		echo "step $step"
-		echo "$step" >"$DBG/probe_fail_step"
+		echo "$step" >"$SSDT_DBG/probe_fail_step"
 		run ssdt attach "$bdf"
 		echo "$output"
 		[ "$status" -ne 0 ]
 		# the hook fired (it re-arms to 0) at the step asked for
-		[ "$(cat "$DBG/probe_fail_step")" = 0 ]
+		[ "$(cat "$SSDT_DBG/probe_fail_step")" = 0 ]
 		dmesg_new | grep -q "debug: failing probe at step $step "
 		[ "$(pci_driver "$bdf")" != ssdtune ]
 		no_ssdt_nodes
 		back_to_nvme
 	done
-	echo 0 >"$DBG/probe_reset"
+	echo 0 >"$SSDT_DBG/probe_reset"
 	# steps 3 to 6 ran with the controller live and queued a reset each:
 	# none may run on the freed controller (KASAN on the debug kernel)
-	clean_except 'failed with error -5|probe of .* failed'
+	dmesg_clean_since_mark 'failed with error -5|probe of .* failed'
 	attach
 	fio_verify "$(ssdt_disk)" --rw=randwrite --bs=4k --iodepth=8 --offset=0 --size=4M
 	detach
@@ -86,7 +74,7 @@ back_to_nvme() { sysfs_bind nvme "$bdf"; }
 	fpid=$!
 	sleep 3
 	kill -0 "$fpid"
-	echo 1 >"$DBG/${ctrl##*/}/shutdown"
+	echo 1 >"$SSDT_DBG/${ctrl##*/}/shutdown"
 	for ((i = 0; i < 300; i++)); do kill -0 "$fpid" 2>/dev/null || break; sleep 0.1; done
 	if kill -0 "$fpid" 2>/dev/null; then
 		kill "$fpid"
@@ -112,7 +100,7 @@ back_to_nvme() { sysfs_bind nvme "$bdf"; }
 	module_load
 	dd if="$(nvme_disk)" of="$SSDT_TMP/back" bs=1M skip=700 count=1 iflag=direct status=none
 	cmp "$SSDT_TMP/pat" "$SSDT_TMP/back"
-	clean_except 'I/O error|Buffer I/O error|critical medium error|blk_update_request|operation not supported error'
+	dmesg_clean_since_mark 'I/O error|Buffer I/O error|critical medium error|blk_update_request|operation not supported error'
 }
 
 @test "a lost admin completion: the reader gets an error after the controller stopped, a reset brings it back, fio verify is clean" {
@@ -120,12 +108,12 @@ back_to_nvme() { sysfs_bind nvme "$bdf"; }
 	ctrl=$(ssdt_ctrl)
 	old=$(cat /sys/module/ssdtune/parameters/admin_timeout)
 	echo 2 >/sys/module/ssdtune/parameters/admin_timeout
-	echo 1 >"$DBG/${ctrl##*/}/drop_admin_completions"
+	echo 1 >"$SSDT_DBG/${ctrl##*/}/drop_admin_completions"
 	run cat "$ctrl/power_state"
 	echo "$output"
 	echo "$old" >/sys/module/ssdtune/parameters/admin_timeout
 	[ "$status" -ne 0 ]
-	[ "$(cat "$DBG/${ctrl##*/}/drop_admin_completions")" = 0 ]
+	[ "$(cat "$SSDT_DBG/${ctrl##*/}/drop_admin_completions")" = 0 ]
 	dmesg_new | grep -q 'debug: dropping admin completion'
 	# the buffer is handed back only once the controller no longer runs
 	dmesg_new | grep -q 'timed out: stopping the controller'
@@ -134,7 +122,7 @@ back_to_nvme() { sysfs_bind nvme "$bdf"; }
 	# the cached value is read again and is a power state
 	[[ "$(trim "$ctrl/power_state")" =~ ^[0-9]+$ ]]
 	fio_verify "$(ssdt_disk)" --rw=randrw --bs=4k --iodepth=16 --offset=128M --size=8M
-	clean_except 'admin command .* timed out'
+	dmesg_clean_since_mark 'admin command .* timed out'
 }
 
 @test "a Format that hangs holds up no counter dump; it fails after format_timeout with the controller stopped, and the reset brings it back" {
@@ -143,7 +131,7 @@ back_to_nvme() { sysfs_bind nvme "$bdf"; }
 	idx=${ctrl##*/ssdt}
 	old=$(cat /sys/module/ssdtune/parameters/format_timeout)
 	echo 8 >/sys/module/ssdtune/parameters/format_timeout
-	echo 1 >"$DBG/${ctrl##*/}/drop_admin_completions"
+	echo 1 >"$SSDT_DBG/${ctrl##*/}/drop_admin_completions"
 	python3 "$SSDT_REPO/tests/vm/lib/genl-format.py" "$idx" 1 0 >"$SSDT_TMP/fmt.out" &
 	fpid=$!
 	sleep 2
@@ -160,7 +148,7 @@ back_to_nvme() { sysfs_bind nvme "$bdf"; }
 	wait_for 30 reset_done
 	[ "$(trim "$ctrl/state")" = live ]
 	fio_verify "$(ssdt_disk)" --rw=randwrite --bs=4k --iodepth=8 --offset=64M --size=4M
-	clean_except 'admin command .* timed out|Format NVM'
+	dmesg_clean_since_mark 'admin command .* timed out|Format NVM'
 }
 
 @test "power_state read in a loop sends at most one admin command a second" {
@@ -182,11 +170,11 @@ back_to_nvme() { sysfs_bind nvme "$bdf"; }
 	disk=$(ssdt_disk)
 	tmo=/sys/block/${disk##*/}/queue/io_timeout
 	echo 2000 >"$tmo"
-	echo 1 >"$DBG/${ctrl##*/}/drop_completions"
+	echo 1 >"$SSDT_DBG/${ctrl##*/}/drop_completions"
 	dd if="$disk" of=/dev/null bs=4k skip=9 count=1 iflag=direct status=none 2>"$SSDT_TMP/dd.err" &
 	ddpid=$!
 	sleep 1
-	[ "$(cat "$DBG/${ctrl##*/}/drop_completions")" = 0 ]
+	[ "$(cat "$SSDT_DBG/${ctrl##*/}/drop_completions")" = 0 ]
 	start=$(date +%s)
 	timeout 60 sh -c "echo $bdf >/sys/bus/pci/drivers/ssdtune/unbind"
 	echo "unbind took $(($(date +%s) - start)) s"
@@ -198,7 +186,7 @@ back_to_nvme() { sysfs_bind nvme "$bdf"; }
 	back_to_nvme
 	module_unload
 	module_load
-	clean_except 'I/O error|Buffer I/O error|blk_update_request'
+	dmesg_clean_since_mark 'I/O error|Buffer I/O error|blk_update_request'
 }
 
 @test "rmmod while a sysfs file of the controller is held open: the read fails cleanly afterwards" {

@@ -295,13 +295,20 @@ DMESG_BAD='WARNING|BUG|Oops|[Ee]rror|Call Trace|blocked for more than|hung_task|
 dmesg_mark() { dmesg | wc -l >"$SSDT_TMP/dmesg.mark"; }
 # dmesg_new: kernel lines since dmesg_mark.
 dmesg_new() { dmesg | tail -n +$(($(cat "$SSDT_TMP/dmesg.mark" 2>/dev/null || echo 0) + 1)); }
-# dmesg_clean_since_mark: fails (printing them) if new lines look like trouble.
+# dmesg_clean_since_mark [EXPECTED]: fails (printing them) if new lines look
+# like trouble, but those matching EXPECTED (what an injected fault causes).
 dmesg_clean_since_mark() {
 	local bad
-	bad=$(dmesg_new | grep -E "$DMESG_BAD" || true)
+	bad=$(dmesg_new | grep -E "$DMESG_BAD" | grep -Ev "${1:-^$}" || true)
 	[ -z "$bad" ] && return 0
 	echo "$bad" >&2
 	err "new kernel messages above match $DMESG_BAD"
+}
+
+# The driver's fault hooks (Documentation/driver.md, "Fault hooks").
+SSDT_DBG=/sys/kernel/debug/ssdtune
+debugfs_mount() {
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 }
 
 # --- host requests (QMP) ----------------------------------------------------------

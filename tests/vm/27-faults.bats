@@ -1,0 +1,216 @@
+#!/usr/bin/env bats
+# More of the lifecycle fault matrix (Documentation/driver.md, "Failures"):
+# a PCI function reset and a system sleep (debugfs: the driver's PM
+# callbacks and D3hot for this device alone) during fio verify, a lost admin
+# completion while probe sends Identify, unbind while a Format hangs, and
+# 64 tasks reading and writing every knob for 30 s under I/O.  After each:
+# verify is clean, nothing hangs, the module unloads.  Also run on the debug
+# kernel by make check-debug.
+
+load lib/common
+
+setup_file() {
+	debugfs_mount
+	module_load
+}
+
+setup() {
+	bdf=$(nvme_bdf)
+	dmesg_mark
+}
+
+teardown() {
+	[ -w "$SSDT_DBG/probe_drop_admin_step" ] && echo 0 >"$SSDT_DBG/probe_drop_admin_step"
+	true
+}
+
+teardown_file() {
+	teardown_stock
+}
+
+resets_done() { dmesg_new | grep -c 'reset done' || true; }
+
+# held_through WHY N: the controller was halted N times for WHY and came
+# back each time; no request timed out or failed meanwhile (they were held,
+# not left to the timeout ladder); it is live.
+held_through() {
+	dmesg_new | grep -E 'halted for|reset done' || true
+	[ "$(dmesg_new | grep -c "halted for $1")" -eq "$2" ] || err "not $2 halts for $1"
+	[ "$(resets_done)" -eq "$2" ] || err "not $2 times reset done"
+	refute grep -Eq 'timed out|I/O error' <(dmesg_new)
+	[ "$(trim "$ctrl/state")" = live ]
+}
+
+# verify_while PID ARGS...: fio crc32c verify runs of 8M, one after the
+# other, while process PID lives (at least one, at most 30).
+verify_while() {
+	local pid=$1 runs=0
+	shift
+	while :; do
+		fio_verify "$(ssdt_disk)" --rw=randwrite --bs=4k --iodepth=32 --size=8M "$@" || return 1
+		runs=$((runs + 1))
+		kill -0 "$pid" 2>/dev/null || break
+		[ "$runs" -lt 30 ] || break
+	done
+	echo "# fio verify runs: $runs" >&3
+}
+
+@test "a PCI function reset (sysfs reset) three times during fio verify: nothing times out, the I/O waits and goes on, the knobs stay" {
+	setup_attached
+	ctrl=$(ssdt_ctrl)
+	echo "reset methods: $(cat "/sys/bus/pci/devices/$bdf/reset_method" 2>&1)"
+	echo host >"$ctrl/coalesce_mode"
+	echo 9 >"$ctrl/coalesce_threshold"
+	(for i in 1 2 3; do sleep 2; echo 1 >"/sys/bus/pci/devices/$bdf/reset" || exit 1; done) &
+	rpid=$!
+	verify_while "$rpid" --offset=200M
+	wait "$rpid"
+	held_through 'a function reset' 3
+	[ "$(trim "$ctrl/coalesce_mode")" = host ]
+	[ "$(trim "$ctrl/coalesce_threshold")" = 9 ]
+	echo off >"$ctrl/coalesce_mode"
+	dmesg_clean_since_mark
+}
+
+@test "a system sleep of the controller (suspend, D3hot, D0, resume) during fio verify: it shuts down and comes back, the I/O waits and goes on" {
+	setup_attached
+	ctrl=$(ssdt_ctrl)
+	hook=$SSDT_DBG/${ctrl##*/}/sleep
+	(sleep 2; echo 1500 >"$hook" || exit 1; sleep 1; echo 500 >"$hook") &
+	spid=$!
+	verify_while "$spid" --offset=300M
+	wait "$spid"
+	held_through 'system sleep' 2
+	# a shutdown notification (CC.SHN) went before the sleep
+	dmesg_new | grep -q 'shutdown complete'
+	fio_verify "$(ssdt_disk)" --rw=randrw --bs=4k --iodepth=16 --offset=320M --size=4M
+	dmesg_clean_since_mark
+}
+
+# attach_losing_admin STEP: attach (run: $status, $output) from a fresh
+# module load, with one admin completion lost from probe step STEP on and
+# admin_timeout cut to 2 s.
+attach_losing_admin() {
+	teardown_stock
+	module_load
+	echo 2 >/sys/module/ssdtune/parameters/admin_timeout
+	echo "$1" >"$SSDT_DBG/probe_drop_admin_step"
+	run timeout 120 "$SSDT_TOOL" attach "$bdf"
+	echo "attach: status $status: $output"
+	echo 10 >/sys/module/ssdtune/parameters/admin_timeout
+	[ "$(cat "$SSDT_DBG/probe_drop_admin_step")" = 0 ] || err "step $1 never came"
+	dmesg_new | grep -q 'debug: dropping admin completion' || err "no admin completion was lost"
+}
+
+@test "a lost admin completion while probe sends Identify Controller: attach fails after admin_timeout with the controller stopped; the next attach works" {
+	attach_losing_admin 2
+	[ "$status" -ne 0 ]
+	dmesg_new | grep -q 'timed out: stopping the controller'
+	[ "$(pci_driver "$bdf")" != ssdtune ]
+	no_ssdt_nodes
+	sysfs_bind nvme "$bdf"
+	attach
+	fio_verify "$(ssdt_disk)" --rw=randwrite --bs=4k --iodepth=16 --offset=8M --size=4M
+	dmesg_clean_since_mark 'admin command .* timed out|failed with error|probe of .* failed'
+}
+
+@test "a lost admin completion during the namespace scan at attach: the reset brings the controller back or attach fails cleanly; nothing hangs" {
+	attach_losing_admin 5
+	echo "# attach with Identify Namespace lost: exit $status" >&3
+	[ "$status" -ne 124 ]
+	if [ "$status" -eq 0 ]; then
+		wait_for 30 ssdt_disk
+		[ "$(trim "$(ssdt_ctrl)/state")" = live ]
+	else
+		no_ssdt_nodes
+		sysfs_bind nvme "$bdf"
+		attach
+	fi
+	fio_verify "$(ssdt_disk)" --rw=randwrite --bs=4k --iodepth=16 --offset=12M --size=4M
+	dmesg_clean_since_mark 'admin command .* timed out|failed with error|probe of .* failed'
+}
+
+@test "unbind while a Format hangs: the unbind waits for format_timeout, the Format fails, the module unloads" {
+	setup_attached
+	ctrl=$(ssdt_ctrl)
+	old=$(cat /sys/module/ssdtune/parameters/format_timeout)
+	echo 6 >/sys/module/ssdtune/parameters/format_timeout
+	echo 1 >"$SSDT_DBG/${ctrl##*/}/drop_admin_completions"
+	python3 "$SSDT_REPO/tests/vm/lib/genl-format.py" "${ctrl##*/ssdt}" 1 0 >"$SSDT_TMP/fmt.out" &
+	fpid=$!
+	sleep 2
+	kill -0 "$fpid"
+	start=$(date +%s)
+	timeout 60 sh -c "echo $bdf >/sys/bus/pci/drivers/ssdtune/unbind"
+	echo "# unbind took $(($(date +%s) - start)) s" >&3
+	wait "$fpid" || true
+	echo "$old" >/sys/module/ssdtune/parameters/format_timeout
+	echo "format: $(cat "$SSDT_TMP/fmt.out")"
+	[ "$(cat "$SSDT_TMP/fmt.out")" != 0 ]
+	no_ssdt_nodes
+	sysfs_bind nvme "$bdf"
+	module_unload
+	module_load
+	dmesg_clean_since_mark 'admin command .* timed out|Format NVM'
+}
+
+# knob_storm SECS WHO: read every file of the controller, or (WHO=w)
+# write a random value, valid or not, to a random knob, for SECS seconds.
+# Prints how many operations succeeded.
+knob_storm() {
+	local end=$(($(date +%s) + $1)) who=$2 ok=0 f v
+	local C=$ctrl
+	local files=("$C"/* "$C"/queues/q*/*)
+	local profiles=(off latency balanced iops adaptive bogus)
+	local modes=(off host auto hw -1)
+	while [ "$(date +%s)" -lt "$end" ]; do
+		if [ "$who" = r ]; then
+			f=${files[RANDOM % ${#files[@]}]}
+			[ -f "$f" ] && [ -r "$f" ] && cat "$f" >/dev/null 2>&1 && ok=$((ok + 1))
+			continue
+		fi
+		case $((RANDOM % 6)) in
+		0) f=coalesce_profile v=${profiles[RANDOM % 6]} ;;
+		1) f=coalesce_mode v=${modes[RANDOM % 5]} ;;
+		2) f=coalesce_threshold v=$((RANDOM % 300)) ;;
+		3) f=coalesce_time_us v=$((RANDOM % 5000)) ;;
+		4) f=power_limit_mw v=$((RANDOM % 2 * (20000 + RANDOM % 20000))) ;;
+		*) f=power_limit_mode v=${modes[RANDOM % 5]} ;;
+		esac
+		echo "$v" >"$C/$f" 2>/dev/null && ok=$((ok + 1))
+	done
+	echo "$ok"
+}
+
+@test "64 tasks read every file and write every knob for 30 s during fio verify: no splat, every file still answers, the module unloads" {
+	setup_attached
+	ctrl=$(ssdt_ctrl)
+	pids=()
+	for ((i = 0; i < 32; i++)); do
+		knob_storm 30 r >"$SSDT_TMP/storm.r$i" &
+		pids+=($!)
+		knob_storm 30 w >"$SSDT_TMP/storm.w$i" &
+		pids+=($!)
+	done
+	verify_while "${pids[0]}" --offset=400M
+	for p in "${pids[@]}"; do
+		timeout 60 tail --pid="$p" -f /dev/null || err "storm task $p still runs"
+	done
+	reads=$(cat "$SSDT_TMP"/storm.r* | awk '{ s += $1 } END { print s }')
+	writes=$(cat "$SSDT_TMP"/storm.w* | awk '{ s += $1 } END { print s }')
+	echo "# reads $reads, accepted writes $writes" >&3
+	for ((i = 0; i < 32; i++)); do
+		[ "$(cat "$SSDT_TMP/storm.r$i")" -gt 0 ]
+		[ "$(cat "$SSDT_TMP/storm.w$i")" -gt 0 ]
+	done
+	for f in coalesce_mode coalesce_threshold coalesce_time_us coalesce_profile power_limit_mw power_limit_mode state; do
+		cat "$ctrl/$f" >/dev/null
+	done
+	[ "$(trim "$ctrl/state")" = live ]
+	echo off >"$ctrl/coalesce_mode"
+	echo 0 >"$ctrl/power_limit_mw"
+	echo auto >"$ctrl/power_limit_mode"
+	teardown_stock
+	module_load
+	dmesg_clean_since_mark
+}
