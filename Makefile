@@ -12,19 +12,33 @@
 BUILD   ?= $(CURDIR)/build
 export BUILD
 
-.PHONY: all setup modules tools kunit host-test vm-test check check-debug lint demo bench bench-power clean
+.PHONY: all setup modules tools install uninstall kunit host-test vm-test check check-debug lint demo bench bench-power clean
 
 all: modules tools
 
+# The one target (with demo, check, check-debug, lint and the benches) that
+# installs packages: the build targets only say what is missing.
 setup:
 	@BUILD_DIR=$(BUILD) scripts/setup.sh
 
-# The module, once per kernel that has headers installed (6.1 and 6.12).
-modules: setup
-	@scripts/build-modules.sh
+# The module for KVER, else for the 6.1 and 6.12 test kernels, else for the
+# running kernel (scripts/build-modules.sh).
+modules:
+	@KVER=$(KVER) scripts/build-modules.sh
 
-tools: setup
+tools:
+	@scripts/need.sh tools
 	@$(MAKE) -C tools/ssdtune
+
+# make install [DESTDIR=...] [PREFIX=/usr/local] [SRCDIR=/usr/src]
+# (scripts/install.sh lists what goes where); make uninstall removes it.
+PREFIX  ?= /usr/local
+SRCDIR  ?= /usr/src
+install: tools
+	@DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) SRCDIR=$(SRCDIR) scripts/install.sh install
+
+uninstall:
+	@DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) SRCDIR=$(SRCDIR) scripts/install.sh uninstall
 
 kunit: setup
 	@scripts/kunit.sh
@@ -32,7 +46,7 @@ kunit: setup
 host-test: tools
 	@scripts/host-test.sh
 
-vm-test: modules tools
+vm-test: setup modules tools
 	@scripts/vm-test.sh
 
 check: setup
@@ -44,13 +58,13 @@ check-debug: setup
 lint: setup
 	@scripts/lint.sh
 
-demo: modules tools
+demo: setup modules tools
 	@scripts/demo.sh
 
-bench: modules tools
+bench: setup modules tools
 	@scripts/bench.sh
 
-bench-power: modules tools
+bench-power: setup modules tools
 	@scripts/bench-power.sh
 
 clean:
@@ -59,5 +73,5 @@ clean:
 
 # Interrupt coalescing sweep (issue 5; a report, not a test).
 .PHONY: bench-coalesce
-bench-coalesce: modules tools
+bench-coalesce: setup modules tools
 	@scripts/bench-coalesce.sh

@@ -61,12 +61,14 @@ KVER=$1; shift
 
 # KVER is a Debian kernel's release, or a kernel build directory (the
 # debug kernel of scripts/debug-kernel.sh), booted with its own modules.
+slow=""
 if [ -d "$KVER" ]; then
 	kernel=$(cd "$KVER" && pwd)
 	[ -r "$kernel/arch/x86/boot/bzImage" ] || die "no bzImage in $kernel (run: scripts/debug-kernel.sh)"
 	# Its slow ACPI interpreter times out on the expander bridge's _PRT;
 	# MSI-X needs no INTx routing.
 	extra="acpi=noirq $extra"
+	slow=1	# KASAN and lockdep: the guest's waits get longer bounds
 	KVER=$(cat "$kernel/include/config/kernel.release") || die "$kernel has no kernel.release"
 else
 	kernel=/boot/vmlinuz-$KVER
@@ -119,6 +121,7 @@ guest_cmd=$run/guest-cmd.sh
 		"$REPO" "$BUILD" "$BUILD/results"
 	printf 'export SSDT_VM_KVER=%q SSDT_VM_NVME_SERIAL=%q SSDT_VM_NVME_ID=%q SSDT_VM_CTL=%q\n' \
 		"$KVER" "$NVME_SERIAL" "$NVME_ID" "$ctl"
+	printf 'export SSDT_VM_SLOW=%q\n' "$slow"
 	echo 'export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
 	echo 'export HOME=/root LC_ALL=C.UTF-8'
 	printf 'cd %q || exit 125\n' "$REPO"

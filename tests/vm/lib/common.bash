@@ -16,6 +16,9 @@ SSDT_TOOL=$SSDT_REPO/tools/ssdtune/ssdtune
 NVME_CLASS=0x010802
 # Scratch space inside the guest (tmpfs/overlay, gone after the VM).
 SSDT_TMP=/tmp/ssdt-vm
+# udevadm settle bound: the debug kernel (vm.sh sets SSDT_VM_SLOW) is ~5x slower
+SETTLE_S=30
+[ -n "${SSDT_VM_SLOW:-}" ] && SETTLE_S=180
 mkdir -p "$SSDT_TMP"
 
 err() { echo "$*" >&2; return 1; }
@@ -153,7 +156,7 @@ attach() {
 	ssdt attach "$bdf" || { err "ssdtune attach $bdf failed"; return 1; }
 	[ "$(pci_driver "$bdf")" = ssdtune ] || { err "$bdf is bound to $(pci_driver "$bdf") after attach"; return 1; }
 	wait_for 30 ssdt_disk >/dev/null || { err "no /dev/ssdt*n1 30 s after attach"; return 1; }
-	udevadm settle -t 30
+	udevadm settle -t "$SETTLE_S"
 }
 
 # detach: give the test controller back to nvme; waits for its disk.
@@ -165,7 +168,7 @@ detach() {
 	wait_for 30 nvme_disk >/dev/null || { err "no nvme disk 30 s after detach"; return 1; }
 	# udev's blkid opens a new disk: let it finish, or the next attach
 	# sees an open device
-	udevadm settle -t 30
+	udevadm settle -t "$SETTLE_S"
 }
 
 # setup_attached: module loaded, controller on ssdtune (for setup_file).
@@ -209,7 +212,7 @@ sysfs_bind() {
 	if [ "$drv" = nvme ]; then
 		wait_for 30 nvme_disk >/dev/null || return 1
 	fi
-	udevadm settle -t 30
+	udevadm settle -t "$SETTLE_S"
 }
 
 # --- I/O ----------------------------------------------------------------------

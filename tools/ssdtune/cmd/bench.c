@@ -441,6 +441,7 @@ const struct command bench_command = {
 "  --temp-warn C      mark a round suspect at this temperature (default: the\n"
 "                     drive's warning threshold where it reports one, else 70)\n"
 "  --destroy-data     allow purge, precondition and writes\n"
+"  --yes-destroy-data the same as --destroy-data\n"
 "  --ab PROFILE       baseline, 'apply --profile PROFILE', rerun, 'revert',\n"
 "                     compare\n"
 "  --state-dir DIR    where apply saved its state (default /var/lib/ssdtune)\n"
