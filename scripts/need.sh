@@ -1,11 +1,13 @@
 #!/bin/sh
-# need.sh tools|modules|install: does this host have what the build target
-# needs?  When not, one line names the missing Debian packages and the exit
-# status is 1.  Never installs anything: build targets do not change the
+# need.sh tools|modules|install|deb: does this host have what the build
+# target needs?  When not, one line names the missing Debian packages and
+# the exit status is 1.  Never installs anything: build targets do not change the
 # host (only make setup, demo, check and the benches run scripts/setup.sh).
 # NEED_KVERS (modules): the kernels to check headers for.
+# deb (make deb, scripts/deb.sh): the tool's build dependencies, and
+# dpkg-buildpackage, debhelper, dh-dkms, lintian and rsync.
 set -u
-what=${1:?usage: need.sh tools|modules|install}
+what=${1:?usage: need.sh tools|modules|install|deb}
 missing=""
 
 need_cmd() {	# need_cmd COMMAND PACKAGE
@@ -13,7 +15,7 @@ need_cmd() {	# need_cmd COMMAND PACKAGE
 }
 
 case $what in
-tools|install)
+tools|install|deb)
 	need_cmd cc gcc
 	need_cmd make make
 	need_cmd pkg-config pkg-config
@@ -24,7 +26,14 @@ tools|install)
 			pkg-config --exists "${pair%%:*}" 2>/dev/null || missing="$missing ${pair#*:}"
 		done
 	fi
-	[ "$what" = install ] && need_cmd install coreutils
+	[ "$what" = tools ] || need_cmd install coreutils
+	if [ "$what" = deb ]; then
+		need_cmd dpkg-buildpackage dpkg-dev
+		need_cmd dh debhelper
+		need_cmd dh_dkms dh-dkms
+		need_cmd lintian lintian
+		need_cmd rsync rsync
+	fi
 	;;
 modules)
 	need_cmd make make

@@ -6,7 +6,7 @@
 load helpers
 
 VERSION=$(sed -n 's/^#define SSDTUNE_VERSION[[:space:]]*"\(.*\)"/\1/p' "$REPO/include/uapi/linux/ssdtune.h")
-HOST_PATHS="/usr/sbin/ssdtune /usr/share/man/man8/ssdtune.8 /usr/share/bash-completion/completions/ssdtune /usr/share/doc/ssdtune /usr/src/ssdtune-$VERSION"
+HOST_PATHS="/usr/sbin/ssdtune /usr/share/man/man8/ssdtune.8 /usr/share/bash-completion/completions/ssdtune /usr/share/doc/ssdtune /usr/src/ssdtune-$VERSION /lib/systemd/system/ssdtune.service /lib/udev/rules.d/60-ssdtune.rules /etc/ssdtune"
 
 host_state() {
 	local p
@@ -31,6 +31,13 @@ setup() {
 	[ -f "$DEST/usr/share/bash-completion/completions/ssdtune" ]
 	[ -f "$DEST/usr/share/doc/ssdtune/README.md" ]
 	[ -f "$DEST/usr/share/doc/ssdtune/driver.md" ]
+	# Debian 12 keeps units and rules under /lib; PREFIX=/usr/local would not
+	grep -q '^ExecStart=/usr/sbin/ssdtune apply --config /etc/ssdtune/ssdtune.conf$' \
+		"$DEST/lib/systemd/system/ssdtune.service"
+	[ -f "$DEST/lib/systemd/system/ssdtune-attach@.service" ]
+	[ -f "$DEST/lib/udev/rules.d/60-ssdtune.rules" ]
+	cmp "$REPO/misc/ssdtune.conf" "$DEST/etc/ssdtune/ssdtune.conf"
+	cmp "$REPO/misc/ssdtune.conf" "$DEST/usr/share/doc/ssdtune/examples/ssdtune.conf"
 	[ "$("$DEST/usr/sbin/ssdtune" --version)" = "ssdtune $VERSION" ]
 	src=$DEST/usr/src/ssdtune-$VERSION
 	grep -q "^PACKAGE_VERSION=\"$VERSION\"" "$src/dkms.conf"
@@ -62,6 +69,19 @@ setup() {
 	loc=$(sed -n 's/^BUILT_MODULE_LOCATION\[0\]="\(.*\)"$/\1/p' "$src/dkms.conf")
 	modinfo -F version "$dkms_tree/ssdtune/$VERSION/build/${loc}ssdtune.ko" >/dev/null
 	modinfo -F vermagic "$dkms_tree/ssdtune/$VERSION/build/${loc}ssdtune.ko" | grep -q "^$kver "
+}
+
+@test "make install keeps an admin's ssdtune.conf; make uninstall keeps it when changed" {
+	mkdir -p "$DEST/etc/ssdtune"
+	echo "profile = latency" >"$DEST/etc/ssdtune/ssdtune.conf"
+	run make -s -C "$REPO" install DESTDIR="$DEST" PREFIX=/usr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"ssdtune.conf exists: kept"* ]]
+	[ "$(cat "$DEST/etc/ssdtune/ssdtune.conf")" = "profile = latency" ]
+	run make -s -C "$REPO" uninstall DESTDIR="$DEST" PREFIX=/usr
+	[[ "$output" == *"ssdtune.conf was changed: kept"* ]]
+	[ "$(cat "$DEST/etc/ssdtune/ssdtune.conf")" = "profile = latency" ]
+	[ -z "$(find "$DEST" -type f ! -path "$DEST/etc/ssdtune/ssdtune.conf")" ]
 }
 
 @test "make uninstall with the same DESTDIR and PREFIX leaves nothing behind" {

@@ -18,6 +18,7 @@ static const struct command *const commands[] = {
 	&verify_command,
 	&revert_command,
 	&run_command,
+	&check_config_command,
 };
 
 int main(int argc, char **argv)

@@ -58,7 +58,11 @@ const struct command plan_command = {
 "  --boot            boot isolation of the I/O cores (isolcpus, nohz_full,\n"
 "                    rcu_nocbs, irqaffinity) as the GRUB drop-in\n"
 "                    /etc/default/grub.d/ssdtune.cfg, then update-grub\n"
-"                    (not with balanced)\n",
+"                    (not with balanced)\n"
+"  --io-cores N      at most N whole cores of a device's node for I/O, in\n"
+"                    the order the planner takes them (default auto: every\n"
+"                    core that is not an interrupt core); the rest stay\n"
+"                    housekeeping\n",
 	.min_args = 0, .max_args = 64,
 	.run = cmd_plan,
 	.options = plan_options, .option = tune_option,

@@ -3,24 +3,28 @@
  * The options plan, apply, verify and revert share, and how a plan is
  * shown (cmd/tune.h).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd/output.h"
 #include "cmd/tune.h"
 #include "lib/cgroup.h"
+#include "lib/ctrls.h"
 #include "lib/state.h"
 
 enum { OPT_PROFILE = 0x200, OPT_STATE_DIR, OPT_FORCE, OPT_ISOLATE, OPT_PARTITION,
-       OPT_BOOT };
+       OPT_BOOT, OPT_IO_CORES, OPT_CONFIG };
 
 const struct option plan_options[] = {
 	{ "profile",	required_argument, NULL, OPT_PROFILE },
 	{ "isolate",	no_argument, NULL, OPT_ISOLATE },
 	{ "partition",	required_argument, NULL, OPT_PARTITION },
 	{ "boot",	no_argument, NULL, OPT_BOOT },
+	{ "io-cores",	required_argument, NULL, OPT_IO_CORES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -29,6 +33,14 @@ const struct option apply_options[] = {
 	{ "isolate",	no_argument, NULL, OPT_ISOLATE },
 	{ "partition",	required_argument, NULL, OPT_PARTITION },
 	{ "boot",	no_argument, NULL, OPT_BOOT },
+	{ "io-cores",	required_argument, NULL, OPT_IO_CORES },
+	{ "config",	required_argument, NULL, OPT_CONFIG },
+	{ "state-dir",	required_argument, NULL, OPT_STATE_DIR },
+	{ NULL, 0, NULL, 0 },
+};
+
+const struct option config_state_options[] = {
+	{ "config",	required_argument, NULL, OPT_CONFIG },
 	{ "state-dir",	required_argument, NULL, OPT_STATE_DIR },
 	{ NULL, 0, NULL, 0 },
 };
@@ -45,12 +57,35 @@ const struct option revert_options[] = {
 };
 
 static struct plan_opts opts = { .profile = PROFILE_BALANCED };
-static const char *state_dir;
+static const char *state_dir, *config_path;
 static bool force;
+static const char *plan_option;		/* --profile, --isolate or --io-cores
+					 * seen (the config's keys) */
+static struct config config;
+static bool config_loaded;
+
+/* "auto" or 1..CONFIG_IO_CORES_MAX: the count; "auto" 0; -1 if bad */
+static int io_cores_parse(const char *arg)
+{
+	char *end;
+	long n;
+
+	if (!strcmp(arg, "auto"))
+		return 0;
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (arg[0] < '0' || arg[0] > '9' || *end || errno || n < 1 ||
+	    n > CONFIG_IO_CORES_MAX)
+		return -1;
+	return (int)n;
+}
 
 int tune_option(struct cli *cli, int val, const char *arg)
 {
 	(void)cli;
+	if (val == OPT_PROFILE || val == OPT_ISOLATE || val == OPT_IO_CORES)
+		plan_option = val == OPT_PROFILE ? "--profile" :
+			      val == OPT_ISOLATE ? "--isolate" : "--io-cores";
 	if (val == OPT_PROFILE) {
 		opts.profile = plan_profile_parse(arg);
 		if (opts.profile < 0)
@@ -71,7 +106,45 @@ int tune_option(struct cli *cli, int val, const char *arg)
 		state_dir = arg;
 	} else if (val == OPT_FORCE) {
 		force = true;
+	} else if (val == OPT_IO_CORES) {
+		opts.io_cores = io_cores_parse(arg);
+		if (opts.io_cores < 0)
+			return usage_error(NULL, "--io-cores '%s': auto, or a whole number 1..%d",
+					   arg, CONFIG_IO_CORES_MAX);
+	} else if (val == OPT_CONFIG) {
+		if (!arg[0])
+			return usage_error(NULL, "--config needs a file");
+		config_path = arg;
 	}
+	return 0;
+}
+
+int tune_config(const struct command *cmd, const struct config **c)
+{
+	struct lib_err err;
+	int i;
+
+	*c = NULL;
+	if (!config_path)
+		return 0;
+	if (plan_option)
+		return usage_error(cmd, "%s cannot go with --config: the profile, isolate and io_cores come from %s",
+				   plan_option, config_path);
+	if (!config_loaded) {
+		if (config_load(config_path, &config, &err))
+			return out_fail(EXIT_USAGE, "%s", err.msg);
+		config_loaded = true;
+		opts.profile = config.profile;
+		opts.isolate = config.isolate;
+		opts.io_cores = config.io_cores;
+		for (i = 0; i < config.nknobs; i++) {
+			const char *name = config.knobs[i].k->name;
+
+			opts.keep_coalesce |= !strncmp(name, "coalesce_", 9);
+			opts.keep_power |= !strcmp(name, "power_limit_mw");
+		}
+	}
+	*c = &config;
 	return 0;
 }
 
@@ -80,9 +153,54 @@ bool tune_force(void)
 	return force;
 }
 
+int tune_config_ctrls(const struct config *c, struct ctrl_id **ids, int *n)
+{
+	struct json_object *o = json_object_new_object(), *arr = json_object_new_array(),
+		*absent = json_object_new_array();
+	bool matched[CONFIG_MAX_CTRLS];
+	struct lib_err err;
+	int i;
+
+	json_object_object_add(o, "file", json_object_new_string(c->file));
+	json_object_object_add(o, "controllers", arr);
+	json_object_object_add(o, "absent", absent);
+	json_object_object_add(out_obj(), "config", o);
+	*n = ctrls_configured(c, ids, matched, &err);
+	if (*n < 0)
+		return out_fail_err(&err);
+	for (i = 0; i < *n; i++) {
+		const struct ctrl_id *id = &(*ids)[i];
+		struct json_object *j = json_object_new_object();
+
+		json_object_object_add(j, "bdf", json_object_new_string(id->bdf));
+		json_object_object_add(j, "driver", json_object_new_string(id->driver));
+		json_object_object_add(j, "controller", id->ctrl[0] ?
+				       json_object_new_string(id->ctrl) : NULL);
+		json_object_object_add(j, "line", json_object_new_int(id->line));
+		json_object_array_add(arr, j);
+	}
+	for (i = 0; i < c->nctrls; i++) {
+		char sel[300];
+
+		if (matched[i])
+			continue;
+		snprintf(sel, sizeof(sel), "%s:%s", config_by_name(c->ctrls[i].by),
+			 c->ctrls[i].value);
+		json_object_array_add(absent, json_object_new_string(sel));
+		if (!out_json())
+			printf("note: %s:%d: controller = %s is not present\n", c->file,
+			       c->ctrls[i].line, sel);
+	}
+	return 0;
+}
+
 const struct plan_opts *tune_opts(const struct command *cmd, int *usage)
 {
-	*usage = 0;
+	const struct config *c;
+
+	*usage = tune_config(cmd, &c);
+	if (*usage)
+		return &opts;
 	if ((opts.isolate || opts.boot) && opts.profile == PROFILE_BALANCED)
 		*usage = usage_error(cmd, "--%s needs the latency, iops or throughput profile (balanced keeps no I/O cores apart)",
 				     opts.isolate ? "isolate" : "boot");

@@ -10,14 +10,25 @@
 #include <stdbool.h>
 
 #include "cmd/cli.h"
+#include "lib/config.h"
+#include "lib/ctrls.h"
 #include "lib/plan.h"
 
 extern const struct option plan_options[], apply_options[], state_options[],
-	revert_options[];
+	revert_options[], config_state_options[];
 int tune_option(struct cli *cli, int val, const char *arg);
-/* --profile (default balanced), --isolate, --partition; a usage error
- * (its exit status in *@usage) if they do not go together. */
+/* --profile (default balanced), --isolate, --partition, --io-cores, or
+ * with --config those of the file; a usage error (its exit status in
+ * *@usage) if they do not go together or the file is bad. */
 const struct plan_opts *tune_opts(const struct command *cmd, int *usage);
+/* The --config file, parsed (*@c NULL without --config).  0, or the
+ * exit status of a usage error already reported (a bad file, or
+ * --profile, --isolate or --io-cores with it). */
+int tune_config(const struct command *cmd, const struct config **c);
+/* The controllers present that @c selects, into *@ids (free it) and *@n
+ * (maybe 0); the report gets "config" (them, and the selectors that find
+ * nothing, which are also printed as notes).  0 or an exit status. */
+int tune_config_ctrls(const struct config *c, struct ctrl_id **ids, int *n);
 const char *tune_state_dir(void);	/* --state-dir, $SSDTUNE_STATE_DIR */
 bool tune_force(void);			/* --force */
 

@@ -18,13 +18,25 @@ static int cmd_verify(const struct command *cmd, struct cli *cli)
 	struct state s;
 	int r, i, drift = 0, pending = 0;
 	bool waiting_boot = false;
+	const struct config *conf;
 	char now[40];
 
-	(void)cmd;
 	(void)cli;
+	r = tune_config(cmd, &conf);
+	if (r) {
+		json_object_put(arr);
+		return r;
+	}
 	json_object_object_add(out_obj(), "checks", arr);
 	if (tune_load(tune_state_dir(), &s, &err))
 		return out_fail_err(&err);
+	if (conf && strcmp(s.profile, plan_profile_name(conf->profile))) {
+		json_object_object_add(out_obj(), "profile", json_object_new_string(s.profile));
+		r = out_fail(EXIT_REFUSED, "the applied profile is %s, %s asks for %s: 'ssdtune apply --config %s'",
+			     s.profile, conf->file, plan_profile_name(conf->profile), conf->file);
+		state_free(&s);
+		return r;
+	}
 	if (tune_stale(&s, now, sizeof(now))) {
 		json_object_object_add(out_obj(), "profile", json_object_new_string(s.profile));
 		out_set_bool("stale", true);
@@ -92,9 +104,12 @@ const struct command verify_command = {
 "applied since boot: verify says so and fails.\n"
 "Prints 'ok', 'pending' or 'drift' per value; exit status 0 only if all\n"
 "hold.\n"
+"  --config FILE    also check that FILE is good and that its profile is\n"
+"                   the one applied (what 'apply --config FILE' saved is\n"
+"                   for the configured controllers and their knobs)\n"
 "  --state-dir DIR  where apply saved (default /var/lib/ssdtune)\n",
 	.min_args = 0, .max_args = 0,
 	.run = cmd_verify,
-	.options = state_options, .option = tune_option,
+	.options = config_state_options, .option = tune_option,
 };
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The driver's knobs (knobs.h): what each accepts, which files a write to
- * it changes, and those files read before, saved for revert, put back on
- * a refused write and recorded after.
+ * The driver's knobs (knobs.h) around the writes: the table of what each
+ * accepts and which files a write changes is knobtab.c's; here those files
+ * are read before, saved for revert, put back on a refused write and
+ * recorded after.
  */
 #include <errno.h>
 #include <limits.h>
@@ -16,109 +17,12 @@
 #include "lib/plan.h"
 #include "lib/sysfs.h"
 
-enum knob_type { KNOB_WORD, KNOB_UINT, KNOB_TEXT };
-
-struct knob {
-	const char *name;
-	enum knob_type type;
-	const char *const *words;	/* KNOB_WORD */
-	unsigned long max;		/* KNOB_UINT */
-	const char *const *saves;	/* files whose values a write changes */
-};
-
-static const char *const coalesce_modes[] = { "off", "hw", "host", "auto", NULL };
-static const char *const coalesce_profiles[] = {
-	"balanced", "iops", "latency", "adaptive", "off", NULL,
-};
-static const char *const power_modes[] = { "hw", "host", "auto", NULL };
-static const char *const coalesce_files[] = {
-	"coalesce_mode", "coalesce_threshold", "coalesce_time_us", NULL,
-};
-static const char *const power_limit_files[] = { "power_limit_mw", NULL };
-static const char *const power_mode_files[] = { "power_limit_mode", NULL };
-static const char *const energy_files[] = { "energy_model", NULL };
-
-/* Ranges as Documentation/ABI/testing/sysfs-class-ssdtune gives them. */
-static const struct knob knobs[] = {
-	{ "coalesce_mode", KNOB_WORD, coalesce_modes, 0, coalesce_files },
-	{ "coalesce_threshold", KNOB_UINT, NULL, 256, coalesce_files },
-	{ "coalesce_time_us", KNOB_UINT, NULL, 25500, coalesce_files },
-	{ "coalesce_profile", KNOB_WORD, coalesce_profiles, 0, coalesce_files },
-	{ "power_limit_mw", KNOB_UINT, NULL, 1000000, power_limit_files },
-	{ "power_limit_mode", KNOB_WORD, power_modes, 0, power_mode_files },
-	{ "energy_model", KNOB_TEXT, NULL, 0, energy_files },
-};
-
-#define NKNOBS (sizeof(knobs) / sizeof(knobs[0]))
-
 /* DIR/NAME into @buf; controller directories are short, so a path that
  * does not fit is left empty (and then does not exist). */
 static void knob_path(char *buf, size_t len, const char *dir, const char *name)
 {
 	if ((size_t)snprintf(buf, len, "%s/%s", dir, name) >= len)
 		buf[0] = '\0';
-}
-
-const struct knob *knob_find(const char *name, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < NKNOBS; i++)
-		if (strlen(knobs[i].name) == len && !strncmp(knobs[i].name, name, len))
-			return &knobs[i];
-	return NULL;
-}
-
-void knob_names(char *buf, size_t len)
-{
-	size_t i, n = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < NKNOBS && n < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "",
-				      knobs[i].name);
-}
-
-static void word_list(const char *const *w, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (; *w && n < len; w++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", *w);
-}
-
-int knob_check(const struct knob *k, const char *v, char *why, size_t len)
-{
-	const char *const *w;
-	char words[128], *end;
-	unsigned long n;
-
-	switch (k->type) {
-	case KNOB_WORD:
-		for (w = k->words; *w; w++)
-			if (!strcmp(*w, v))
-				return 0;
-		word_list(k->words, words, sizeof(words));
-		snprintf(why, len, "%s must be one of %s, not '%s'", k->name, words, v);
-		return -EINVAL;
-	case KNOB_UINT:
-		errno = 0;
-		n = strtoul(v, &end, 10);
-		if (v[0] < '0' || v[0] > '9' || *end || errno || n > k->max) {
-			snprintf(why, len, "%s must be a whole number 0..%lu, not '%s'",
-				 k->name, k->max, v);
-			return -EINVAL;
-		}
-		return 0;
-	case KNOB_TEXT:
-		if (!v[0] || strpbrk(v, "\n")) {
-			snprintf(why, len, "%s needs a one-line value", k->name);
-			return -EINVAL;
-		}
-		return 0;
-	}
-	return 0;
 }
 
 int knob_ctrl_dir(const char *arg, char *dir, size_t len,

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The ssdtune driver's knobs in /sys/class/ssdtune/ssdtN/ as `set` writes
- * them: the table with each knob's values (Documentation/ABI/testing/
- * sysfs-class-ssdtune), the controller lookup, and around the writes the
- * snapshot for rollback and the saved state that revert and verify use.
+ * them: the controller lookup, and around the writes the snapshot for
+ * rollback and the saved state that revert and verify use.  The table of
+ * knobs and their values is knobtab.h's.
  *
  * coalesce_profile writes set coalesce_mode, coalesce_threshold and
  * coalesce_time_us, and a profile file reading "custom" cannot be written
@@ -17,11 +17,10 @@
 #include <stddef.h>
 
 #include "lib/error.h"
+#include "lib/knobtab.h"
 #include "lib/state.h"
 
 #define KNOB_MAX	16	/* knobs (and files they change) at once */
-
-struct knob;
 
 /* One KNOB=VALUE of a command line. */
 struct knob_set {
@@ -35,15 +34,6 @@ struct knob_before {
 	char path[PATH_MAX];
 	char raw[4096];
 };
-
-/* The knob called @name[0..@len), or NULL. */
-const struct knob *knob_find(const char *name, size_t len);
-
-/* "coalesce_mode, coalesce_threshold, ..." into @buf. */
-void knob_names(char *buf, size_t len);
-
-/* 0 if @v suits @k; else -EINVAL with what is wrong in @why.  Pure. */
-int knob_check(const struct knob *k, const char *v, char *why, size_t len);
 
 /*
  * The controller directory for @arg (ssdtN or a PCI address), or of the

@@ -234,10 +234,11 @@ static const struct topo_node *find_node(const struct topo *t, int id)
 	return NULL;
 }
 
-/* Interrupt and I/O cores of @node: @irq gets whole cores, @io the rest,
- * and CPU 0's core (last in @c) only if nothing else is left. */
-static int split_node(const struct cores *c, int profile, struct cpuset **irq,
-		      int *nirq, struct cpuset *io)
+/* Interrupt and I/O cores of @node: @irq gets whole cores, @io the rest
+ * (at most @io_cores of them, 0: all), and CPU 0's core (last in @c) only
+ * if nothing else is left. */
+static int split_node(const struct cores *c, int profile, int io_cores,
+		      struct cpuset **irq, int *nirq, struct cpuset *io)
 {
 	int want = 1, usable = c->n, i;
 	bool zero_last = c->n > 1 && cpuset_has(&c->core[c->n - 1], 0);
@@ -258,6 +259,8 @@ static int split_node(const struct cores *c, int profile, struct cpuset **irq,
 	for (i = 0; i < want; i++)
 		(*irq)[i] = c->core[i];
 	cpuset_clear(io);
+	if (io_cores > 0 && usable > want + io_cores)
+		usable = want + io_cores;
 	for (i = want; i < usable; i++)
 		cpuset_or(io, &c->core[i]);
 	if (usable == 1)	/* one core: interrupts and I/O share it */
@@ -315,7 +318,8 @@ static int ctrl_item(struct plan *p, const struct topo_pci *pc, const char *file
 	return it->key && it->serial && it->model ? 0 : -ENOMEM;
 }
 
-static int plan_ssdt(struct plan *p, const struct topo_pci *pc)
+static int plan_ssdt(struct plan *p, const struct plan_opts *o,
+		     const struct topo_pci *pc)
 {
 	char path[PATH_MAX], why[256];
 	int r;
@@ -327,7 +331,10 @@ static int plan_ssdt(struct plan *p, const struct topo_pci *pc)
 	snprintf(path, sizeof(path), SYS_SSDT_CLASS "/%s/coalesce_profile", pc->ssdt);
 	snprintf(why, sizeof(why), "%s: interrupt coalescing for the %s profile",
 		 pc->ssdt, plan_profile_name(p->profile));
-	if (!strcmp(pc->coalesce_profile, "custom"))
+	if (o->keep_coalesce)
+		r = plan_add(p, PLAN_SKIP, NULL, path, pc->coalesce_profile, "",
+			"the configuration sets the coalescing knobs: left to them");
+	else if (!strcmp(pc->coalesce_profile, "custom"))
 		/* Hand-set knobs: a profile file reading "custom" cannot be
 		 * written back, so revert could not restore it.  Leave it. */
 		r = plan_add(p, PLAN_SKIP, NULL, path, "custom", "",
@@ -342,6 +349,9 @@ static int plan_ssdt(struct plan *p, const struct topo_pci *pc)
 	snprintf(path, sizeof(path), SYS_SSDT_CLASS "/%s/power_limit_mw", pc->ssdt);
 	if (!pc->power_limit_mw[0])
 		return plan_add(p, PLAN_SKIP, NULL, path, "", "", "not present");
+	if (o->keep_power)
+		return plan_add(p, PLAN_SKIP, NULL, path, pc->power_limit_mw, "",
+			"the configuration sets power_limit_mw: left to it");
 	snprintf(why, sizeof(why), "%s: no power limit (a limit costs up to ~40%% IOPS)",
 		 pc->ssdt);
 	r = setting(p, path, pc->power_limit_mw, "0", why);
@@ -574,7 +584,7 @@ int plan_build(const struct topo *t, const struct plan_opts *o, const int *sel,
 			r = -ENODEV;
 			break;
 		}
-		if ((r = split_node(&cores, profile, &irq, &nirq, &io)))
+		if ((r = split_node(&cores, profile, o->io_cores, &irq, &nirq, &io)))
 			break;
 		cpuset_clear(&chosen);
 		for (k = 0; k < nirq; k++)
@@ -593,7 +603,7 @@ int plan_build(const struct topo *t, const struct plan_opts *o, const int *sel,
 		if (!r)
 			r = plan_irqs(p, pc, irq, nirq, node->id);
 		if (!r)
-			r = plan_ssdt(p, pc);
+			r = plan_ssdt(p, o, pc);
 		if (!r)
 			r = plan_disks(p, pc);
 	}

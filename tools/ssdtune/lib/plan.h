@@ -35,6 +35,12 @@ struct plan_opts {
 	const char *partition;	/* its cgroup name; NULL: the default */
 	bool boot;		/* boot isolation: a GRUB drop-in with the
 				 * isolating kernel command line */
+	int io_cores;		/* at most this many (whole) cores of a
+				 * device's node for I/O; 0: all that are
+				 * not interrupt cores */
+	bool keep_coalesce;	/* the configuration sets the coalescing */
+	bool keep_power;	/* ... the power limit knob: the plan leaves
+				 * them (apply --config) */
 };
 
 enum plan_kind {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of ssdtune's pure helpers (bdf.c, parse.c).  TAP on stdout. */
+/* Unit tests of ssdtune's pure helpers (bdf.c, parse.c, config.c, ...).  TAP on stdout. */
 #include <string.h>
 
 #include "tap.h"
@@ -7,6 +7,7 @@
 #include "lib/parse.h"
 #include "lib/pcie.h"
 #include "plan_test.c"
+#include "config_test.c"
 
 static int bdf_is(const char *s, unsigned int dom, unsigned int bus,
 		  unsigned int dev, unsigned int fn)
@@ -282,5 +283,8 @@ int main(void)
 	test_plan_latency();
 	test_plan_profiles();
 	test_plan_rules();
+	test_config_good();
+	test_config_bad();
+	test_plan_config();
 	return tap_done();
 }
