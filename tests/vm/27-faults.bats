@@ -28,6 +28,8 @@ teardown_file() {
 	teardown_stock
 }
 
+admin_completion_lost() { dmesg_new | grep -q 'debug: dropping admin completion'; }
+
 resets_done() { dmesg_new | grep -c 'reset done' || true; }
 
 # held_through WHY N: the controller was halted N times for WHY and came
@@ -138,15 +140,20 @@ attach_losing_admin() {
 	echo 1 >"$SSDT_DBG/${ctrl##*/}/drop_admin_completions"
 	python3 "$SSDT_REPO/tests/vm/lib/genl-format.py" "${ctrl##*/ssdt}" 1 0 >"$SSDT_TMP/fmt.out" &
 	fpid=$!
-	sleep 2
+	# the Format is on the device (its completion was lost) before the unbind
+	wait_for 60 admin_completion_lost
 	kill -0 "$fpid"
 	start=$(date +%s)
 	timeout 60 sh -c "echo $bdf >/sys/bus/pci/drivers/ssdtune/unbind"
-	echo "# unbind took $(($(date +%s) - start)) s" >&3
+	secs=$(($(date +%s) - start))
+	echo "# unbind took $secs s" >&3
 	wait "$fpid" || true
 	echo "$old" >/sys/module/ssdtune/parameters/format_timeout
 	echo "format: $(cat "$SSDT_TMP/fmt.out")"
-	[ "$(cat "$SSDT_TMP/fmt.out")" != 0 ]
+	[ "$(cat "$SSDT_TMP/fmt.out")" = ETIMEDOUT ]
+	dmesg_new | grep -q 'timed out: stopping the controller'
+	# the unbind waited for the Format to end, not the other way round
+	[ "$secs" -ge 2 ]
 	no_ssdt_nodes
 	sysfs_bind nvme "$bdf"
 	module_unload
