@@ -168,6 +168,7 @@ struct ssdt_ctrl {
 	enum ssdt_state state;
 	bool removing;			/* remove() runs: no more resets */
 	bool paused;			/* PCI reset or sleep: halted */
+	unsigned int resets;		/* halts so far (under state_lock) */
 	spinlock_t state_lock;
 	struct work_struct reset_work;
 	struct mutex dev_mutex;		/* reset, removal, shutdown */

@@ -500,6 +500,8 @@ void ssdt_blk_exit(struct ssdt_ctrl *ctrl)
 static int ssdt_identify(struct ssdt_ctrl *ctrl, u8 cns, u32 nsid, void *buf)
 {
 	struct nvme_command cmd = { };
+	unsigned int gen;
+	bool resetting;
 	dma_addr_t dma;
 	int ret, tries;
 	void *mem;
@@ -513,13 +515,21 @@ static int ssdt_identify(struct ssdt_ctrl *ctrl, u8 cns, u32 nsid, void *buf)
 	cmd.identify.cns = cns;
 	cmd.identify.dptr.prp1 = cpu_to_le64(dma);
 	for (tries = 0; ; tries++) {
+		gen = READ_ONCE(ctrl->resets);
 		ret = ssdt_admin_exec(ctrl, &cmd, NULL);
+		resetting = READ_ONCE(ctrl->state) == SSDT_RESETTING;
 		if (tries == SSDT_MAX_RETRIES ||
-		    !(ret == -EINTR || (ret == -ENODEV &&
-					READ_ONCE(ctrl->state) == SSDT_RESETTING)))
+		    (ret != -EINTR && ret != -ENODEV && ret != -ETIMEDOUT))
 			break;
-		/* A reset cancelled it: ask again once it is done. */
+		/*
+		 * A reset cancelled it, or its timeout queued one: ask again
+		 * once that is done and the controller is back.  (The state
+		 * alone misses a reset that ended before it was read.)
+		 */
 		flush_work(&ctrl->reset_work);
+		if ((READ_ONCE(ctrl->resets) == gen && !resetting) ||
+		    READ_ONCE(ctrl->state) != SSDT_LIVE)
+			break;
 	}
 	if (!ret)
 		memcpy(buf, mem, NVME_IDENTIFY_DATA_SIZE);

@@ -618,6 +618,7 @@ static void ssdt_ctrl_halt(struct ssdt_ctrl *ctrl, bool shutdown)
 {
 	spin_lock_irq(&ctrl->state_lock);
 	ctrl->state = SSDT_RESETTING;
+	WRITE_ONCE(ctrl->resets, ctrl->resets + 1);
 	spin_unlock_irq(&ctrl->state_lock);
 
 	ssdt_nl_notify(ctrl, SSDTUNE_EVENT_RESET);

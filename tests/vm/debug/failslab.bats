@@ -37,10 +37,10 @@ bind_failing() {
 	node=$(cat "/sys/bus/pci/devices/$bdf/numa_node")
 	[ "$node" -ge 0 ] || node=0
 	cpu=$(node_cpus "$node" | awk '{ print $1 }')
-	echo N >"$FS/ignore-gfp-wait"
+	# fail-nth needs no probability (0: nothing fails but the Nth of the
+	# task), only that sleeping allocations may fail too
 	echo 0 >"$FS/verbose"
-	echo 100 >"$FS/probability"
-	echo -1 >"$FS/times"
+	echo N >"$FS/ignore-gfp-wait"
 	teardown_stock
 	module_load
 	dmesg_mark
@@ -58,7 +58,7 @@ bind_failing() {
 		hits=$((hits + 1))
 		n=$((n + n / 8 + 1))
 	done
-	echo 0 >"$FS/probability"
+	echo Y >"$FS/ignore-gfp-wait"
 	echo "# faults injected: $hits, of which the attach still worked: $bound; no fault at N=$n" >&3
 	[ "$hits" -gt 10 ]
 	[ "$r" = miss ]
