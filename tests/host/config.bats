@@ -212,7 +212,7 @@ EOC
 	[ ! -e "$STATE" ]
 }
 
-@test "apply --config: with no configured controller present (or none configured) it changes nothing and exits 0; verify --config names a profile that is not the applied one" {
+@test "apply --config: with no configured controller present (or none configured) it changes nothing and exits 0, and so does verify --config; verify --config exits 3 (drift) when nothing is applied or another profile is" {
 	topo_ident
 	before=$(fx_sum)
 	for sel in 'controller = serial:NOSUCH' '# no controller line'; do
@@ -223,13 +223,23 @@ EOC
 		[ "${lines[-1]}" = "no controller $CONF selects is present: nothing to do" ]
 		[ ! -e "$STATE" ]
 		[ "$(fx_sum)" = "$before" ]
+		run --separate-stderr ssdt verify --config "$CONF" --state-dir "$STATE"
+		[ "$status" -eq 0 ]
+		[ "${lines[-1]}" = "no controller $CONF selects is present: nothing to verify" ]
 	done
 	printf 'controller = serial:S4N1SSDT\nprofile = latency\n' >"$CONF"
+	run --separate-stderr ssdt verify --config "$CONF" --state-dir "$STATE"
+	[ "$status" -eq 3 ]
+	assert_one_error_line
+	[[ "$stderr" == *"nothing is applied and $CONF selects 1 present controller: 'ssdtune apply --config $CONF'" ]]
 	run --separate-stderr ssdt apply --config "$CONF" --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	run --separate-stderr ssdt verify --config "$CONF" --state-dir "$STATE"
+	echo "$output $stderr"
 	[ "$status" -eq 0 ]
 	printf 'controller = serial:S4N1SSDT\nprofile = iops\n' >"$CONF"
 	run --separate-stderr ssdt verify --config "$CONF" --state-dir "$STATE"
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 3 ]
 	assert_one_error_line
 	[[ "$stderr" == *"the applied profile is latency, $CONF asks for iops"* ]]
 }

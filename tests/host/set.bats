@@ -74,7 +74,7 @@ knob() { cat "$FX/$KNOBS/$1"; }
 	echo 3 >"$FX/$KNOBS/coalesce_threshold"
 	run --separate-stderr ssdt verify --state-dir "$STATE"
 	echo "$output"
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 3 ]
 	[[ "$output" == *"coalesce_threshold"* ]]
 	run --separate-stderr ssdt revert --state-dir "$STATE"
 	echo "$output $stderr"

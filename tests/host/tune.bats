@@ -153,7 +153,7 @@ try-restart irqbalance.service" ]
 	[[ "$output" == *"ok     /etc/systemd/system/irqbalance.service.d/ssdtune.conf = (as written)"* ]]
 	echo "# edited" >>"$conf"
 	run --separate-stderr ssdt verify --state-dir "$STATE"
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 3 ]
 	[[ "$output" == *"drift  /etc/systemd/system/irqbalance.service.d/ssdtune.conf: changed since apply"* ]]
 	: >"$SYSTEMCTL_LOG"
 	run --separate-stderr ssdt revert --state-dir "$STATE"
@@ -429,7 +429,7 @@ try-restart irqbalance.service" ]
 	echo powersave >"$FX/devices/system/cpu/cpufreq/policy20/scaling_governor"
 	echo 20 >"$PFX/irq/303/smp_affinity_list"
 	run --separate-stderr ssdt verify --state-dir "$STATE"
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 3 ]
 	assert_one_error_line
 	[ "$stderr" = "ssdtune: 2 of 207 applied settings drifted" ]
 	[[ "$output" == *"drift  /sys/devices/system/cpu/cpufreq/policy20/scaling_governor: applied performance, now powersave"* ]]
@@ -446,7 +446,7 @@ try-restart irqbalance.service" ]
 	echo 24 >"$PFX/irq/302/effective_affinity_list"
 	fire 302
 	run --separate-stderr ssdt verify --state-dir "$STATE"
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 3 ]
 	[[ "$output" == *"drift  /proc/irq/302/smp_affinity_list: effective affinity 24 is outside the applied 16,80"* ]]
 }
 
@@ -461,7 +461,7 @@ try-restart irqbalance.service" ]
 	# once it fires and the kernel still has it elsewhere, it is drift
 	fire 302
 	run --separate-stderr ssdt verify --json --state-dir "$STATE"
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 3 ]
 	[ "$(py 'v["drifted"]')" = 1 ]
 	eff=$(cat "$PFX/irq/302/effective_affinity_list")
 	[ "$(py '[c["drift"] for c in v["checks"] if not c["holds"]][0]')" = "effective affinity $eff is outside the applied 16,80 (x86 moves a vector at its next interrupt)" ]
@@ -475,7 +475,7 @@ try-restart irqbalance.service" ]
 	grep -q "\"boot_id\":\"$(cat /proc/sys/kernel/random/boot_id)\"" "$STATE/state.json"
 	sed -i 's/"boot_id":"[^"]*"/"boot_id":"00000000-0000-0000-0000-000000000000"/' "$STATE/state.json"
 	run --separate-stderr ssdt verify --state-dir "$STATE"
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 3 ]
 	assert_one_error_line
 	[[ "$stderr" == "ssdtune: not applied since boot: the state in $STATE was saved before the last reboot (boot 00000000-0000-0000-0000-000000000000, now "* ]]
 	after=$(fx_sum)

@@ -37,7 +37,8 @@ static void global_help(const struct command *const *commands, size_t ncommands)
 		printf("  %-14s %s\n", head, commands[i]->summary);
 	}
 	printf("\nOptions:\n%s%s  -V, --version print the version and exit\n\n"
-	       "Exit status: 0 done, 1 refused or failed, 2 usage error.\n"
+	       "Exit status: 0 done, 1 refused or failed, 2 usage error,\n"
+	       "3 verify found drift.\n"
 	       "See ssdtune(8).\n", common_help, dry_run_help);
 }
 

@@ -18,6 +18,7 @@
 #define EXIT_OK		0
 #define EXIT_REFUSED	1	/* runtime refusal or failure */
 #define EXIT_USAGE	2	/* bad command line */
+#define EXIT_DRIFT	3	/* verify: the host is not as applied or configured */
 
 void out_begin(const char *command, bool json);
 void out_set_json(bool json);		/* --json seen after out_begin() */

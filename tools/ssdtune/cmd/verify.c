@@ -10,6 +10,29 @@
 #include "cmd/tune.h"
 #include "lib/tune.h"
 
+/*
+ * --config and nothing applied: drift if a controller the file selects is
+ * present (apply would have tuned it), else what apply did: nothing.
+ */
+static int verify_unapplied(const struct config *conf)
+{
+	struct ctrl_id *ids = NULL;
+	int r, n;
+
+	r = tune_config_ctrls(conf, &ids, &n);
+	free(ids);
+	if (r)
+		return r;
+	if (n)
+		return out_fail(EXIT_DRIFT, "nothing is applied and %s selects %d present controller%s: 'ssdtune apply --config %s'",
+				conf->file, n, n == 1 ? "" : "s", conf->file);
+	out_set_str("status", "none_present");
+	if (!out_json())
+		printf("no controller %s selects is present: nothing to verify\n",
+		       conf->file);
+	return out_done();
+}
+
 static int cmd_verify(const struct command *cmd, struct cli *cli)
 {
 	struct json_object *arr = json_object_new_array();
@@ -28,11 +51,14 @@ static int cmd_verify(const struct command *cmd, struct cli *cli)
 		return r;
 	}
 	json_object_object_add(out_obj(), "checks", arr);
-	if (tune_load(tune_state_dir(), &s, &err))
+	r = tune_load(tune_state_dir(), &s, &err);
+	if (r == -ENOENT && conf)
+		return verify_unapplied(conf);
+	if (r)
 		return out_fail_err(&err);
 	if (conf && strcmp(s.profile, plan_profile_name(conf->profile))) {
 		json_object_object_add(out_obj(), "profile", json_object_new_string(s.profile));
-		r = out_fail(EXIT_REFUSED, "the applied profile is %s, %s asks for %s: 'ssdtune apply --config %s'",
+		r = out_fail(EXIT_DRIFT, "the applied profile is %s, %s asks for %s: 'ssdtune apply --config %s'",
 			     s.profile, conf->file, plan_profile_name(conf->profile), conf->file);
 		state_free(&s);
 		return r;
@@ -40,7 +66,7 @@ static int cmd_verify(const struct command *cmd, struct cli *cli)
 	if (tune_stale(&s, now, sizeof(now))) {
 		json_object_object_add(out_obj(), "profile", json_object_new_string(s.profile));
 		out_set_bool("stale", true);
-		r = out_fail(EXIT_REFUSED, "not applied since boot: the state in %s was saved before the last reboot (boot %s, now %s); 'ssdtune apply' again, or 'ssdtune revert --force'",
+		r = out_fail(EXIT_DRIFT, "not applied since boot: the state in %s was saved before the last reboot (boot %s, now %s); 'ssdtune apply' again, or 'ssdtune revert --force'",
 			     tune_state_dir(), s.boot_id, now);
 		state_free(&s);
 		return r;
@@ -77,7 +103,7 @@ static int cmd_verify(const struct command *cmd, struct cli *cli)
 	json_object_object_add(out_obj(), "drifted", json_object_new_int(drift));
 	json_object_object_add(out_obj(), "pending", json_object_new_int(pending));
 	if (drift)
-		r = out_fail(EXIT_REFUSED, "%d of %d applied settings drifted", drift, s.n);
+		r = out_fail(EXIT_DRIFT, "%d of %d applied settings drifted", drift, s.n);
 	else {
 		if (!out_json() && pending)
 			printf("all %d applied settings hold (profile %s); %d %s\n",
@@ -102,8 +128,11 @@ const struct command verify_command = {
 "vector that has not fired since apply moves at its next interrupt: that\n"
 "is 'pending', not drift).  A state saved before the last reboot is not\n"
 "applied since boot: verify says so and fails.\n"
-"Prints 'ok', 'pending' or 'drift' per value; exit status 0 only if all\n"
-"hold.\n"
+"Prints 'ok', 'pending' or 'drift' per value.\n"
+"Exit status: 0 all hold; 3 drift: a value drifted, the state predates\n"
+"the last boot, or (with --config) the applied profile is not the\n"
+"configured one or nothing is applied; 1 verify could not check (no\n"
+"state without --config, unreadable state); 2 usage or a bad config file.\n"
 "  --config FILE    also check that FILE is good and that its profile is\n"
 "                   the one applied (what 'apply --config FILE' saved is\n"
 "                   for the configured controllers and their knobs)\n"
