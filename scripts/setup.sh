@@ -5,7 +5,7 @@
 set -eu
 
 BUILD_DIR=${BUILD_DIR:-$(pwd)/build}
-STAMP=$BUILD_DIR/.setup-done-v6
+STAMP=$BUILD_DIR/.setup-done-v7
 SRCFILE=/etc/apt/sources.list.d/ssdtune-backports.sources
 
 log() { printf 'setup: %s\n' "$*"; }
@@ -50,7 +50,8 @@ PKGS="build-essential bc bison flex libelf-dev libssl-dev kmod pkg-config
  linux-source-6.1 sparse gnuplot-nox util-linux e2fsprogs busybox-static
  linux-image-amd64 linux-headers-amd64
  shellcheck bash-completion groff-base man-db
- dpkg-dev debhelper dh-dkms dkms lintian"
+ dpkg-dev debhelper dh-dkms dkms lintian
+ nvme-cli smartmontools libcap2-bin python3-jsonschema"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

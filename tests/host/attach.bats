@@ -132,7 +132,7 @@ load helpers
 	[ "$(json .command)" = attach ]
 	[ "$(json .status)" = would_attach ]
 	[ "$(json .dry_run)" = true ]
-	[ "$(json .bdf)" = 0000:41:00.0 ]
+	[ "$(json .pci_address)" = 0000:41:00.0 ]
 	[ "$(json .previous_driver)" = nvme ]
 	[ "$(json .block_devices)" = '["nvme0n1", "nvme0n1p1"]' ]
 	[ "$(json .writes.0.path)" = /sys/bus/pci/devices/0000:41:00.0/driver_override ]

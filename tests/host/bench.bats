@@ -45,7 +45,7 @@ print(json.dumps(v) if isinstance(v, (list, dict, bool)) or v is None else v)' "
 		report "$k" >/dev/null || { echo "no $k"; false; }
 	done
 	[ "$(report device driver)" = ssdtune ]
-	[ "$(report device pci)" = 0000:42:00.0 ]
+	[ "$(report device pci_address)" = 0000:42:00.0 ]
 	[ "$(report method suite)" = quick ]
 	[ "$(report purge)" = none ]
 	[ "$(head -n 1 "$OUT/bench.csv")" = "cell,rw,read_pct,pattern,io_size,bs,threads,depth,round,iops,mbps,clat_mean_us,clat_p50_us,clat_p99_us,clat_p99_9_us,clat_p99_99_us,cpu_pct,cpu_us_per_io,irq_per_io,temperature_c,power_estimate_mw,throttle_events,suspect,steady_state" ]

@@ -20,28 +20,6 @@ py() {
 	printf '%s' "$output" | python3 -c "import json,sys; v=json.load(sys.stdin); print($1)"
 }
 
-# 4n128c with identities: ssdt0 (0000:41:00.0, on ssdtune) is serial
-# S4N1SSDT, model "Samsung SSD 990 PRO 2TB", with every knob file; nvme1
-# (0000:c1:00.0, on nvme) is serial S4N3NVME, model "Other NVMe 1TB".
-topo_ident() {
-	local s n
-	make_topo 4n128c
-	s=$FX/class/ssdtune/ssdt0
-	SSDT0=$s
-	echo S4N1SSDT >"$s/serial"
-	echo "Samsung SSD 990 PRO 2TB" >"$s/model"
-	echo 0000:41:00.0 >"$s/pci_address"
-	echo off >"$s/coalesce_mode"
-	echo 0 >"$s/coalesce_threshold"
-	echo 0 >"$s/coalesce_time_us"
-	echo auto >"$s/power_limit_mode"
-	n=$(find "$FX/devices" -path '*/0000:c1:00.0/nvme/nvme1' -type d)
-	echo S4N3NVME >"$n/serial"
-	echo "Other NVMe 1TB" >"$n/model"
-	ln -sr "$(dirname "$(dirname "$n")")" "$n/device"
-	mkdir -p "$FX/class/nvme"
-	ln -sr "$n" "$FX/class/nvme/nvme1"
-}
 
 # The smp_affinity_list of nvme1's vectors (0000:c1:00.0: IRQs 400..416).
 nvme1_irqs() { cat "$PFX"/irq/4[01][0-9]/smp_affinity_list | md5sum; }
@@ -154,7 +132,7 @@ EOC
 	run --separate-stderr ssdt apply --config "$CONF" --state-dir "$STATE" --json
 	[ "$status" -eq 0 ]
 	[ "$(py 'len(v["devices"])')" = 1 ]
-	[ "$(py 'v["config"]["controllers"][0]["bdf"]')" = 0000:41:00.0 ]
+	[ "$(py 'v["config"]["controllers"][0]["pci_address"]')" = 0000:41:00.0 ]
 	[ "$(py 'v["config"]["absent"]')" = "['pci:0000:99:00.0']" ]
 	run --separate-stderr ssdt revert --state-dir "$STATE"
 	echo "$output $stderr"
@@ -267,7 +245,7 @@ EOC
 	run --separate-stderr ssdt attach --dry-run --config "$CONF" --json
 	echo "$output $stderr"
 	[ "$status" -eq 0 ]
-	[ "$(py '[(a["bdf"], a["status"]) for a in v["attached"]]')" = "[('0000:41:00.0', 'would_attach'), ('0000:42:00.0', 'already_attached')]" ]
+	[ "$(py '[(a["pci_address"], a["status"]) for a in v["attached"]]')" = "[('0000:41:00.0', 'would_attach'), ('0000:42:00.0', 'already_attached')]" ]
 	[ "$(py '[w["path"] for w in v["writes"]][-1]')" = /sys/bus/pci/drivers/ssdtune/bind ]
 	[ "$(py 'set(w["value"] for w in v["writes"] if w["path"].endswith("bind"))')" = "{'0000:41:00.0'}" ]
 	printf 'controller = pci:0000:42:00.0\n' >"$CONF"

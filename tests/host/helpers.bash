@@ -237,3 +237,26 @@ grub_host() {
 	chmod +x "$BATS_TEST_TMPDIR/bin/update-grub"
 	PATH=$BATS_TEST_TMPDIR/bin:$PATH
 }
+
+# 4n128c with identities: ssdt0 (0000:41:00.0, on ssdtune) is serial
+# S4N1SSDT, model "Samsung SSD 990 PRO 2TB", with every knob file; nvme1
+# (0000:c1:00.0, on nvme) is serial S4N3NVME, model "Other NVMe 1TB".
+topo_ident() {
+	local s n
+	make_topo 4n128c
+	s=$FX/class/ssdtune/ssdt0
+	SSDT0=$s
+	echo S4N1SSDT >"$s/serial"
+	echo "Samsung SSD 990 PRO 2TB" >"$s/model"
+	echo 0000:41:00.0 >"$s/pci_address"
+	echo off >"$s/coalesce_mode"
+	echo 0 >"$s/coalesce_threshold"
+	echo 0 >"$s/coalesce_time_us"
+	echo auto >"$s/power_limit_mode"
+	n=$(find "$FX/devices" -path '*/0000:c1:00.0/nvme/nvme1' -type d)
+	echo S4N3NVME >"$n/serial"
+	echo "Other NVMe 1TB" >"$n/model"
+	ln -sr "$(dirname "$(dirname "$n")")" "$n/device"
+	mkdir -p "$FX/class/nvme"
+	ln -sr "$n" "$FX/class/nvme/nvme1"
+}

@@ -38,7 +38,7 @@ py() {
 	[ "$(py 'v["cpus"]["threads_per_core"]')" = 2 ]
 	[ "$(py '[p["cores"] for p in v["cpus"]["packages"]]')" = "[24, 24]" ]
 	[ "$(py 'v["cpus"]["cpus"][24]["siblings"]')" = "24,72" ]
-	[ "$(py '[s["bdf"] for s in v["storage"]]')" = "['0000:00:17.0', '0000:81:00.0']" ]
+	[ "$(py '[s["pci_address"] for s in v["storage"]]')" = "['0000:00:17.0', '0000:81:00.0']" ]
 	[ "$(py 'v["storage"][1]["numa_node"]')" = 1 ]
 	[ "$(py 'v["storage"][1]["kind"]')" = nvme ]
 	[ "$(py 'v["storage"][0]["kind"]')" = sata ]

@@ -194,10 +194,10 @@ try-restart irqbalance.service" ]
 	make_topo 4n128c
 	run --separate-stderr ssdt plan --json ssdt0
 	[ "$status" -eq 0 ]
-	[ "$(py '[d["bdf"] for d in v["devices"]]')" = "['0000:41:00.0']" ]
+	[ "$(py '[d["pci_address"] for d in v["devices"]]')" = "['0000:41:00.0']" ]
 	run --separate-stderr ssdt plan --json c1:00.0
 	[ "$status" -eq 0 ]
-	[ "$(py '[d["bdf"] for d in v["devices"]]')" = "['0000:c1:00.0']" ]
+	[ "$(py '[d["pci_address"] for d in v["devices"]]')" = "['0000:c1:00.0']" ]
 }
 
 @test "unknown profile, unknown device, bad flag: non-zero exit and one line" {
@@ -271,6 +271,23 @@ try-restart irqbalance.service" ]
 	output=$(cat "$STATE/state.json")
 	[ "$(py '[e["old"] for e in v["entries"] if e["key"] == "irq 0000:41:00.0 vector 5"]')" = "['80\\n']" ]
 	[ "$(py '[e["old"] for e in v["entries"] if e["path"].endswith("ssdt0/power_limit_mw")]')" = "['8000\\n']" ]
+}
+
+@test "the state file names PCI functions by pci_address; one an earlier version wrote (\"bdf\") still verifies and reverts" {
+	make_topo 4n128c
+	before=$(fx_sum)
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	grep -q '"pci_address":"0000:41:00.0"' "$STATE/state.json"
+	run ! grep -q '"bdf"' "$STATE/state.json"
+	sed -i 's/"pci_address":/"bdf":/' "$STATE/state.json"
+	run --separate-stderr ssdt --json verify --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(py 'v["drifted"]')" = 0 ]
+	[ "$(py 'len([c for c in v["checks"] if c["key"].startswith("irq 0000:41:00.0 vector")])')" -gt 0 ]
+	run --separate-stderr ssdt revert --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(fx_sum)" = "$before" ]
 }
 
 @test "hand-set coalescing (profile reads custom) is left alone, so revert never has to write 'custom'" {
@@ -435,7 +452,7 @@ try-restart irqbalance.service" ]
 	[[ "$output" == *"drift  /sys/devices/system/cpu/cpufreq/policy20/scaling_governor: applied performance, now powersave"* ]]
 	[[ "$output" == *"drift  /proc/irq/303/smp_affinity_list: applied 16,80, now 20"* ]]
 	run --separate-stderr ssdt verify --json --state-dir "$STATE"
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 3 ]
 	[ "$(py 'v["drifted"]')" = 2 ]
 }
 

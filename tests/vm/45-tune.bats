@@ -195,7 +195,7 @@ PY
 }
 
 # The topology JSON of PCI function $1, as a python expression.
-topo_dev() { echo "[d for d in v['storage'] if d['bdf'] == '$1'][0]"; }
+topo_dev() { echo "[d for d in v['storage'] if d['pci_address'] == '$1'][0]"; }
 
 @test "topology names every vector by its MSI-X entry from the kernel, on ssdtune (with its queue) and on nvme" {
 	bdf=$(nvme_bdf)

@@ -52,6 +52,7 @@ stats_match_sysfs() {
 	local out
 	out=$("$SSDT_TOOL" --json monitor --stats) || { err "monitor --stats failed: $out"; return 1; }
 	echo "$out" >&2
+	echo "$out" | json_schema_ok monitor || return 1
 	echo "$out" | python3 -c '
 import json, sys, os
 ctrl = sys.argv[1]
@@ -107,6 +108,7 @@ print(sum(q["completed"] + q["polled"] for q in c["queues"]))
 	wait "$fio_pid"
 	echo "$output"
 	[ "$status" -eq 0 ]
+	echo "$output" | json_schema_ok monitor
 	echo "$output" | python3 -c '
 import json, sys
 r = json.load(sys.stdin)

@@ -390,3 +390,10 @@ revert_state() {
 	rm -rf "$1"
 	return 0
 }
+
+# json_schema_ok COMMAND: the JSON on stdin ('ssdtune COMMAND --json') is
+# as Documentation/schema/COMMAND.json says; else each mismatch on stderr.
+json_schema_ok() {
+	"$SSDT_REPO/tests/lib/json-schema-check" "$1" >&2 ||
+		err "ssdtune $1 --json does not match Documentation/schema/$1.json"
+}

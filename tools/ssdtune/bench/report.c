@@ -100,10 +100,12 @@ void bench_print_table(struct json_object *rep, FILE *f)
 	struct json_object *dev = bench_jget(rep, "device"), *m = bench_jget(rep, "method");
 	struct json_object *host = bench_jget(rep, "host");
 	const char *pc = bench_jstr(rep, "purge");
+	/* reports of earlier versions have the PCI address as "pci" */
+	const char *pci = bench_jstr(dev, "pci_address") ?: bench_jstr(dev, "pci");
 
 	fprintf(f, "ssdtune bench: %s (driver %s, %s), suite %s, %s, %g s rounds\n",
 		bench_jstr(dev, "path"), bench_jstr(dev, "driver") ?: "?",
-		bench_jstr(dev, "pci") ?: "no PCI address",
+		pci ?: "no PCI address",
 		bench_jstr(m, "suite"), bench_jstr(m, "ioengine"),
 		bench_jnum(m, "runtime_s"));
 	fprintf(f, "host: kernel %s, governor %s, EPP %s, turbo %s, scheduler %s; purge %s, precondition %s\n",

@@ -127,7 +127,7 @@ static struct json_object *device_json(const struct bench_dev *d)
 	json_object_object_add(v, "path", json_object_new_string(d->path));
 	json_object_object_add(v, "controller", d->ctrl[0] ?
 			       json_object_new_string(d->ctrl) : NULL);
-	json_object_object_add(v, "pci", d->bdf[0] ?
+	json_object_object_add(v, "pci_address", d->bdf[0] ?
 			       json_object_new_string(d->bdf) : NULL);
 	json_object_object_add(v, "driver", d->driver[0] ?
 			       json_object_new_string(d->driver) : NULL);

@@ -128,7 +128,7 @@ static int attach_configured(const struct command *cmd, struct cli *cli,
 			continue;
 		todo++;
 		j = json_object_new_object();
-		set_str(j, "bdf", ids[i].bdf);
+		set_str(j, "pci_address", ids[i].bdf);
 		json_object_array_add(arr, j);
 		r = attach_dev(cli, ids[i].bdf, j, &err);
 		if (r) {

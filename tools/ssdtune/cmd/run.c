@@ -37,6 +37,7 @@ static int cmd_run(const struct command *cmd, struct cli *cli)
 {
 	const struct state_entry *e = NULL;
 	struct tune_check c;
+	const char *cpus;
 	struct lib_err err;
 	struct state s;
 	int r, i;
@@ -49,7 +50,10 @@ static int cmd_run(const struct command *cmd, struct cli *cli)
 	if (r)
 		goto out;
 	json_object_object_add(out_obj(), "partition", json_object_new_string(e->path));
-	json_object_object_add(out_obj(), "cpus", json_object_new_string(e->val + 5));
+	/* the saved value is "cpus=LIST partition=TYPE": the LIST */
+	cpus = strncmp(e->val, "cpus=", 5) ? e->val : e->val + 5;
+	json_object_object_add(out_obj(), "cpus",
+			       json_object_new_string_len(cpus, (int)strcspn(cpus, " ")));
 	r = cgroup_enter(e->path);
 	if (r) {
 		r = out_fail(EXIT_REFUSED, "cannot enter %s: %s", e->path, strerror(-r));

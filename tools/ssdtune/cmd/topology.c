@@ -265,7 +265,7 @@ static void json_storage(const struct topo *t, struct json_object *root,
 		struct json_object *irqs = json_object_new_array();
 		struct json_object *w = json_object_new_array();
 
-		json_object_object_add(o, "bdf", json_object_new_string(pc->bdf));
+		json_object_object_add(o, "pci_address", json_object_new_string(pc->bdf));
 		snprintf(buf, sizeof(buf), "0x%06x", pc->class24);
 		json_object_object_add(o, "class", json_object_new_string(buf));
 		json_object_object_add(o, "kind", json_object_new_string(kind(pc->class24)));

@@ -172,7 +172,7 @@ int tune_config_ctrls(const struct config *c, struct ctrl_id **ids, int *n)
 		const struct ctrl_id *id = &(*ids)[i];
 		struct json_object *j = json_object_new_object();
 
-		json_object_object_add(j, "bdf", json_object_new_string(id->bdf));
+		json_object_object_add(j, "pci_address", json_object_new_string(id->bdf));
 		json_object_object_add(j, "driver", json_object_new_string(id->driver));
 		json_object_object_add(j, "controller", id->ctrl[0] ?
 				       json_object_new_string(id->ctrl) : NULL);
@@ -255,7 +255,7 @@ void report_plan(const struct plan *p)
 		const struct plan_dev *d = &p->devs[i];
 		struct json_object *j = json_object_new_object();
 
-		json_object_object_add(j, "bdf", json_object_new_string(d->bdf));
+		json_object_object_add(j, "pci_address", json_object_new_string(d->bdf));
 		json_object_object_add(j, "driver", json_object_new_string(d->driver));
 		json_object_object_add(j, "controller", d->ssdt[0] ?
 				       json_object_new_string(d->ssdt) : NULL);
@@ -280,7 +280,7 @@ void report_plan(const struct plan *p)
 		}
 		json_object_object_add(j, "reason", json_object_new_string(it->reason));
 		if (it->vector >= 0) {
-			json_object_object_add(j, "bdf", json_object_new_string(it->bdf));
+			json_object_object_add(j, "pci_address", json_object_new_string(it->bdf));
 			json_object_object_add(j, "vector", json_object_new_int(it->vector));
 		}
 		json_object_array_add(items, j);

@@ -16,8 +16,8 @@
 #define DISK_GRACE_MS	2000	/* for its disks to show up after the bind */
 #define POLL_MS		50
 
-/* The PCI function @arg names, into @d (the report gets "dry_run", "bdf"
- * and "previous_driver" on the way). */
+/* The PCI function @arg names, into @d (the report gets "dry_run",
+ * "pci_address" and "previous_driver" on the way). */
 static int lookup(const char *arg, struct bind_dev *d, struct lib_err *err)
 {
 	struct pcidev *pd = &d->pd;
@@ -30,7 +30,7 @@ static int lookup(const char *arg, struct bind_dev *d, struct lib_err *err)
 		return lib_errf(err, EINVAL, "invalid PCI address '%s' (want DDDD:BB:DD.F, e.g. 0000:41:00.0)",
 				arg);
 	bdf_format(&b, pd->name, sizeof(pd->name));
-	out_set_str("bdf", pd->name);
+	out_set_str("pci_address", pd->name);
 	r = pcidev_lookup(&b, pd, err);
 	if (r == -ENOENT)
 		return lib_errf(err, ENOENT, "no PCI device %s (%s/%s does not exist)",

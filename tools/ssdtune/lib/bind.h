@@ -5,7 +5,7 @@
  * block devices is in use; used by attach (nvme -> ssdtune) and detach
  * (ssdtune -> whatever probes it).  Every write goes through sys_write(),
  * so --dry-run shows the same sequence.  Besides the writes, the report
- * gets "dry_run", "bdf", "previous_driver" (bind_*_begin()) and
+ * gets "dry_run", "pci_address", "previous_driver" (bind_*_begin()) and
  * "block_devices" (the busy check) at the point they become known.
  */
 #ifndef SSDTUNE_BIND_H

@@ -208,7 +208,7 @@ int state_load(const char *dir, struct state *s, struct lib_err *err)
 	for (i = 0; i < n && !r; i++) {
 		struct json_object *e = json_object_array_get_idx(arr, i), *v;
 		const char *key = str(e, "key"), *path = str(e, "path");
-		const char *old = str(e, "old"), *val = str(e, "new");
+		const char *old = str(e, "old"), *val = str(e, "new"), *pci;
 		int vec = -1, type = type_parse(str(e, "type"));
 
 		if (!key || !path || !old || !val || type < 0) {
@@ -217,7 +217,10 @@ int state_load(const char *dir, struct state *s, struct lib_err *err)
 		}
 		if (json_object_object_get_ex(e, "vector", &v))
 			vec = json_object_get_int(v);
-		if (state_add(s, key, path, old, val, str(e, "bdf"), vec))
+		/* earlier versions wrote the PCI address as "bdf": their
+		 * state files still load */
+		pci = str(e, "pci_address") ? str(e, "pci_address") : str(e, "bdf");
+		if (state_add(s, key, path, old, val, pci, vec))
 			r = lib_enomem(err);
 		else if (state_identity(&s->e[s->n - 1], str(e, "serial"),
 					str(e, "model")))
@@ -260,12 +263,12 @@ int state_save(const char *dir, const struct state *s, struct lib_err *err)
 		if (s->e[i].by_set)
 			json_object_object_add(e, "by", json_object_new_string("set"));
 		if (s->e[i].serial && s->e[i].model) {
-			json_object_object_add(e, "bdf", json_object_new_string(s->e[i].bdf));
+			json_object_object_add(e, "pci_address", json_object_new_string(s->e[i].bdf));
 			json_object_object_add(e, "serial", json_object_new_string(s->e[i].serial));
 			json_object_object_add(e, "model", json_object_new_string(s->e[i].model));
 		}
 		if (s->e[i].vector >= 0) {
-			json_object_object_add(e, "bdf", json_object_new_string(s->e[i].bdf));
+			json_object_object_add(e, "pci_address", json_object_new_string(s->e[i].bdf));
 			json_object_object_add(e, "vector", json_object_new_int(s->e[i].vector));
 			if (s->e[i].interrupts >= 0)
 				json_object_object_add(e, "interrupts",
