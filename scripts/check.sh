@@ -56,6 +56,14 @@ else
 	echo "check: tools: tools/ssdtune/Makefile does not exist"
 fi
 
+# The Debian packages, for tests/vm/89-packages.bats (installed in the
+# guest); never an earlier run's: without new ones that test fails.
+step deb
+rm -rf "$BUILD/deb"
+rc=0
+scripts/deb.sh >"$BUILD/deb.log" 2>&1 || rc=$?
+[ "$rc" -eq 0 ] || echo "check: deb: scripts/deb.sh exited $rc (see $BUILD/deb.log); the package test in the VM will fail"
+
 run kunit scripts/kunit.sh
 run host scripts/host-test.sh
 run vm scripts/vm-test.sh

@@ -9,6 +9,7 @@
 # the same tuned state, and verify is clean.
 
 load lib/common
+load lib/units
 
 setup_file() {
 	module_load
@@ -36,42 +37,6 @@ setup() {
 	dmesg_mark
 }
 
-# unit_run FILE INSTANCE KEY...: the unit's KEY= lines, in file order and
-# key order, as systemd runs them: %I is INSTANCE, a leading '-' ignores
-# the exit status (modprobe: the guest's module is insmod'ed, not
-# installed; systemctl: no systemd here).
-unit_run() {
-	local f=$1 inst=$2 key line cmd ign
-	shift 2
-	for key in "$@"; do
-		while IFS= read -r line; do
-			cmd=${line#"$key="}
-			ign=false
-			[ "${cmd#-}" != "$cmd" ] && ign=true && cmd=${cmd#-}
-			cmd=${cmd//%I/$inst}
-			echo "$key: $cmd"
-			# shellcheck disable=SC2086 # a unit's command line is split on blanks
-			$cmd || $ign || { echo "$key failed: $cmd"; return 1; }
-		done < <(grep "^$key=" "$f")
-	done
-}
-
-# tuned_state: the knobs and, per queue, its vector's CPUs.
-tuned_state() {
-	local c q
-	c=$(ssdt_ctrl)
-	cat "$c/coalesce_mode" "$c/coalesce_threshold"
-	for q in "$c"/queues/q*; do
-		echo "${q##*/} $(cat "/proc/irq/$(trim "$q/irq")/smp_affinity_list")"
-	done
-}
-
-# boot: what systemd does at boot for the test's controller.
-boot() {
-	unit_run "$U/ssdtune-attach@.service" "$bdf" ExecStartPre ExecStart ExecStartPost
-	unit_run "$U/ssdtune.service" "" ExecStartPre ExecStart
-}
-
 @test "udev's rule engine starts ssdtune-attach@<address>.service for the emulated NVMe" {
 	run unshare -m sh -c '
 		mkdir -p /run/udev/rules.d
@@ -85,7 +50,7 @@ boot() {
 
 @test "first boot: the units attach the configured controller, set its knobs and apply the profile; verify is clean" {
 	[ "$(pci_driver "$bdf")" = nvme ]
-	boot
+	unit_boot "$U" "$bdf"
 	[ "$(pci_driver "$bdf")" = ssdtune ]
 	ctrl=$(ssdt_ctrl)
 	[ "$(trim "$ctrl/coalesce_mode")" = host ]
@@ -102,7 +67,7 @@ boot() {
 	teardown_stock
 	module_load
 	[ "$(pci_driver "$bdf")" = nvme ]
-	boot
+	unit_boot "$U" "$bdf"
 	[ "$(pci_driver "$bdf")" = ssdtune ]
 	ctrl=$(ssdt_ctrl)
 	after=$(tuned_state)

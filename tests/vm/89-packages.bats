@@ -1,0 +1,175 @@
+#!/usr/bin/env bats
+# The Debian packages of make deb (build/deb; make check builds them before
+# the VM suites), installed in the guest as an admin would: dpkg -i both,
+# DKMS builds ssdtune.ko for the running kernel, the packaged units bring
+# the configured controller up on the DKMS module at boot and again after a
+# "reboot", then remove and purge leave nothing behind.
+#
+# Everything dpkg and DKMS write goes to overlays of /usr, /etc and /var in
+# a mount namespace of the test's own (PKG_NS), so the guest's other tests
+# see none of it, and what is left in the overlays' upper layers after the
+# purge is exactly what the packages left behind.
+
+load lib/common
+load lib/units
+
+PKG_DIR=/run/ssdt-pkg
+PKG_NS=$PKG_DIR/ns
+# shellcheck disable=SC2034 # read by unit_run (lib/units.bash)
+UNIT_IN=(nsenter "--mount=$PKG_NS" --)
+
+# in_pkg CMD...: run CMD in the packages' mount namespace.
+in_pkg() { nsenter "--mount=$PKG_NS" -- "$@"; }
+
+# What dpkg and debconf keep about packages they have purged, caches they
+# rebuild, and the module signing key DKMS makes at its first build (it
+# keeps it for every later module): not left behind by ssdtune.
+PKG_BOOKKEEPING='^(var/lib/dpkg(/|$)|var/log/|var/cache/(debconf|man|ldconfig)(/|$)|etc/ld\.so\.cache$|var/lib/systemd/deb-systemd-helper-|var/lib/dkms/mok\.(key|pub)$)'
+
+setup_file() {
+	local d
+	TOOL_DEB=""
+	DKMS_DEB=""
+	for d in "$SSDT_BUILD"/deb/ssdtune_*_"$(dpkg --print-architecture)".deb; do TOOL_DEB=$d; done
+	for d in "$SSDT_BUILD"/deb/ssdtune-dkms_*_all.deb; do DKMS_DEB=$d; done
+	if [ ! -f "$TOOL_DEB" ] || [ ! -f "$DKMS_DEB" ]; then
+		echo "no packages in $SSDT_BUILD/deb: run 'make deb' first (make check does)" >&2
+		return 1
+	fi
+	VERSION=$(dpkg-deb -f "$TOOL_DEB" Version)
+	teardown_stock
+	mkdir -p "$PKG_DIR"
+	mountpoint -q "$PKG_DIR" || mount -t tmpfs ssdt-pkg "$PKG_DIR"
+	mount --make-private "$PKG_DIR"
+	touch "$PKG_NS"
+	unshare "--mount=$PKG_NS" --propagation private true
+	for d in usr etc var; do
+		mkdir -p "$PKG_DIR/$d/upper" "$PKG_DIR/$d/work"
+		in_pkg mount -t overlay "pkg-$d" \
+			-o "lowerdir=/$d,upperdir=$PKG_DIR/$d/upper,workdir=$PKG_DIR/$d/work" "/$d"
+	done
+	# man-db's dpkg trigger would index every manual page, minutes under
+	# TCG; dpkg still installs the page
+	in_pkg rm -f /var/lib/man-db/auto-update
+	# One kernel installed, as on a fresh Debian host: Debian's DKMS
+	# builds for the running kernel and for the newest one in /boot,
+	# which here would be a second build of 5 minutes under TCG
+	mkdir -p "$PKG_DIR/boot"
+	cp "/boot/config-$(uname -r)" "$PKG_DIR/boot/"
+	in_pkg mount --bind "$PKG_DIR/boot" /boot
+	export TOOL_DEB DKMS_DEB VERSION
+}
+
+teardown_file() {
+	in_pkg /usr/sbin/ssdtune revert >/dev/null 2>&1 || true
+	teardown_stock
+	umount "$PKG_NS" 2>/dev/null
+	umount -l "$PKG_DIR" 2>/dev/null
+	true
+}
+
+setup() {
+	bdf=$(nvme_bdf)
+	KVER=$(uname -r)
+	dmesg_mark
+}
+
+# leftovers: what the upper layers hold that was not on the guest before
+# (a new file, link or directory), dpkg's own bookkeeping aside.
+leftovers() {
+	local d p rel
+	for d in usr etc var; do
+		(cd "$PKG_DIR/$d/upper" && find . -mindepth 1 ! -type c) | while read -r p; do
+			rel=$d/${p#./}
+			[ -e "/$rel" ] || [ -L "/$rel" ] && continue
+			echo "$rel"
+		done
+	done | grep -Ev "$PKG_BOOKKEEPING" || true
+}
+
+@test "dpkg -i installs both packages; DKMS builds ssdtune.ko for the running kernel; modinfo finds it; tool, units, rule, completion, man page and config are in place" {
+	run in_pkg dpkg -i "$DKMS_DEB" "$TOOL_DEB"
+	echo "$output" | grep -Ei 'dkms|build|ssdtune|error' >&3 || true
+	[ "$status" -eq 0 ]
+	run in_pkg dkms status ssdtune
+	echo "$output" >&3
+	[[ "$output" == *"ssdtune/$VERSION, $KVER, x86_64: installed"* ]]
+	# compressed as the kernel's own modules are (6.12: xz)
+	run in_pkg modinfo -F filename ssdtune
+	echo "$output"
+	[[ "$output" =~ ^/lib/modules/$KVER/updates/dkms/ssdtune\.ko(\.(xz|zst|gz))?$ ]]
+	[ "$(in_pkg modinfo -F version ssdtune)" = "$VERSION" ]
+	[[ "$(in_pkg modinfo -F vermagic ssdtune)" == "$KVER "* ]]
+	[ "$(in_pkg /usr/sbin/ssdtune --version)" = "ssdtune $VERSION" ]
+	for f in /lib/systemd/system/ssdtune.service /lib/systemd/system/ssdtune-attach@.service \
+		/lib/udev/rules.d/60-ssdtune.rules /usr/share/bash-completion/completions/ssdtune \
+		/usr/share/man/man8/ssdtune.8.gz /etc/ssdtune/ssdtune.conf; do
+		in_pkg test -s "$f" || { echo "missing: $f"; false; }
+	done
+	grep -q "ExecStart=/usr/sbin/ssdtune apply --config /etc/ssdtune/ssdtune.conf" \
+		"$PKG_DIR/usr/upper/lib/systemd/system/ssdtune.service"
+	# the package's files are not in the guest's own view
+	[ ! -e /usr/sbin/ssdtune ]
+}
+
+@test "first boot on the packages: modprobe loads the DKMS module, the units attach the configured controller, set its knobs and apply the profile; verify is clean" {
+	local U=$PKG_DIR/usr/upper/lib/systemd/system
+	in_pkg sh -c "cat >/etc/ssdtune/ssdtune.conf" <<-EOF
+	controller = serial:$SSDT_VM_NVME_SERIAL
+	profile = latency
+	coalesce_mode = host
+	coalesce_threshold = 9
+	EOF
+	[ ! -d /sys/module/ssdtune ]
+	[ "$(pci_driver "$bdf")" = nvme ]
+	unit_boot "$U" "$bdf"
+	# the module the units loaded is the one DKMS built
+	[ "$(cat /sys/module/ssdtune/srcversion)" = "$(in_pkg modinfo -F srcversion ssdtune)" ]
+	[ "$(pci_driver "$bdf")" = ssdtune ]
+	ctrl=$(ssdt_ctrl)
+	[ "$(trim "$ctrl/coalesce_mode")" = host ]
+	[ "$(trim "$ctrl/coalesce_threshold")" = 9 ]
+	in_pkg /usr/sbin/ssdtune verify --config /etc/ssdtune/ssdtune.conf
+	fio_verify "$(ssdt_disk)" --rw=randwrite --bs=4k --iodepth=16 --offset=48M --size=4M
+}
+
+@test "a reboot on the packages (controller back on nvme, module unloaded): the second boot ends in the same state, verify is clean" {
+	local U=$PKG_DIR/usr/upper/lib/systemd/system before after
+	before=$(tuned_state)
+	unit_run "$U/ssdtune.service" "" ExecStop
+	teardown_stock
+	[ ! -d /sys/module/ssdtune ]
+	unit_boot "$U" "$bdf"
+	[ "$(pci_driver "$bdf")" = ssdtune ]
+	after=$(tuned_state)
+	echo "before: $before"
+	echo "after: $after"
+	[ "$before" = "$after" ]
+	in_pkg /usr/sbin/ssdtune verify --config /etc/ssdtune/ssdtune.conf
+	dmesg_clean_since_mark
+}
+
+@test "dpkg -r then dpkg -P: the module is gone from DKMS and /lib/modules, and nothing the packages installed is left" {
+	local U=$PKG_DIR/usr/upper/lib/systemd/system
+	unit_run "$U/ssdtune.service" "" ExecStop
+	teardown_stock
+	run in_pkg dpkg -r ssdtune ssdtune-dkms
+	echo "$output" >&3
+	[ "$status" -eq 0 ]
+	[ -z "$(in_pkg dkms status ssdtune)" ]
+	run in_pkg modinfo ssdtune
+	[ "$status" -ne 0 ]
+	# a conffile stays until purge
+	in_pkg test -e /etc/ssdtune/ssdtune.conf
+	run in_pkg dpkg -P ssdtune ssdtune-dkms
+	[ "$status" -eq 0 ]
+	run leftovers
+	echo "$output"
+	[ -z "$output" ]
+	# dpkg knows neither package (or only as not-installed)
+	# shellcheck disable=SC2016 # dpkg-query's own ${field} syntax
+	run in_pkg dpkg-query -f '${db:Status-Status}\n' -W ssdtune ssdtune-dkms
+	echo "$output"
+	known=$(echo "$output" | grep -vx not-installed || true)
+	[ "$status" -ne 0 ] || [ -z "$known" ]
+}
