@@ -26,3 +26,5 @@ have SSDT_HAVE_DISK_LIMITS blk-mq.h 'define[[:space:]]+blk_mq_alloc_disk\([^,)]+
 # 6.11+: write cache, FUA and rotation are BLK_FEAT_* flags in
 # queue_limits.features, not blk_queue_write_cache() and queue flags.
 have SSDT_HAVE_BLK_FEAT blkdev.h 'define[[:space:]]+BLK_FEAT_WRITE_CACHE[[:space:]]'
+# 6.5+: block device operations take a blk_mode_t, not an fmode_t.
+have SSDT_HAVE_BLK_MODE blkdev.h 'typedef[^;]*[[:space:]]blk_mode_t;'

@@ -12,15 +12,18 @@
 #include <linux/hrtimer.h>
 #include <linux/dmapool.h>
 #include <linux/kobject.h>
+#include <linux/kref.h>
 #include <linux/mempool.h>
 #include <linux/mutex.h>
 #include <linux/nvme.h>
 #include <linux/pci.h>
+#include <linux/rwsem.h>
 #include <linux/scatterlist.h>
 #include <linux/semaphore.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include "ssdt_coalesce.h"
+#include "ssdt_compat.h"
 #include <linux/ssdtune.h>
 #include "ssdt_knob.h"
 #include "ssdt_powerlimit.h"
@@ -34,6 +37,7 @@
 #define SSDT_MAX_PRP_LISTS	2
 #define SSDT_MAX_NS		16
 #define SSDT_MAX_RETRIES	5
+#define SSDT_MAX_CTRLS		1024	/* minors of /dev/ssdtN */
 
 enum ssdt_state {
 	SSDT_NEW,
@@ -64,6 +68,7 @@ struct ssdt_admin_slot {
 	struct completion *waiter;	/* NULL: nobody waits (abort) */
 	struct nvme_completion cqe;
 	bool busy;
+	bool aer;			/* an Asynchronous Event Request */
 };
 
 struct ssdt_queue {
@@ -140,6 +145,7 @@ struct ssdt_iod {
 	struct nvme_command cmd;
 	struct ssdt_queue *q;
 	u16 nvme_status;		/* status field of the CQE, phase dropped */
+	u64 result;			/* passthrough: the CQE's result */
 	bool aborted;			/* an Abort was sent for it */
 	bool requeue;			/* cancelled by a reset: retry */
 	u8 retries;
@@ -156,6 +162,7 @@ struct ssdt_iod {
 };
 
 struct ssdt_ctrl {
+	struct kref ref;		/* probe, each disk, each open /dev/ssdtN */
 	struct pci_dev *pdev;
 	int instance;			/* N of ssdtN */
 	int node;			/* NUMA node of the device */
@@ -207,6 +214,8 @@ struct ssdt_ctrl {
 	u16 oacs;
 	u8 fna;				/* Format NVM attributes */
 	u16 wctemp;			/* warning temperature, K; 0: none */
+	u32 oaes;			/* optional asynchronous events */
+	u8 aerl;			/* event requests allowed - 1 */
 	u8 vwc;
 	u8 npss;			/* power states - 1 */
 	struct nvme_id_power_state psd[32];
@@ -223,11 +232,21 @@ struct ssdt_ctrl {
 	unsigned long ps_stamp;		/* jiffies of ps, 0: not known */
 	u8 ps;				/* power state in force */
 
+	/* Asynchronous events (ssdt_aer.c) */
+	spinlock_t aer_lock;		/* aer_results, aer_n, aer_stopped */
+	struct work_struct aer_work;
+	u32 aer_results[8];		/* completed requests' dword 0 */
+	unsigned int aer_n;
+	bool aer_stopped;
+
 	struct list_head nl_node;	/* ssdt_netlink.c's controller list */
 	atomic_t nl_users;		/* netlink commands working on it */
 	struct ssdt_powerlimit power;	/* power_limit_* (ssdt_powerlimit.c) */
 
 	struct device *cdev;		/* /sys/class/ssdtune/ssdtN */
+	struct cdev *chr;		/* /dev/ssdtN (ssdt_ioctl.c) */
+	struct rw_semaphore pt_rwsem;	/* passthrough: read; ssdt_chr_del */
+	bool pt_gone;			/* no more passthrough */
 	struct kobject *queues_kobj;
 	struct dentry *debugfs;
 	atomic_t drop_completions;	/* debug: completions to lose */
@@ -241,6 +260,17 @@ extern unsigned int ssdt_max_io_queues;
 extern unsigned int ssdt_io_queue_depth;
 
 void ssdt_shutdown(struct pci_dev *pdev);
+void ssdt_ctrl_get(struct ssdt_ctrl *ctrl);
+void ssdt_ctrl_put(struct ssdt_ctrl *ctrl);
+
+/* ssdt_ioctl.c: /dev/ssdtN and the NVMe ioctls (nvme_ioctl.h) */
+int ssdt_chr_init(void);
+void ssdt_chr_exit(void);
+dev_t ssdt_chr_devt(struct ssdt_ctrl *ctrl);
+int ssdt_chr_add(struct ssdt_ctrl *ctrl);
+void ssdt_chr_del(struct ssdt_ctrl *ctrl);
+int ssdt_blk_ioctl(struct block_device *bdev, ssdt_blk_mode_t mode,
+		   unsigned int cmd, unsigned long arg);
 
 /* ssdt_debug.c: fault hooks for the lifecycle tests (debugfs) */
 int ssdt_probe_fault(struct ssdt_ctrl *ctrl, int step, const char *what);
@@ -256,6 +286,20 @@ static inline bool ssdt_debug_drop(atomic_t *left)
 	return unlikely(atomic_read(left) > 0) && atomic_dec_if_positive(left) >= 0;
 }
 
+/* ssdt_aer.c: asynchronous events */
+void ssdt_aer_init(struct ssdt_ctrl *ctrl);
+void ssdt_aer_start(struct ssdt_ctrl *ctrl);
+void ssdt_aer_done(struct ssdt_ctrl *ctrl, u16 status, u32 result);
+void ssdt_aer_stop(struct ssdt_ctrl *ctrl);
+
+/* An asynchronous event as netlink reports it (SSDTUNE_EVENT_ASYNC). */
+struct ssdt_nl_async {
+	u8 type, info, lid;
+	bool have_smart;		/* crit_warning and temp_k are set */
+	u8 crit_warning;
+	u16 temp_k;
+};
+
 /* ssdt_netlink.c: generic netlink family, events */
 int ssdt_nl_register(void);
 void ssdt_nl_unregister(void);
@@ -265,16 +309,20 @@ void ssdt_nl_notify(struct ssdt_ctrl *ctrl, enum ssdtune_event event);
 void ssdt_nl_notify_knob(struct ssdt_ctrl *ctrl, const char *name,
 			 const char *value);
 void ssdt_nl_notify_timeout(struct ssdt_ctrl *ctrl, u32 qid, u32 tag);
+void ssdt_nl_notify_async(struct ssdt_ctrl *ctrl, const struct ssdt_nl_async *ev);
 const char *ssdt_state_name(enum ssdt_state state);
 
 /* ssdt_ctrl.c: controller bring-up, admin commands, reset */
 int ssdt_ctrl_init(struct ssdt_ctrl *ctrl);
 void ssdt_ctrl_teardown(struct ssdt_ctrl *ctrl, bool shutdown);
+int ssdt_admin_exec_cqe(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
+			struct nvme_completion *cqe, unsigned int timeout_s);
 int ssdt_admin_exec_timeout(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
 			    u32 *result, unsigned int timeout_s);
 int ssdt_admin_exec(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
 		    u32 *result);
 int ssdt_admin_submit_nowait(struct ssdt_ctrl *ctrl, struct nvme_command *cmd);
+int ssdt_admin_submit_aer(struct ssdt_ctrl *ctrl, struct nvme_command *cmd);
 void ssdt_admin_complete(struct ssdt_ctrl *ctrl, struct nvme_completion *cqe);
 void ssdt_schedule_reset(struct ssdt_ctrl *ctrl);
 void ssdt_reset_work(struct work_struct *work);
@@ -327,6 +375,7 @@ int ssdt_ns_format(struct ssdt_ctrl *ctrl, u32 nsid, u32 ses);
 int ssdt_get_feature(struct ssdt_ctrl *ctrl, u8 fid, u8 sel, u32 dw11,
 		     u32 *result);
 int ssdt_set_feature(struct ssdt_ctrl *ctrl, u8 fid, u32 dw11);
+int ssdt_get_log_page(struct ssdt_ctrl *ctrl, u8 lid, void *buf, size_t len);
 void ssdt_features_probe(struct ssdt_ctrl *ctrl);
 extern const struct attribute_group ssdt_feature_group;
 

@@ -11,8 +11,19 @@
 #include "ssdt_compat.h"
 #include "ssdt_prp.h"
 
+/* The disk is gone for good: it no longer needs the controller's memory. */
+static void ssdt_free_disk(struct gendisk *disk)
+{
+	struct ssdt_ns *ns = disk->private_data;
+
+	ssdt_ctrl_put(ns->ctrl);
+}
+
 static const struct block_device_operations ssdt_fops = {
 	.owner = THIS_MODULE,
+	.ioctl = ssdt_blk_ioctl,
+	.compat_ioctl = blkdev_compat_ptr_ioctl,
+	.free_disk = ssdt_free_disk,
 };
 
 static blk_status_t ssdt_status(u16 status)
@@ -195,6 +206,22 @@ static blk_status_t ssdt_setup_discard(struct ssdt_ctrl *ctrl,
 	return BLK_STS_OK;
 }
 
+/*
+ * A command of the NVMe ioctls (ssdt_ioctl.c): the ioctl put it in
+ * iod->cmd, the data (if any) is the request's, mapped from user memory.
+ */
+static blk_status_t ssdt_setup_passthru(struct ssdt_ctrl *ctrl,
+					struct request *rq,
+					struct ssdt_iod *iod)
+{
+	iod->cmd.common.command_id = rq->tag;
+	iod->cmd.common.dptr.prp1 = 0;
+	iod->cmd.common.dptr.prp2 = 0;
+	if (!blk_rq_nr_phys_segments(rq))
+		return BLK_STS_OK;
+	return ssdt_map_data(ctrl, rq, iod);
+}
+
 static blk_status_t ssdt_setup_cmd(struct ssdt_ctrl *ctrl, struct ssdt_ns *ns,
 				   struct request *rq, struct ssdt_iod *iod)
 {
@@ -202,6 +229,8 @@ static blk_status_t ssdt_setup_cmd(struct ssdt_ctrl *ctrl, struct ssdt_ns *ns,
 	u64 slba = blk_rq_pos(rq) >> (ns->lba_shift - 9);
 	u32 nlb = blk_rq_bytes(rq) >> ns->lba_shift;
 
+	if (unlikely(blk_rq_is_passthrough(rq)))
+		return ssdt_setup_passthru(ctrl, rq, iod);
 	memset(c, 0, sizeof(*c));
 	c->common.command_id = rq->tag;
 	c->common.nsid = cpu_to_le32(ns->nsid);
@@ -336,6 +365,8 @@ void ssdt_io_complete_cqe(struct ssdt_queue *q, struct nvme_completion *cqe,
 	}
 	iod = blk_mq_rq_to_pdu(rq);
 	iod->nvme_status = le16_to_cpu(cqe->status) >> 1;
+	if (unlikely(blk_rq_is_passthrough(rq)))
+		iod->result = le64_to_cpu(cqe->result.u64);
 	if (blk_mq_complete_request_remote(rq))
 		return;
 	if (!blk_mq_add_to_batch(rq, iob, iod->nvme_status || iod->requeue,
@@ -601,6 +632,8 @@ static int ssdt_ns_add(struct ssdt_ctrl *ctrl, u32 nsid)
 		put_disk(disk);
 		goto out;
 	}
+	/* Only a disk that was added gets ->free_disk(), which puts it. */
+	ssdt_ctrl_get(ctrl);
 	/* ns[] changes under dev_mutex: resets and timeouts walk it. */
 	mutex_lock(&ctrl->dev_mutex);
 	ns->disk = disk;

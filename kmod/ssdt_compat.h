@@ -12,6 +12,13 @@
 #include <linux/blkdev.h>
 #include "ssdt_config.h"
 
+/* The open mode a block device's ioctl gets (6.5+: blk_mode_t). */
+#ifdef SSDT_HAVE_BLK_MODE
+#define ssdt_blk_mode_t blk_mode_t
+#else
+#define ssdt_blk_mode_t fmode_t
+#endif
+
 /* What a namespace's queue limits are, independent of how they are set. */
 struct ssdt_limits {
 	unsigned int lba_size;

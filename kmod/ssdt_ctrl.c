@@ -101,7 +101,8 @@ static void ssdt_ctrl_fence(struct ssdt_ctrl *ctrl)
 
 /* ---- admin commands ---------------------------------------------------- */
 
-static int ssdt_slot_get(struct ssdt_ctrl *ctrl, struct completion *waiter)
+static int ssdt_slot_get(struct ssdt_ctrl *ctrl, struct completion *waiter,
+			 bool aer)
 {
 	unsigned long flags;
 	int i;
@@ -113,6 +114,7 @@ static int ssdt_slot_get(struct ssdt_ctrl *ctrl, struct completion *waiter)
 		if (!ctrl->slots[i].busy) {
 			ctrl->slots[i].busy = true;
 			ctrl->slots[i].waiter = waiter;
+			ctrl->slots[i].aer = aer;
 			break;
 		}
 	}
@@ -138,7 +140,7 @@ void ssdt_admin_complete(struct ssdt_ctrl *ctrl, struct nvme_completion *cqe)
 	u16 cid = cqe->command_id;
 	struct ssdt_admin_slot *slot;
 	unsigned long flags;
-	bool release = false;
+	bool release = false, aer;
 
 	if (cid >= ARRAY_SIZE(ctrl->slots)) {
 		dev_warn_ratelimited(ssdt_dev(ctrl), "admin completion with bad id %u\n",
@@ -154,6 +156,8 @@ void ssdt_admin_complete(struct ssdt_ctrl *ctrl, struct nvme_completion *cqe)
 		return;
 	}
 	slot->cqe = *cqe;
+	aer = slot->aer;
+	slot->aer = false;
 	if (slot->waiter) {
 		complete(slot->waiter);
 		slot->waiter = NULL;	/* the waiter frees the slot */
@@ -164,6 +168,9 @@ void ssdt_admin_complete(struct ssdt_ctrl *ctrl, struct nvme_completion *cqe)
 	spin_unlock_irqrestore(&ctrl->slot_lock, flags);
 	if (release)
 		up(&ctrl->slot_sem);
+	if (aer)
+		ssdt_aer_done(ctrl, le16_to_cpu(cqe->status) >> 1,
+			      le32_to_cpu(cqe->result.u32));
 }
 
 /* Fail every outstanding admin command: the admin queue is being reset. */
@@ -182,14 +189,18 @@ static void ssdt_admin_cancel_all(struct ssdt_ctrl *ctrl)
 	}
 }
 
+/*
+ * Post @cmd in a free slot: @waiter (if any) is completed when it ends;
+ * an Asynchronous Event Request (@aer) goes to ssdt_aer_done() then.
+ */
 static int ssdt_admin_post(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
-			   struct completion *waiter)
+			   struct completion *waiter, bool aer)
 {
 	int slot;
 
 	if (!READ_ONCE(ctrl->admin->live))
 		return -ENODEV;
-	slot = ssdt_slot_get(ctrl, waiter);
+	slot = ssdt_slot_get(ctrl, waiter, aer);
 	if (slot < 0)
 		return slot;
 	cmd->common.command_id = slot;
@@ -198,21 +209,22 @@ static int ssdt_admin_post(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
 }
 
 /*
- * Run an admin command and wait for it, at most @timeout_s seconds.  On a
- * timeout the controller is stopped (ssdt_ctrl_fence) before this returns,
- * so the caller may free the command's buffers, and then reset.  Returns
- * 0, a negative errno, or the positive NVMe status code of the answer.
+ * Run an admin command and wait for it, at most @timeout_s seconds; its
+ * completion entry into @cqe.  On a timeout the controller is stopped
+ * (ssdt_ctrl_fence) before this returns, so the caller may free the
+ * command's buffers, and then reset.  Returns 0 when the controller
+ * answered (whatever the status), or a negative errno: -ETIMEDOUT,
+ * -EINTR (cancelled by a reset), or what posting it failed with.
  */
-int ssdt_admin_exec_timeout(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
-			    u32 *result, unsigned int timeout_s)
+int ssdt_admin_exec_cqe(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
+			struct nvme_completion *cqe, unsigned int timeout_s)
 {
 	DECLARE_COMPLETION_ONSTACK(done);
 	struct ssdt_admin_slot *s;
 	unsigned long flags, left;
-	u16 status;
 	int slot;
 
-	slot = ssdt_admin_post(ctrl, cmd, &done);
+	slot = ssdt_admin_post(ctrl, cmd, &done, false);
 	if (slot < 0)
 		return slot;
 	s = &ctrl->slots[slot];
@@ -228,14 +240,31 @@ int ssdt_admin_exec_timeout(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
 		ssdt_schedule_reset(ctrl);
 		return -ETIMEDOUT;
 	}
-	status = le16_to_cpu(s->cqe.status) >> 1;
-	if (result)
-		*result = le32_to_cpu(s->cqe.result.u32);
+	*cqe = s->cqe;
 	spin_unlock_irqrestore(&ctrl->slot_lock, flags);
 	ssdt_slot_put(ctrl, slot);
-	if (status == NVME_SC_HOST_ABORTED_CMD)
+	if ((le16_to_cpu(cqe->status) >> 1) == NVME_SC_HOST_ABORTED_CMD)
 		return -EINTR;
-	return status & 0x7ff;
+	return 0;
+}
+
+/*
+ * The same, returning 0, a negative errno, or the positive NVMe status
+ * code (status code type and code) of the answer; its result dword into
+ * @result.
+ */
+int ssdt_admin_exec_timeout(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
+			    u32 *result, unsigned int timeout_s)
+{
+	struct nvme_completion cqe;
+	int ret;
+
+	ret = ssdt_admin_exec_cqe(ctrl, cmd, &cqe, timeout_s);
+	if (ret)
+		return ret;
+	if (result)
+		*result = le32_to_cpu(cqe.result.u32);
+	return (le16_to_cpu(cqe.status) >> 1) & 0x7ff;
 }
 
 /* An admin command within the admin_timeout module parameter. */
@@ -245,10 +274,21 @@ int ssdt_admin_exec(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
 	return ssdt_admin_exec_timeout(ctrl, cmd, result, ssdt_admin_timeout);
 }
 
+/*
+ * Post an Asynchronous Event Request: nobody waits, its completion goes
+ * to ssdt_aer_done() whenever the controller has something to say.
+ */
+int ssdt_admin_submit_aer(struct ssdt_ctrl *ctrl, struct nvme_command *cmd)
+{
+	int slot = ssdt_admin_post(ctrl, cmd, NULL, true);
+
+	return slot < 0 ? slot : 0;
+}
+
 /* Post an admin command nobody waits for (Abort from the timeout path). */
 int ssdt_admin_submit_nowait(struct ssdt_ctrl *ctrl, struct nvme_command *cmd)
 {
-	int slot = ssdt_admin_post(ctrl, cmd, NULL);
+	int slot = ssdt_admin_post(ctrl, cmd, NULL, false);
 
 	return slot < 0 ? slot : 0;
 }
@@ -304,6 +344,8 @@ static int ssdt_identify_ctrl(struct ssdt_ctrl *ctrl, bool again)
 	strim(ctrl->firmware);
 	ctrl->oncs = le16_to_cpu(id->oncs);
 	ctrl->oacs = le16_to_cpu(id->oacs);
+	ctrl->oaes = le32_to_cpu(id->oaes);
+	ctrl->aerl = id->aerl;
 	ctrl->fna = id->fna;
 	ctrl->wctemp = le16_to_cpu(id->wctemp);
 	ctrl->vwc = id->vwc;
@@ -506,6 +548,7 @@ int ssdt_ctrl_init(struct ssdt_ctrl *ctrl)
 		 pdev->msi_enabled ? "MSI" : "INTx",
 		 ssdt_dbbuf_name(ctrl->dbbuf));
 	ctrl->state = SSDT_LIVE;
+	ssdt_aer_start(ctrl);
 	return 0;
 
 free_irqs_io:
@@ -561,6 +604,7 @@ void ssdt_ctrl_teardown(struct ssdt_ctrl *ctrl, bool shutdown)
 
 	if (!ctrl->admin)
 		return;
+	ssdt_aer_stop(ctrl);		/* its work sends admin commands */
 	ssdt_ctrl_stop(ctrl, shutdown);
 	ssdt_irqs_free(ctrl);
 	pci_free_irq_vectors(ctrl->pdev);
@@ -668,6 +712,7 @@ static void ssdt_ctrl_restart(struct ssdt_ctrl *ctrl)
 	spin_unlock_irq(&ctrl->state_lock);
 	ssdt_coalesce_restore(ctrl);
 	ssdt_power_restore(ctrl);
+	ssdt_aer_start(ctrl);
 	ssdt_io_unquiesce(ctrl);
 	dev_info(ssdt_dev(ctrl), "reset done\n");
 	ssdt_nl_notify(ctrl, SSDTUNE_EVENT_RESET_DONE);

@@ -126,32 +126,51 @@ static ssize_t power_state_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(power_state);
 
+/*
+ * Get Log Page @lid (all namespaces), @len bytes (a multiple of 4, one
+ * page at most) into @buf; reading it clears an asynchronous event that
+ * named it.  0, a negative errno, or -EIO for an NVMe error status.
+ */
+int ssdt_get_log_page(struct ssdt_ctrl *ctrl, u8 lid, void *buf, size_t len)
+{
+	struct nvme_command cmd = { };
+	u32 numd = len / 4 - 1;
+	dma_addr_t dma;
+	void *log;
+	int ret;
+
+	log = dma_alloc_coherent(ssdt_dev(ctrl), len, &dma, GFP_KERNEL);
+	if (!log)
+		return -ENOMEM;
+	cmd.get_log_page.opcode = nvme_admin_get_log_page;
+	cmd.get_log_page.nsid = cpu_to_le32(NVME_NSID_ALL);
+	cmd.get_log_page.lid = lid;
+	cmd.get_log_page.numdl = cpu_to_le16(numd & 0xffff);
+	cmd.get_log_page.numdu = cpu_to_le16(numd >> 16);
+	cmd.get_log_page.dptr.prp1 = cpu_to_le64(dma);
+	/* A timeout stops the controller before this returns: then free. */
+	ret = ssdt_admin_exec(ctrl, &cmd, NULL);
+	if (!ret)
+		memcpy(buf, log, len);
+	dma_free_coherent(ssdt_dev(ctrl), len, log, dma);
+	return ret > 0 ? -EIO : ret;
+}
+
 /* Composite temperature from the SMART / health log, at most once a second. */
 static int ssdt_read_temperature(struct ssdt_ctrl *ctrl, int *mc)
 {
-	struct nvme_command cmd = { };
 	struct nvme_smart_log *log;
-	dma_addr_t dma;
-	u32 numd = sizeof(*log) / 4 - 1;
 	int ret = 0;
 
 	mutex_lock(&ctrl->health_mutex);
 	if (ctrl->temp_stamp && time_before(jiffies, ctrl->temp_stamp + HZ))
 		goto out;
-	log = dma_alloc_coherent(ssdt_dev(ctrl), sizeof(*log), &dma, GFP_KERNEL);
+	log = kmalloc(sizeof(*log), GFP_KERNEL);
 	if (!log) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	cmd.get_log_page.opcode = nvme_admin_get_log_page;
-	cmd.get_log_page.nsid = cpu_to_le32(NVME_NSID_ALL);
-	cmd.get_log_page.lid = NVME_LOG_SMART;
-	cmd.get_log_page.numdl = cpu_to_le16(numd & 0xffff);
-	cmd.get_log_page.numdu = cpu_to_le16(numd >> 16);
-	cmd.get_log_page.dptr.prp1 = cpu_to_le64(dma);
-	ret = ssdt_admin_exec(ctrl, &cmd, NULL);
-	if (ret > 0)
-		ret = -EIO;
+	ret = ssdt_get_log_page(ctrl, NVME_LOG_SMART, log, sizeof(*log));
 	if (!ret) {
 		/* Kelvin, little-endian 16 bits */
 		u32 kelvin = log->temperature[0] | (log->temperature[1] << 8);
@@ -159,7 +178,7 @@ static int ssdt_read_temperature(struct ssdt_ctrl *ctrl, int *mc)
 		ctrl->temp_mc = (int)kelvin * 1000 - 273150;
 		ctrl->temp_stamp = jiffies;
 	}
-	dma_free_coherent(ssdt_dev(ctrl), sizeof(*log), log, dma);
+	kfree(log);
 out:
 	*mc = ctrl->temp_mc;
 	mutex_unlock(&ctrl->health_mutex);

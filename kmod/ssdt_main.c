@@ -161,6 +161,25 @@ static void ssdt_take_down(struct ssdt_ctrl *ctrl, bool live)
 	ssdt_pci_release(ctrl);
 }
 
+static void ssdt_ctrl_free(struct kref *ref)
+{
+	kfree(container_of(ref, struct ssdt_ctrl, ref));
+}
+
+/*
+ * The controller's memory stays while a disk of it or an open /dev/ssdtN
+ * may still look at it, after remove() has taken everything else down.
+ */
+void ssdt_ctrl_get(struct ssdt_ctrl *ctrl)
+{
+	kref_get(&ctrl->ref);
+}
+
+void ssdt_ctrl_put(struct ssdt_ctrl *ctrl)
+{
+	kref_put(&ctrl->ref, ssdt_ctrl_free);
+}
+
 static int ssdt_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct ssdt_ctrl *ctrl;
@@ -175,6 +194,8 @@ static int ssdt_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ctrl = kzalloc_node(sizeof(*ctrl), GFP_KERNEL, dev_to_node(&pdev->dev));
 	if (!ctrl)
 		return -ENOMEM;
+	kref_init(&ctrl->ref);
+	init_rwsem(&ctrl->pt_rwsem);
 	ctrl->pdev = pdev;
 	ctrl->node = dev_to_node(&pdev->dev);
 	ctrl->state = SSDT_NEW;
@@ -185,7 +206,8 @@ static int ssdt_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	mutex_init(&ctrl->health_mutex);
 	mutex_init(&ctrl->knob_mutex);
 	INIT_WORK(&ctrl->reset_work, ssdt_reset_work);
-	ret = ida_alloc(&ssdt_ida, GFP_KERNEL);
+	ssdt_aer_init(ctrl);
+	ret = ida_alloc_max(&ssdt_ida, SSDT_MAX_CTRLS - 1, GFP_KERNEL);
 	if (ret < 0)
 		goto free_ctrl;
 	ctrl->instance = ret;
@@ -225,7 +247,7 @@ free_power:
 free_ida:
 	ida_free(&ssdt_ida, ctrl->instance);
 free_ctrl:
-	kfree(ctrl);
+	ssdt_ctrl_put(ctrl);
 	return ret;
 }
 
@@ -250,7 +272,7 @@ static void ssdt_remove(struct pci_dev *pdev)
 	ssdt_power_exit(ctrl);
 	ssdt_nl_notify(ctrl, SSDTUNE_EVENT_DETACHED);
 	ida_free(&ssdt_ida, ctrl->instance);
-	kfree(ctrl);
+	ssdt_ctrl_put(ctrl);
 }
 
 /*
@@ -327,9 +349,12 @@ static int __init ssdt_init(void)
 {
 	int ret;
 
-	ret = ssdt_class_register();
+	ret = ssdt_chr_init();
 	if (ret)
 		return ret;
+	ret = ssdt_class_register();
+	if (ret)
+		goto chr;
 	ret = ssdt_nl_register();
 	if (ret)
 		goto class;
@@ -352,6 +377,8 @@ netlink:
 	ssdt_nl_unregister();
 class:
 	ssdt_class_unregister();
+chr:
+	ssdt_chr_exit();
 	return ret;
 }
 
@@ -362,6 +389,7 @@ static void __exit ssdt_exit(void)
 	destroy_workqueue(ssdt_wq);
 	ssdt_nl_unregister();
 	ssdt_class_unregister();
+	ssdt_chr_exit();
 	ida_destroy(&ssdt_ida);
 }
 
@@ -370,3 +398,4 @@ module_exit(ssdt_exit);
 
 MODULE_DESCRIPTION("NVMe PCIe block driver with live tuning knobs and steerable IRQs");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(SSDTUNE_VERSION);

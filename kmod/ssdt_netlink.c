@@ -294,6 +294,28 @@ void ssdt_nl_notify_timeout(struct ssdt_ctrl *ctrl, u32 qid, u32 tag)
 		      GFP_ATOMIC);
 }
 
+static int ssdt_nl_fill_async(struct sk_buff *skb, const void *arg)
+{
+	const struct ssdt_nl_async *ev = arg;
+
+	if (nla_put_u32(skb, SSDTUNE_A_AE_TYPE, ev->type) ||
+	    nla_put_u32(skb, SSDTUNE_A_AE_INFO, ev->info) ||
+	    nla_put_u32(skb, SSDTUNE_A_AE_LOG, ev->lid))
+		return -EMSGSIZE;
+	if (ev->have_smart &&
+	    (nla_put_u32(skb, SSDTUNE_A_CRIT_WARNING, ev->crit_warning) ||
+	     nla_put_u32(skb, SSDTUNE_A_TEMP_K, ev->temp_k)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* From the event work (ssdt_aer.c). */
+void ssdt_nl_notify_async(struct ssdt_ctrl *ctrl, const struct ssdt_nl_async *ev)
+{
+	ssdt_nl_event(ctrl, SSDTUNE_EVENT_ASYNC, ssdt_nl_fill_async, ev,
+		      GFP_KERNEL);
+}
+
 void ssdt_nl_add_ctrl(struct ssdt_ctrl *ctrl)
 {
 	mutex_lock(&ssdt_ctrls_lock);

@@ -217,7 +217,10 @@ int ssdt_sysfs_add(struct ssdt_ctrl *ctrl)
 	unsigned int i;
 	int ret;
 
-	ctrl->cdev = device_create(&ssdt_class, ssdt_dev(ctrl), MKDEV(0, 0),
+	ret = ssdt_chr_add(ctrl);
+	if (ret)
+		return ret;
+	ctrl->cdev = device_create(&ssdt_class, ssdt_dev(ctrl), ssdt_chr_devt(ctrl),
 				   ctrl, "ssdt%d", ctrl->instance);
 	if (IS_ERR(ctrl->cdev)) {
 		ret = PTR_ERR(ctrl->cdev);
@@ -237,6 +240,8 @@ int ssdt_sysfs_add(struct ssdt_ctrl *ctrl)
 void ssdt_sysfs_remove(struct ssdt_ctrl *ctrl)
 {
 	unsigned int i;
+
+	ssdt_chr_del(ctrl);		/* waits for a passthrough command */
 
 	for (i = 0; i < ctrl->nr_io; i++)
 		if (ctrl->ioq[i]->kobj.state_in_sysfs)

@@ -46,6 +46,7 @@ enum ssdtune_event {
 	SSDTUNE_EVENT_RESET_DONE,	/* ... and finished: STATE says how */
 	SSDTUNE_EVENT_DEAD,		/* gone or failed: I/O fails */
 	SSDTUNE_EVENT_KNOB,		/* a sysfs knob was written: KNOB, VALUE */
+	SSDTUNE_EVENT_ASYNC,		/* an NVMe asynchronous event: AE_* */
 	__SSDTUNE_EVENT_MAX,
 };
 
@@ -69,6 +70,12 @@ enum ssdtune_attr {
 	SSDTUNE_A_QSTATS,	/* nested: SSDTUNE_Q_* */
 	SSDTUNE_A_NSID,		/* u32: namespace id of a FORMAT */
 	SSDTUNE_A_SES,		/* u32: enum ssdtune_ses of a FORMAT */
+	SSDTUNE_A_AE_TYPE,	/* u32: asynchronous event type (0 error, */
+				/*      1 SMART/health, 2 notice, ...) */
+	SSDTUNE_A_AE_INFO,	/* u32: asynchronous event information */
+	SSDTUNE_A_AE_LOG,	/* u32: the log page the event names */
+	SSDTUNE_A_CRIT_WARNING,	/* u32: SMART critical warning bits */
+	SSDTUNE_A_TEMP_K,	/* u32: composite temperature, kelvin */
 	__SSDTUNE_A_MAX,
 };
 

@@ -13,18 +13,27 @@ FS=/sys/kernel/debug/failslab
 setup_file() {
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 	module_load
+	BB=/run/ssdt-busybox
+	cp "$(command -v busybox)" "$BB"
+	export BB
 }
 
 teardown_file() {
 	teardown_stock
+	rm -f "$BB"
 }
 
 # bind_failing N CPU: bind the controller to ssdtune from a task on CPU
 # (the device's node, so probe runs in that task, not in a worker) whose
 # Nth slab allocation from now on fails.  Prints "hit" when the failure
 # was injected, "miss" when the bind made fewer than N allocations.
+# The task is a busybox shell copied to tmpfs: when N lies beyond the
+# probe, the failure lands in what the shell does next (its exit), and a
+# failed allocation there while it releases a file of the 9p root left
+# later execs of fio failing with EINVAL (the fault would be 9p's, not
+# the driver's).
 bind_failing() {
-	taskset -c "$2" sh -c '
+	taskset -c "$2" "$BB" sh -c '
 		echo "$1" >/proc/thread-self/fail-nth
 		echo "$2" >/sys/bus/pci/drivers/ssdtune/bind 2>/dev/null
 		read left </proc/thread-self/fail-nth

@@ -155,6 +155,11 @@ static void on_event(void *ctx, const struct genl_event *ev)
 	add_str(o, "value", ev->value);
 	add_u32(o, "queue", ev->has_queue, ev->queue);
 	add_u32(o, "tag", ev->has_tag, ev->tag);
+	add_str(o, "async_type", ev->ae_type);
+	add_u32(o, "async_info", ev->has_ae, ev->ae_info);
+	add_u32(o, "log_page", ev->has_ae, ev->ae_log);
+	add_u32(o, "critical_warning", ev->has_smart, ev->crit_warning);
+	add_u32(o, "temperature_k", ev->has_smart, ev->temp_k);
 
 	if (!out_json()) {
 		printf("%s %s", ctrl, ev->name);
@@ -341,7 +346,9 @@ const struct command monitor_command = {
 "Listen to the ssdtune driver's generic netlink family (ssdtune.ko must be\n"
 "loaded) and print its events as they come, one line each: attached,\n"
 "detached, timeout (queue, tag), reset, reset_done, dead, knob (a sysfs\n"
-"knob was written: name and value).  With --stats, print every attached\n"
+"knob was written: name and value), async (an NVMe asynchronous event:\n"
+"async_type, async_info, log_page; critical_warning and temperature_k for\n"
+"SMART/health).  With --stats, print every attached\n"
 "controller's per-queue counters once; with --stats --interval S, print\n"
 "per-queue completions/s, interrupts/s and interrupts per I/O every S\n"
 "seconds.  Changes nothing.\n\n"

@@ -44,7 +44,20 @@ static const char *const event_names[] = {
 	[SSDTUNE_EVENT_RESET_DONE]	= "reset_done",
 	[SSDTUNE_EVENT_DEAD]		= "dead",
 	[SSDTUNE_EVENT_KNOB]		= "knob",
+	[SSDTUNE_EVENT_ASYNC]		= "async",
 };
+
+/* NVMe asynchronous event types (the spec's Figure "Asynchronous Event
+ * Type"), as the monitor names them. */
+static const char *ae_type_name(uint32_t t)
+{
+	switch (t) {
+	case 0: return "error";
+	case 1: return "smart";
+	case 2: return "notice";
+	default: return "other";
+	}
+}
 
 static const char *event_name(uint32_t e)
 {
@@ -91,6 +104,13 @@ static int on_event(struct nl_msg *msg, void *arg)
 	ev.queue = get_u32(tb, SSDTUNE_A_QUEUE);
 	ev.has_tag = tb[SSDTUNE_A_TAG] != NULL;
 	ev.tag = get_u32(tb, SSDTUNE_A_TAG);
+	ev.has_ae = tb[SSDTUNE_A_AE_TYPE] != NULL;
+	ev.ae_type = ev.has_ae ? ae_type_name(get_u32(tb, SSDTUNE_A_AE_TYPE)) : NULL;
+	ev.ae_info = get_u32(tb, SSDTUNE_A_AE_INFO);
+	ev.ae_log = get_u32(tb, SSDTUNE_A_AE_LOG);
+	ev.has_smart = tb[SSDTUNE_A_CRIT_WARNING] != NULL;
+	ev.crit_warning = get_u32(tb, SSDTUNE_A_CRIT_WARNING);
+	ev.temp_k = get_u32(tb, SSDTUNE_A_TEMP_K);
 	g->event_fn(g->event_ctx, &ev);
 	return NL_OK;
 }

@@ -36,13 +36,17 @@ void genl_close(struct genl *g);
 
 /* One event; what the driver did not send is NULL or not "has_". */
 struct genl_event {
-	const char *name;	/* "attached", ..., "knob"; "unknown" */
+	const char *name;	/* "attached", ..., "knob", "async"; "unknown" */
 	uint32_t ctrl;		/* ssdtN */
 	bool has_time;
 	uint64_t time_ns;	/* CLOCK_BOOTTIME */
 	const char *pci_addr, *state, *knob, *value;
 	bool has_queue, has_tag;
 	uint32_t queue, tag;
+	/* "async": the NVMe asynchronous event, and SMART's details */
+	const char *ae_type;	/* "error", "smart", "notice", "other" */
+	bool has_ae, has_smart;
+	uint32_t ae_info, ae_log, crit_warning, temp_k;
 };
 
 /* Join the events group; genl_wait() passes every event that arrives to
