@@ -7,7 +7,7 @@
 # $BUILD/vm/vm-test-KVER.log).
 #
 #   scripts/vm-test.sh [KVER...]        default: every kernel from kvers.sh
-#   VM_TIMEOUT=SECS                      per-kernel VM timeout (default 1800)
+#   VM_TIMEOUT=SECS                      per-kernel VM timeout (default 2700)
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-$(pwd)/build}
@@ -26,7 +26,7 @@ for k in $kvers; do
 	tap=$BUILD/results/vm-$k.tap
 	rm -f "$tap" "$tap.partial"
 	start=$(date +%s)
-	scripts/vm.sh --timeout "${VM_TIMEOUT:-1800}" --log "$BUILD/vm/vm-test-$k.log" \
+	scripts/vm.sh --timeout "${VM_TIMEOUT:-2700}" --log "$BUILD/vm/vm-test-$k.log" \
 		"$k" -- tests/vm/run-suite.sh
 	rc=$?
 	secs=$(($(date +%s) - start))
