@@ -131,6 +131,22 @@ static void ssdt_bounce_free(struct ssdt_ctrl *ctrl, struct ssdt_bounce *b)
 		dma_free_coherent(ssdt_dev(ctrl), b->size, b->buf, b->dma);
 }
 
+/* The command dwords userspace gave (no data pointers: the driver's). */
+static void ssdt_pt_cmd(const struct nvme_passthru_cmd64 *u,
+			struct nvme_command *c)
+{
+	c->common.opcode = u->opcode;
+	c->common.nsid = cpu_to_le32(u->nsid);
+	c->common.cdw2[0] = cpu_to_le32(u->cdw2);
+	c->common.cdw2[1] = cpu_to_le32(u->cdw3);
+	c->common.cdw10 = cpu_to_le32(u->cdw10);
+	c->common.cdw11 = cpu_to_le32(u->cdw11);
+	c->common.cdw12 = cpu_to_le32(u->cdw12);
+	c->common.cdw13 = cpu_to_le32(u->cdw13);
+	c->common.cdw14 = cpu_to_le32(u->cdw14);
+	c->common.cdw15 = cpu_to_le32(u->cdw15);
+}
+
 /*
  * One admin command from userspace, as struct nvme_passthru_cmd64 (the
  * 32-bit result ABI copies back the low half).  Returns what the ioctl
@@ -154,16 +170,7 @@ static int ssdt_pt_admin(struct ssdt_ctrl *ctrl, struct nvme_passthru_cmd64 *u)
 		return -EINVAL;		/* bidirectional, or no direction */
 	if (u->data_len > ctrl->max_xfer)
 		return -EINVAL;
-	c.common.opcode = u->opcode;
-	c.common.nsid = cpu_to_le32(u->nsid);
-	c.common.cdw2[0] = cpu_to_le32(u->cdw2);
-	c.common.cdw2[1] = cpu_to_le32(u->cdw3);
-	c.common.cdw10 = cpu_to_le32(u->cdw10);
-	c.common.cdw11 = cpu_to_le32(u->cdw11);
-	c.common.cdw12 = cpu_to_le32(u->cdw12);
-	c.common.cdw13 = cpu_to_le32(u->cdw13);
-	c.common.cdw14 = cpu_to_le32(u->cdw14);
-	c.common.cdw15 = cpu_to_le32(u->cdw15);
+	ssdt_pt_cmd(u, &c);
 	why = ssdt_pt_refused(&c);
 	if (why) {
 		dev_notice_ratelimited(ssdt_dev(ctrl), "passthrough admin command %#x refused: %s\n",
@@ -255,8 +262,7 @@ out:
 }
 
 /* The controller's only namespace's disk, with a reference, or NULL. */
-static struct gendisk *ssdt_only_disk(struct ssdt_ctrl *ctrl,
-				      struct ssdt_ns **ns)
+static struct gendisk *ssdt_only_disk(struct ssdt_ctrl *ctrl)
 {
 	struct gendisk *disk = NULL;
 
@@ -264,7 +270,6 @@ static struct gendisk *ssdt_only_disk(struct ssdt_ctrl *ctrl,
 	if (ctrl->nr_ns == 1 && ctrl->ns[0].disk) {
 		disk = ctrl->ns[0].disk;
 		get_device(disk_to_dev(disk));
-		*ns = &ctrl->ns[0];
 	}
 	mutex_unlock(&ctrl->dev_mutex);
 	return disk;
@@ -272,12 +277,11 @@ static struct gendisk *ssdt_only_disk(struct ssdt_ctrl *ctrl,
 
 /*
  * One passthrough command, struct nvme_passthru_cmd or _cmd64 (@wide) at
- * @arg: admin (@admin), or I/O on namespace @ns's @disk (NULL: the only
+ * @arg: admin (@admin), or I/O on the namespace of @disk (NULL: the only
  * namespace of @ctrl, as the stock driver's controller device does).
  */
-static int ssdt_ioctl_pt(struct ssdt_ctrl *ctrl, struct ssdt_ns *ns,
-			 struct gendisk *disk, bool admin, bool wide,
-			 void __user *arg)
+static int ssdt_ioctl_pt(struct ssdt_ctrl *ctrl, struct gendisk *disk,
+			 bool admin, bool wide, void __user *arg)
 {
 	struct nvme_passthru_cmd64 c = { };
 	struct nvme_command io = { };
@@ -296,21 +300,12 @@ static int ssdt_ioctl_pt(struct ssdt_ctrl *ctrl, struct ssdt_ns *ns,
 	if (c.flags || c.metadata_len)
 		return -EINVAL;		/* no SGLs; no metadata formats */
 	if (!disk) {
-		disk = ssdt_only_disk(ctrl, &ns);
+		disk = ssdt_only_disk(ctrl);
 		if (!disk)
 			return -EINVAL;	/* none, or which one? */
 		own_disk = true;
 	}
-	io.common.opcode = c.opcode;
-	io.common.nsid = cpu_to_le32(c.nsid);
-	io.common.cdw2[0] = cpu_to_le32(c.cdw2);
-	io.common.cdw2[1] = cpu_to_le32(c.cdw3);
-	io.common.cdw10 = cpu_to_le32(c.cdw10);
-	io.common.cdw11 = cpu_to_le32(c.cdw11);
-	io.common.cdw12 = cpu_to_le32(c.cdw12);
-	io.common.cdw13 = cpu_to_le32(c.cdw13);
-	io.common.cdw14 = cpu_to_le32(c.cdw14);
-	io.common.cdw15 = cpu_to_le32(c.cdw15);
+	ssdt_pt_cmd(&c, &io);
 	ret = ssdt_pt_io(ctrl, disk, &io, c.addr, c.data_len, c.timeout_ms,
 			 &c.result);
 	if (own_disk)
@@ -384,22 +379,21 @@ static int ssdt_ioctl_reset(struct ssdt_ctrl *ctrl)
 }
 
 /*
- * The passthrough ioctls: on the controller (@ns and @disk NULL) or on
- * namespace @ns's @disk.
+ * The passthrough ioctls: on the controller (@disk NULL) or on the
+ * namespace of @disk.
  */
-static long ssdt_ioctl_common(struct ssdt_ctrl *ctrl, struct ssdt_ns *ns,
-			      struct gendisk *disk, unsigned int cmd,
-			      void __user *arg)
+static long ssdt_ioctl_common(struct ssdt_ctrl *ctrl, struct gendisk *disk,
+			      unsigned int cmd, void __user *arg)
 {
 	switch (cmd) {
 	case NVME_IOCTL_ADMIN_CMD:
-		return ssdt_ioctl_pt(ctrl, ns, disk, true, false, arg);
+		return ssdt_ioctl_pt(ctrl, disk, true, false, arg);
 	case NVME_IOCTL_ADMIN64_CMD:
-		return ssdt_ioctl_pt(ctrl, ns, disk, true, true, arg);
+		return ssdt_ioctl_pt(ctrl, disk, true, true, arg);
 	case NVME_IOCTL_IO_CMD:
-		return ssdt_ioctl_pt(ctrl, ns, disk, false, false, arg);
+		return ssdt_ioctl_pt(ctrl, disk, false, false, arg);
 	case NVME_IOCTL_IO64_CMD:
-		return ssdt_ioctl_pt(ctrl, ns, disk, false, true, arg);
+		return ssdt_ioctl_pt(ctrl, disk, false, true, arg);
 	default:
 		return -ENOTTY;
 	}
@@ -412,7 +406,7 @@ static long ssdt_chr_ioctl(struct file *file, unsigned int cmd,
 
 	if (cmd == NVME_IOCTL_RESET)
 		return ssdt_ioctl_reset(ctrl);
-	return ssdt_ioctl_common(ctrl, NULL, NULL, cmd, (void __user *)arg);
+	return ssdt_ioctl_common(ctrl, NULL, cmd, (void __user *)arg);
 }
 
 int ssdt_blk_ioctl(struct block_device *bdev, ssdt_blk_mode_t mode,
@@ -425,7 +419,7 @@ int ssdt_blk_ioctl(struct block_device *bdev, ssdt_blk_mode_t mode,
 		return ns->nsid;
 	if (cmd == NVME_IOCTL_SUBMIT_IO)
 		return ssdt_ioctl_submit_io(ns, disk, (void __user *)arg);
-	return ssdt_ioctl_common(ns->ctrl, ns, disk, cmd, (void __user *)arg);
+	return ssdt_ioctl_common(ns->ctrl, disk, cmd, (void __user *)arg);
 }
 
 static int ssdt_chr_open(struct inode *inode, struct file *file)
