@@ -155,6 +155,12 @@ void ssdt_admin_complete(struct ssdt_ctrl *ctrl, struct nvme_completion *cqe)
 				     cid);
 		return;
 	}
+	/* The debug hook loses a command's completion, never an AER's. */
+	if (!slot->aer && ssdt_debug_drop(&ctrl->drop_admin_completions)) {
+		spin_unlock_irqrestore(&ctrl->slot_lock, flags);
+		dev_warn(ssdt_dev(ctrl), "debug: dropping admin completion %u\n", cid);
+		return;
+	}
 	slot->cqe = *cqe;
 	aer = slot->aer;
 	slot->aer = false;

@@ -17,6 +17,9 @@
  *                     message, so a few queues take several (as 64 do)
  *   ssdtN/drop_completions        lose the next N I/O completions
  *   ssdtN/drop_admin_completions  lose the next N admin completions
+ *                     (of commands: an Asynchronous Event Request's
+ *                     completion is never lost, so a test loses the one
+ *                     of the command it sends)
  *   ssdtN/shutdown    write 1: run the PCI .shutdown method, as a reboot
  *                     or power-off would
  *   ssdtN/sleep       write N: a system sleep of N ms for this device

@@ -207,11 +207,8 @@ int ssdt_cq_reap(struct ssdt_queue *q, struct io_comp_batch *iob)
 			q->cq_phase ^= 1;
 		}
 		found++;
-		if (q->qid == 0 && !ssdt_debug_drop(&q->ctrl->drop_admin_completions))
+		if (q->qid == 0)
 			ssdt_admin_complete(q->ctrl, cqe);
-		else if (q->qid == 0)
-			dev_warn(ssdt_dev(q->ctrl), "debug: dropping admin completion %u\n",
-				 cqe->command_id);
 		else
 			ssdt_io_complete_cqe(q, cqe, iob);
 	}

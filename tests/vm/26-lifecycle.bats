@@ -139,7 +139,11 @@ back_to_nvme() { sysfs_bind nvme "$bdf"; }
 	sleep 2
 	run timeout 30 "$SSDT_TOOL" --json monitor --stats
 	# the dump came back while the Format still waits
-	kill -0 "$fpid"
+	if ! kill -0 "$fpid"; then
+		echo "the Format ended early: $(cat "$SSDT_TMP/fmt.out")"
+		dmesg_new | tail -n 20
+		false
+	fi
 	echo "$output" | grep -q '"serial"'
 	[ "$status" -eq 0 ]
 	wait "$fpid"
