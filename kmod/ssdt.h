@@ -126,7 +126,14 @@ struct ssdt_ns {
 	u8 lba_shift;
 	u8 lbaf;			/* LBA format index in force */
 	u64 nsze;			/* in logical blocks */
-	struct gendisk *disk;
+	struct gendisk *disk;		/* NULL: no namespace (now) */
+	bool used;			/* until the disk is freed (ssdt_ns.c) */
+};
+
+enum ssdt_scan_state {
+	SSDT_SCAN_OFF,			/* probe's scan has not ended */
+	SSDT_SCAN_ON,			/* rescans run */
+	SSDT_SCAN_STOPPED,		/* removal: never again */
 };
 
 /*
@@ -203,7 +210,11 @@ struct ssdt_ctrl {
 	dma_addr_t dbbuf_eis_dma;
 
 	struct ssdt_ns ns[SSDT_MAX_NS];
-	unsigned int nr_ns;
+	unsigned int nr_ns;		/* slots in use are below this */
+	struct mutex scan_mutex;	/* scans; scan_state, scan_pending */
+	struct work_struct scan_work;	/* a rescan (ssdt_ns.c) */
+	enum ssdt_scan_state scan_state;
+	bool scan_pending;		/* a rescan was asked for */
 
 	/* Identify Controller fields shown in sysfs */
 	char model[41];
@@ -347,10 +358,8 @@ void ssdt_irqs_spread(struct ssdt_ctrl *ctrl);
 void ssdt_irqs_free(struct ssdt_ctrl *ctrl);
 void ssdt_irqs_sync(struct ssdt_ctrl *ctrl);
 
-/* ssdt_blk.c: blk-mq, namespaces, I/O commands */
+/* ssdt_blk.c: blk-mq, I/O commands */
 int ssdt_blk_init(struct ssdt_ctrl *ctrl);
-int ssdt_ns_scan(struct ssdt_ctrl *ctrl);
-void ssdt_ns_remove_all(struct ssdt_ctrl *ctrl, bool flush);
 void ssdt_blk_exit(struct ssdt_ctrl *ctrl);
 void ssdt_io_complete_cqe(struct ssdt_queue *q, struct nvme_completion *cqe,
 			  struct io_comp_batch *iob);
@@ -358,6 +367,13 @@ void ssdt_io_quiesce(struct ssdt_ctrl *ctrl);
 void ssdt_io_sync(struct ssdt_ctrl *ctrl);
 void ssdt_io_unquiesce(struct ssdt_ctrl *ctrl);
 void ssdt_io_cancel_all(struct ssdt_ctrl *ctrl, bool requeue);
+
+/* ssdt_ns.c: namespaces and their disks, rescans */
+void ssdt_ns_init(struct ssdt_ctrl *ctrl);
+int ssdt_ns_scan(struct ssdt_ctrl *ctrl);
+int ssdt_ns_rescan(struct ssdt_ctrl *ctrl);
+void ssdt_ns_rescan_async(struct ssdt_ctrl *ctrl);
+void ssdt_ns_remove_all(struct ssdt_ctrl *ctrl, bool flush);
 
 /* ssdt_dbbuf.c: shadow doorbells */
 void ssdt_dbbuf_setup(struct ssdt_ctrl *ctrl);
@@ -367,6 +383,8 @@ const char *ssdt_dbbuf_name(enum ssdt_dbbuf_state state);
 
 /* ssdt_format.c: Format NVM, keeping the LBA format (SSDTUNE_CMD_FORMAT) */
 int ssdt_ns_format(struct ssdt_ctrl *ctrl, u32 nsid, u32 ses);
+int ssdt_ns_format_pt(struct ssdt_ctrl *ctrl, u32 nsid, u32 cdw10,
+		      unsigned int timeout_s);
 
 /*
  * ssdt_features.c: Get and Set Features (an NVMe error status is -EIO),

@@ -83,10 +83,10 @@ static void ssdt_aer_handle(struct ssdt_ctrl *ctrl, u32 result)
 		dev_warn(ssdt_dev(ctrl), "asynchronous event: %s (type %u, information %#x, log page %#x)%s\n",
 			 ssdt_aer_name(ev.type, ev.info), ev.type, ev.info, ev.lid,
 			 ret ? ": could not read the log page" : "");
-	if (ev.type == NVME_AER_NOTICE && ev.info == NVME_AER_NOTICE_NS_CHANGED)
-		dev_warn(ssdt_dev(ctrl), "namespaces changed: detach and attach the controller to see them (no live rescan yet)\n");
 	kfree(smart);
 	ssdt_nl_notify_async(ctrl, &ev);
+	if (ev.type == NVME_AER_NOTICE && ev.info == NVME_AER_NOTICE_NS_CHANGED)
+		ssdt_ns_rescan_async(ctrl);
 }
 
 static void ssdt_aer_work(struct work_struct *work)

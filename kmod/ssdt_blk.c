@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ssdtune block layer glue: the tag set, one gendisk per active namespace,
- * command setup (read, write, flush, discard, write zeroes), PRP mapping,
- * completion and the timeout ladder (missed interrupt -> Abort -> reset).
+ * ssdtune block layer glue: the tag set, command setup (read, write,
+ * flush, discard, write zeroes), PRP mapping, completion and the
+ * timeout ladder (missed interrupt -> Abort -> reset).  Namespaces and
+ * their disks are in ssdt_ns.c.
  */
 #include <linux/blkdev.h>
 #include <linux/dma-mapping.h>
@@ -10,21 +11,6 @@
 #include "ssdt.h"
 #include "ssdt_compat.h"
 #include "ssdt_prp.h"
-
-/* The disk is gone for good: it no longer needs the controller's memory. */
-static void ssdt_free_disk(struct gendisk *disk)
-{
-	struct ssdt_ns *ns = disk->private_data;
-
-	ssdt_ctrl_put(ns->ctrl);
-}
-
-static const struct block_device_operations ssdt_fops = {
-	.owner = THIS_MODULE,
-	.ioctl = ssdt_blk_ioctl,
-	.compat_ioctl = blkdev_compat_ptr_ioctl,
-	.free_disk = ssdt_free_disk,
-};
 
 static blk_status_t ssdt_status(u16 status)
 {
@@ -522,184 +508,6 @@ void ssdt_blk_exit(struct ssdt_ctrl *ctrl)
 	ctrl->sgl_pool = NULL;
 	dma_pool_destroy(ctrl->prp_pool);
 	ctrl->prp_pool = NULL;
-}
-
-/*
- * Identify into @buf, for the namespace scan (never from the reset work:
- * it waits for a reset that cancels the command, and asks again).
- */
-static int ssdt_identify(struct ssdt_ctrl *ctrl, u8 cns, u32 nsid, void *buf)
-{
-	struct nvme_command cmd = { };
-	unsigned int gen;
-	bool resetting;
-	dma_addr_t dma;
-	int ret, tries;
-	void *mem;
-
-	mem = dma_alloc_coherent(ssdt_dev(ctrl), NVME_IDENTIFY_DATA_SIZE, &dma,
-				 GFP_KERNEL);
-	if (!mem)
-		return -ENOMEM;
-	cmd.identify.opcode = nvme_admin_identify;
-	cmd.identify.nsid = cpu_to_le32(nsid);
-	cmd.identify.cns = cns;
-	cmd.identify.dptr.prp1 = cpu_to_le64(dma);
-	for (tries = 0; ; tries++) {
-		gen = READ_ONCE(ctrl->resets);
-		ret = ssdt_admin_exec(ctrl, &cmd, NULL);
-		resetting = READ_ONCE(ctrl->state) == SSDT_RESETTING;
-		if (tries == SSDT_MAX_RETRIES ||
-		    (ret != -EINTR && ret != -ENODEV && ret != -ETIMEDOUT))
-			break;
-		/*
-		 * A reset cancelled it, or its timeout queued one: ask again
-		 * once that is done and the controller is back.  (The state
-		 * alone misses a reset that ended before it was read.)
-		 */
-		flush_work(&ctrl->reset_work);
-		if ((READ_ONCE(ctrl->resets) == gen && !resetting) ||
-		    READ_ONCE(ctrl->state) != SSDT_LIVE)
-			break;
-	}
-	if (!ret)
-		memcpy(buf, mem, NVME_IDENTIFY_DATA_SIZE);
-	else if (ret > 0)
-		ret = -EIO;
-	dma_free_coherent(ssdt_dev(ctrl), NVME_IDENTIFY_DATA_SIZE, mem, dma);
-	return ret;
-}
-
-static int ssdt_ns_add(struct ssdt_ctrl *ctrl, u32 nsid)
-{
-	struct ssdt_ns *ns = &ctrl->ns[ctrl->nr_ns];
-	struct ssdt_limits lim = { };
-	struct nvme_id_ns *id;
-	struct gendisk *disk;
-	u8 fmt, shift;
-	int ret;
-
-	id = kzalloc(NVME_IDENTIFY_DATA_SIZE, GFP_KERNEL);
-	if (!id)
-		return -ENOMEM;
-	ret = ssdt_identify(ctrl, NVME_ID_CNS_NS, nsid, id);
-	if (ret)
-		goto out;
-	fmt = id->flbas & NVME_NS_FLBAS_LBA_MASK;
-	shift = id->lbaf[fmt].ds;
-	if (!id->nsze) {
-		ret = 0;	/* inactive */
-		goto out;
-	}
-	if (id->lbaf[fmt].ms || shift < 9 || shift > PAGE_SHIFT) {
-		dev_warn(ssdt_dev(ctrl), "namespace %u: format (%u-byte blocks, %u metadata) not supported, skipped\n",
-			 nsid, 1u << shift, le16_to_cpu(id->lbaf[fmt].ms));
-		ret = 0;
-		goto out;
-	}
-	ns->ctrl = ctrl;
-	ns->nsid = nsid;
-	ns->lba_shift = shift;
-	ns->lbaf = fmt;
-	ns->nsze = le64_to_cpu(id->nsze);
-
-	lim.lba_size = 1u << shift;
-	/* No more than one DMA mapping can hold (swiotlb: 256 KiB). */
-	lim.max_hw_sectors = min_t(size_t, ctrl->max_xfer,
-				   dma_max_mapping_size(ssdt_dev(ctrl))) >> SECTOR_SHIFT;
-	lim.max_segments = SSDT_MAX_SEGS;
-	lim.virt_boundary = SSDT_PAGE_SIZE - 1;
-	if (ctrl->oncs & NVME_CTRL_ONCS_DSM)
-		lim.max_discard_sectors = UINT_MAX >> (shift - SECTOR_SHIFT)
-					  << (shift - SECTOR_SHIFT);
-	if (ctrl->oncs & NVME_CTRL_ONCS_WRITE_ZEROES)
-		lim.max_write_zeroes_sectors = 0x10000u << (shift - SECTOR_SHIFT);
-	lim.write_cache = ctrl->vwc & NVME_CTRL_VWC_PRESENT;
-	lim.fua = lim.write_cache;
-
-	disk = ssdt_alloc_disk(&ctrl->tagset, &lim, ns);
-	if (IS_ERR(disk)) {
-		ret = PTR_ERR(disk);
-		goto out;
-	}
-	disk->fops = &ssdt_fops;
-	disk->private_data = ns;
-	snprintf(disk->disk_name, DISK_NAME_LEN, "ssdt%dn%u", ctrl->instance,
-		 nsid);
-	set_capacity(disk, ns->nsze << (shift - SECTOR_SHIFT));
-	ret = device_add_disk(ctrl->cdev, disk, NULL);
-	if (ret) {
-		put_disk(disk);
-		goto out;
-	}
-	/* Only a disk that was added gets ->free_disk(), which puts it. */
-	ssdt_ctrl_get(ctrl);
-	/* ns[] changes under dev_mutex: resets and timeouts walk it. */
-	mutex_lock(&ctrl->dev_mutex);
-	ns->disk = disk;
-	ctrl->nr_ns++;
-	mutex_unlock(&ctrl->dev_mutex);
-out:
-	kfree(id);
-	return ret;
-}
-
-/* Add a disk for every active namespace (Identify CNS 02h list). */
-int ssdt_ns_scan(struct ssdt_ctrl *ctrl)
-{
-	__le32 *list;
-	int i, ret;
-
-	list = kzalloc(NVME_IDENTIFY_DATA_SIZE, GFP_KERNEL);
-	if (!list)
-		return -ENOMEM;
-	ret = ssdt_identify(ctrl, NVME_ID_CNS_NS_ACTIVE_LIST, 0, list);
-	if (ret) {
-		dev_err(ssdt_dev(ctrl), "active namespace list failed: %d\n", ret);
-		goto out;
-	}
-	for (i = 0; i < NVME_IDENTIFY_DATA_SIZE / 4; i++) {
-		u32 nsid = le32_to_cpu(list[i]);
-
-		if (!nsid)
-			break;
-		if (ctrl->nr_ns == SSDT_MAX_NS) {
-			dev_warn(ssdt_dev(ctrl), "more than %d namespaces; the rest are ignored\n",
-				 SSDT_MAX_NS);
-			break;
-		}
-		ret = ssdt_ns_add(ctrl, nsid);
-		if (ret)
-			goto out;
-	}
-out:
-	kfree(list);
-	return ret;
-}
-
-void ssdt_ns_remove_all(struct ssdt_ctrl *ctrl, bool flush)
-{
-	unsigned int i;
-
-	ssdt_power_stop(ctrl);		/* nothing may wait on the budget now */
-	for (i = 0; i < ctrl->nr_ns; i++) {
-		struct gendisk *disk = ctrl->ns[i].disk;
-
-		if (!disk)
-			continue;
-		/* Not under dev_mutex: a timeout while it drains needs it. */
-		del_gendisk(disk);
-		/* Whatever the page cache wrote back is in the drive's cache. */
-		if (flush && (ctrl->vwc & NVME_CTRL_VWC_PRESENT))
-			blkdev_issue_flush(disk->part0);
-		mutex_lock(&ctrl->dev_mutex);
-		ctrl->ns[i].disk = NULL;
-		mutex_unlock(&ctrl->dev_mutex);
-		put_disk(disk);
-	}
-	mutex_lock(&ctrl->dev_mutex);
-	ctrl->nr_ns = 0;
-	mutex_unlock(&ctrl->dev_mutex);
 }
 
 void ssdt_io_quiesce(struct ssdt_ctrl *ctrl)

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ssdtune: Format NVM of one namespace, for `ssdtune bench --purge`
- * (SNIA PTS purge).  Asked through the netlink command SSDTUNE_CMD_FORMAT.
+ * (SNIA PTS purge), asked through the netlink command SSDTUNE_CMD_FORMAT,
+ * and for a Format NVM passed through the NVMe ioctls (`nvme format`).
  *
- * The namespace keeps its LBA format, so its size and block size stay and
+ * The namespace keeps its LBA format (another one is refused), so its size and block size stay and
  * the disk needs no revalidation.  Its queue is frozen for the command
  * (the device fails I/O to a namespace being formatted) and the page cache
  * of the whole disk is dropped afterwards: what it held is gone.  Where
@@ -48,12 +49,65 @@ static void ssdt_format_hold(struct ssdt_ctrl *ctrl, struct ssdt_ns *ns,
 	}
 }
 
-int ssdt_ns_format(struct ssdt_ctrl *ctrl, u32 nsid, u32 ses)
+/*
+ * Format NVM of namespace @nsid (NVME_NSID_ALL: every one) with LBA format
+ * @lbaf (-1: the one in force) and secure erase setting @ses, the disks it
+ * touches frozen meanwhile.  Returns 0, a negative errno, or the NVMe
+ * status (> 0).  Under scan_mutex: no rescan adds or removes a disk while
+ * the format holds them.
+ */
+static int ssdt_format_exec(struct ssdt_ctrl *ctrl, u32 nsid, int lbaf,
+			    u32 ses, unsigned int timeout_s)
 {
 	struct nvme_command cmd = { };
 	struct ssdt_ns *ns = NULL;
+	bool all = nsid == NVME_NSID_ALL;
 	unsigned int i;
-	bool all;
+	int ret;
+
+	mutex_lock(&ctrl->scan_mutex);
+	for (i = 0; i < ctrl->nr_ns; i++) {
+		struct ssdt_ns *n = &ctrl->ns[i];
+
+		if (!n->disk || (!all && n->nsid != nsid))
+			continue;
+		ret = -EPERM;
+		/* The disks' block size would change under them. */
+		if (lbaf >= 0 && lbaf != n->lbaf)
+			goto out;
+		ns = n;
+	}
+	ret = -ENOENT;
+	if (!ns)
+		goto out;
+	ret = -EBUSY;
+	if (READ_ONCE(ctrl->state) != SSDT_LIVE)
+		goto out;
+	/* FNA: the controller may format or erase every namespace at once. */
+	all |= (ctrl->fna & SSDT_FNA_ALL) ||
+	       (ses != SSDTUNE_SES_NONE && (ctrl->fna & SSDT_FNA_SES_ALL));
+
+	cmd.format.opcode = nvme_admin_format_nvm;
+	cmd.format.nsid = cpu_to_le32(nsid);
+	cmd.format.cdw10 = cpu_to_le32((ns->lbaf & 0xf) | ses << 9 |
+				       (ns->lbaf >> 4) << 12);
+	dev_info(ssdt_dev(ctrl), "formatting namespace %u%s (secure erase setting %u)\n",
+		 nsid, all ? " and, as FNA or the namespace id says, every other" : "",
+		 ses);
+	ssdt_format_hold(ctrl, ns, all, true);
+	ret = ssdt_admin_exec_timeout(ctrl, &cmd, NULL, timeout_s);
+	ssdt_format_hold(ctrl, ns, all, false);
+	if (ret > 0)
+		dev_warn(ssdt_dev(ctrl), "Format NVM of namespace %u failed: status %#x\n",
+			 nsid, ret);
+out:
+	mutex_unlock(&ctrl->scan_mutex);
+	return ret;
+}
+
+/* The netlink FORMAT command: -EIO when the controller refused. */
+int ssdt_ns_format(struct ssdt_ctrl *ctrl, u32 nsid, u32 ses)
+{
 	int ret;
 
 	if (ses > SSDTUNE_SES_CRYPTO)
@@ -62,29 +116,26 @@ int ssdt_ns_format(struct ssdt_ctrl *ctrl, u32 nsid, u32 ses)
 		return -EOPNOTSUPP;
 	if (ses == SSDTUNE_SES_CRYPTO && !(ctrl->fna & SSDT_FNA_CRYPTO))
 		return -EOPNOTSUPP;
-	for (i = 0; i < ctrl->nr_ns; i++)
-		if (ctrl->ns[i].nsid == nsid && ctrl->ns[i].disk)
-			ns = &ctrl->ns[i];
-	if (!ns)
+	if (nsid == NVME_NSID_ALL)
 		return -ENOENT;
-	if (READ_ONCE(ctrl->state) != SSDT_LIVE)
-		return -EBUSY;
-	/* FNA: the controller may format or erase every namespace at once. */
-	all = (ctrl->fna & SSDT_FNA_ALL) ||
-	      (ses != SSDTUNE_SES_NONE && (ctrl->fna & SSDT_FNA_SES_ALL));
+	ret = ssdt_format_exec(ctrl, nsid, -1, ses, ssdt_format_timeout);
+	return ret > 0 ? -EIO : ret;
+}
 
-	cmd.format.opcode = nvme_admin_format_nvm;
-	cmd.format.nsid = cpu_to_le32(nsid);
-	cmd.format.cdw10 = cpu_to_le32(ns->lbaf | ses << 9);
-	dev_info(ssdt_dev(ctrl), "formatting namespace %u%s (secure erase setting %u)\n",
-		 nsid, all ? " and, as FNA says, every other" : "", ses);
-	ssdt_format_hold(ctrl, ns, all, true);
-	ret = ssdt_admin_exec_timeout(ctrl, &cmd, NULL, ssdt_format_timeout);
-	ssdt_format_hold(ctrl, ns, all, false);
-	if (ret > 0) {
-		dev_warn(ssdt_dev(ctrl), "Format NVM of namespace %u failed: status %#x\n",
-			 nsid, ret);
-		return -EIO;
-	}
-	return ret;
+/*
+ * A Format NVM passed through (NVME_IOCTL_ADMIN_CMD, dword 10 @cdw10):
+ * the same path, so the disks are held as for the netlink command.  No
+ * metadata or protection information (ssdtune serves no such format) and
+ * no other LBA format than the one in force: -EPERM.  @timeout_s 0:
+ * format_timeout.  Returns what ssdt_format_exec() returns.
+ */
+int ssdt_ns_format_pt(struct ssdt_ctrl *ctrl, u32 nsid, u32 cdw10,
+		      unsigned int timeout_s)
+{
+	int lbaf = (cdw10 & 0xf) | ((cdw10 >> 12) & 0x3) << 4;
+
+	if (cdw10 & 0x1f0)		/* MSET, PI, PIL */
+		return -EPERM;
+	return ssdt_format_exec(ctrl, nsid, lbaf, (cdw10 >> 9) & 0x7,
+				timeout_s ?: ssdt_format_timeout);
 }

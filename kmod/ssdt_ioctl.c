@@ -5,7 +5,8 @@
  *
  *   /dev/ssdtN     NVME_IOCTL_ADMIN_CMD, NVME_IOCTL_ADMIN64_CMD,
  *                  NVME_IOCTL_IO_CMD, NVME_IOCTL_IO64_CMD (with one
- *                  namespace, as the stock driver), NVME_IOCTL_RESET
+ *                  namespace, as the stock driver), NVME_IOCTL_RESET,
+ *                  NVME_IOCTL_RESCAN
  *   /dev/ssdtNnM   NVME_IOCTL_ID, NVME_IOCTL_ADMIN_CMD,
  *                  NVME_IOCTL_ADMIN64_CMD, NVME_IOCTL_IO_CMD,
  *                  NVME_IOCTL_IO64_CMD, NVME_IOCTL_SUBMIT_IO
@@ -16,9 +17,11 @@
  * are requests on the namespace's queue with the user's pages mapped
  * (blk_rq_map_user), under the queue's limits.  Commands
  * that would take over what the driver owns (its queues, its events, the
- * coalescing, interrupt and power features behind the knobs, formats
- * and namespace changes) are refused with EPERM and a log line saying
- * what to use instead.  See Documentation/driver.md, "Passthrough".
+ * coalescing, interrupt and power features behind the knobs, a format
+ * to another LBA format, sanitize) are refused with EPERM and a log line saying what to use
+ * instead.  A Namespace Attachment or Management command that succeeded
+ * is followed by a rescan, as in the stock driver.  See
+ * Documentation/driver.md, "Passthrough".
  *
  * Lifetime: every passthrough holds ctrl->pt_rwsem for reading and
  * checks ctrl->pt_gone; ssdt_chr_del() sets it under the write lock, so
@@ -52,12 +55,8 @@ static const char *ssdt_pt_refused(const struct nvme_command *c)
 		return "the driver owns the queues";
 	case nvme_admin_async_event:
 		return "the driver owns asynchronous events";
-	case nvme_admin_format_nvm:
-		return "the netlink FORMAT command (bench's purge) quiesces the disk first";
 	case nvme_admin_sanitize_nvm:
-	case nvme_admin_ns_mgmt:
-	case nvme_admin_ns_attach:
-		return "namespace changes need a rescan the driver does not do yet";
+		return "the driver does not hold the namespaces' I/O during a sanitize";
 	case nvme_admin_set_features:
 		switch (le32_to_cpu(c->common.cdw10) & 0xff) {
 		case NVME_FEAT_POWER_MGMT:
@@ -148,6 +147,28 @@ static void ssdt_pt_cmd(const struct nvme_passthru_cmd64 *u,
 }
 
 /*
+ * Format NVM: through the driver's format path, which holds the I/O of
+ * the disks it touches and keeps a rescan from removing them meanwhile.
+ */
+static int ssdt_pt_format(struct ssdt_ctrl *ctrl, struct nvme_passthru_cmd64 *u)
+{
+	int ret;
+
+	if (u->data_len)
+		return -EINVAL;
+	ret = ssdt_pt_begin(ctrl);
+	if (ret)
+		return ret;
+	ret = ssdt_ns_format_pt(ctrl, u->nsid, u->cdw10,
+				DIV_ROUND_UP(u->timeout_ms, 1000));
+	ssdt_pt_end(ctrl);
+	if (ret == -EPERM)
+		dev_notice_ratelimited(ssdt_dev(ctrl), "passthrough Format NVM refused: only the LBA format in force, without metadata or protection information\n");
+	u->result = 0;
+	return ret;
+}
+
+/*
  * One admin command from userspace, as struct nvme_passthru_cmd64 (the
  * 32-bit result ABI copies back the low half).  Returns what the ioctl
  * returns: a negative errno, or the NVMe status of the answer (0: done),
@@ -177,6 +198,8 @@ static int ssdt_pt_admin(struct ssdt_ctrl *ctrl, struct nvme_passthru_cmd64 *u)
 				       u->opcode, why);
 		return -EPERM;
 	}
+	if (c.common.opcode == nvme_admin_format_nvm)
+		return ssdt_pt_format(ctrl, u);
 	timeout_s = u->timeout_ms ? DIV_ROUND_UP(u->timeout_ms, 1000) : ssdt_admin_timeout;
 	/* From here to the end the PCI device and the admin queue stay. */
 	ret = ssdt_pt_begin(ctrl);
@@ -202,6 +225,10 @@ static int ssdt_pt_admin(struct ssdt_ctrl *ctrl, struct nvme_passthru_cmd64 *u)
 out:
 	ssdt_bounce_free(ctrl, &b);
 	ssdt_pt_end(ctrl);
+	/* The namespaces may have changed: follow them before returning. */
+	if (!ret && (c.common.opcode == nvme_admin_ns_attach ||
+		     c.common.opcode == nvme_admin_ns_mgmt))
+		ssdt_ns_rescan(ctrl);
 	return ret;
 }
 
@@ -265,12 +292,19 @@ out:
 static struct gendisk *ssdt_only_disk(struct ssdt_ctrl *ctrl)
 {
 	struct gendisk *disk = NULL;
+	unsigned int i, n = 0;
 
 	mutex_lock(&ctrl->dev_mutex);
-	if (ctrl->nr_ns == 1 && ctrl->ns[0].disk) {
-		disk = ctrl->ns[0].disk;
-		get_device(disk_to_dev(disk));
+	for (i = 0; i < ctrl->nr_ns; i++) {
+		if (ctrl->ns[i].disk) {
+			disk = ctrl->ns[i].disk;
+			n++;
+		}
 	}
+	if (n == 1)
+		get_device(disk_to_dev(disk));
+	else
+		disk = NULL;
 	mutex_unlock(&ctrl->dev_mutex);
 	return disk;
 }
@@ -378,6 +412,14 @@ static int ssdt_ioctl_reset(struct ssdt_ctrl *ctrl)
 	return READ_ONCE(ctrl->state) == SSDT_LIVE ? 0 : -ENODEV;
 }
 
+/* NVME_IOCTL_RESCAN: the namespaces read again, disks added and removed. */
+static int ssdt_ioctl_rescan(struct ssdt_ctrl *ctrl)
+{
+	if (!capable(CAP_SYS_ADMIN))
+		return -EACCES;
+	return ssdt_ns_rescan(ctrl);
+}
+
 /*
  * The passthrough ioctls: on the controller (@disk NULL) or on the
  * namespace of @disk.
@@ -406,6 +448,8 @@ static long ssdt_chr_ioctl(struct file *file, unsigned int cmd,
 
 	if (cmd == NVME_IOCTL_RESET)
 		return ssdt_ioctl_reset(ctrl);
+	if (cmd == NVME_IOCTL_RESCAN)
+		return ssdt_ioctl_rescan(ctrl);
 	return ssdt_ioctl_common(ctrl, NULL, cmd, (void __user *)arg);
 }
 

@@ -207,6 +207,7 @@ static int ssdt_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	mutex_init(&ctrl->knob_mutex);
 	INIT_WORK(&ctrl->reset_work, ssdt_reset_work);
 	ssdt_aer_init(ctrl);
+	ssdt_ns_init(ctrl);
 	ret = ida_alloc_max(&ssdt_ida, SSDT_MAX_CTRLS - 1, GFP_KERNEL);
 	if (ret < 0)
 		goto free_ctrl;

@@ -23,18 +23,24 @@ MODULE_PARM_DESC(power_burst_us,
 /* After a wake-up that found waiters, wake again this soon as a backstop. */
 #define SSDT_POWER_BACKSTOP_NS	(2 * NSEC_PER_MSEC)
 
-/* Re-run every namespace's hardware queues (waiting requests retry). */
+/*
+ * Re-run every namespace's hardware queues (waiting requests retry).  A
+ * rescan may remove a disk meanwhile: it waits for an RCU grace period
+ * between clearing ns[].disk and putting the disk.
+ */
 static void ssdt_power_kick(struct ssdt_ctrl *ctrl)
 {
 	unsigned int i, n = min_t(unsigned int, READ_ONCE(ctrl->nr_ns),
 				  SSDT_MAX_NS);
 
+	rcu_read_lock();
 	for (i = 0; i < n; i++) {
 		struct gendisk *disk = READ_ONCE(ctrl->ns[i].disk);
 
 		if (disk)
 			blk_mq_run_hw_queues(disk->queue, true);
 	}
+	rcu_read_unlock();
 }
 
 static enum hrtimer_restart ssdt_power_timer_fn(struct hrtimer *t)

@@ -2,12 +2,15 @@
 # make check-debug: the lifecycle fault matrix on a debug kernel (KASAN,
 # lockdep, kmemleak, fault injection), built once from Debian's
 # linux-source-6.1 by scripts/debug-kernel.sh and cached in
-# $BUILD/debug-kernel.  One VM boot runs the attach, timeout, lifecycle and
-# hot-unplug files, then the kmemleak check; any KASAN report, lockdep splat
-# or warning fails the test that caused it (dmesg checks in each file).
-# Writes $BUILD/results/debug.tap; the last line is "N passed, M failed".
+# $BUILD/debug-kernel.  One VM boot runs the attach, timeout, lifecycle,
+# passthrough and hot-unplug files, then the kmemleak check; a second boot
+# with the NVMe subsystem of vm.sh --subsys runs the namespace rescan
+# tests and kmemleak again.  Any KASAN report, lockdep splat or warning
+# fails the test that caused it (dmesg checks in each file).  Writes
+# $BUILD/results/debug.tap and debug-subsys.tap (.dmesg beside them); the
+# last line is "N passed, M failed".
 # Not part of make check: under TCG with KASAN it takes 80 minutes.
-#   scripts/check-debug.sh [FILE...]   only these bats files
+#   scripts/check-debug.sh [FILE...]   only these bats files, one boot
 set -u
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$REPO/build}
@@ -31,26 +34,54 @@ files=(tests/vm/10-attach.bats tests/vm/25-timeout.bats tests/vm/26-lifecycle.ba
        tests/vm/debug/failslab.bats tests/vm/90-hotunplug.bats tests/vm/debug/kmemleak.bats)
 # scripts/check-debug.sh FILE...: only those (kmemleak.bats last, if wanted)
 [ $# -gt 0 ] && files=("$@")
-start=$(date +%s)
-scripts/vm.sh --timeout "${VM_TIMEOUT:-5400}" --log "$BUILD/vm/check-debug.log" \
-	"$tree" -- tests/vm/run-suite.sh "${files[@]}"
-rc=$?
-secs=$(($(date +%s) - start))
-part=$BUILD/results/vm-$kver.partial-run.tap
-[ -f "$part" ] || die "the suite did not run to the end (vm.sh exit $rc after ${secs}s; see $BUILD/vm/check-debug.log)"
-cp "$part" "$tap"
-cp "$BUILD/results/vm-$kver.partial-run.dmesg" "$BUILD/results/debug.dmesg" 2>/dev/null
-plan=$(sed -n 's/^1\.\.\([0-9]*\).*/\1/p' "$tap" | head -1)
-ok=$(grep -c '^ok ' "$tap")
-notok=$(grep -c '^not ok ' "$tap")
-skipped=$(grep -c '^ok .*# [Ss][Kk][Ii][Pp]' "$tap")
-passed=$((ok - skipped))
-# a skip proves nothing; a test the plan promised but never reported failed
-missing=$((${plan:-0} - ok - notok))
-[ "$missing" -gt 0 ] || missing=0
-[ "${plan:-0}" -gt 0 ] || missing=1
-failed=$((notok + skipped + missing))
-grep '^not ok ' "$tap" | sed 's/^/check-debug: /'
-echo "check-debug: $kver: ${secs}s; kernel log in $BUILD/results/debug.dmesg"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ] && [ "$rc" -eq 0 ]
+total_pass=0
+total_fail=0
+rc_all=0
+
+# boot NAME [VM.SH-OPTION...] -- FILE...: one VM boot of the debug kernel
+# runs the files; the TAP is kept as $BUILD/results/NAME.tap.
+boot() {
+	local name=$1 start rc secs part plan ok notok skipped passed missing failed
+	local -a opts=()
+	shift
+	while [ "$1" != -- ]; do opts+=("$1"); shift; done
+	shift
+	start=$(date +%s)
+	scripts/vm.sh --timeout "${VM_TIMEOUT:-5400}" --log "$BUILD/vm/$name.log" "${opts[@]}" \
+		"$tree" -- tests/vm/run-suite.sh "$@"
+	rc=$?
+	secs=$(($(date +%s) - start))
+	part=$BUILD/results/vm-$kver.partial-run.tap
+	if [ ! -f "$part" ]; then
+		echo "check-debug: $name: the suite did not run to the end (vm.sh exit $rc after ${secs}s; see $BUILD/vm/$name.log)"
+		total_fail=$((total_fail + 1))
+		rc_all=1
+		return
+	fi
+	mv "$part" "$BUILD/results/$name.tap"
+	mv "$BUILD/results/vm-$kver.partial-run.dmesg" "$BUILD/results/$name.dmesg" 2>/dev/null
+	part=$BUILD/results/$name.tap
+	plan=$(sed -n 's/^1\.\.\([0-9]*\).*/\1/p' "$part" | head -1)
+	ok=$(grep -c '^ok ' "$part")
+	notok=$(grep -c '^not ok ' "$part")
+	skipped=$(grep -c '^ok .*# [Ss][Kk][Ii][Pp]' "$part")
+	passed=$((ok - skipped))
+	# a skip proves nothing; a test the plan promised but never reported failed
+	missing=$((${plan:-0} - ok - notok))
+	[ "$missing" -gt 0 ] || missing=0
+	[ "${plan:-0}" -gt 0 ] || missing=1
+	failed=$((notok + skipped + missing))
+	grep '^not ok ' "$part" | sed "s/^/check-debug: $name: /"
+	echo "check-debug: $name: $passed passed, $failed failed in ${secs}s; kernel log in $BUILD/results/$name.dmesg"
+	total_pass=$((total_pass + passed))
+	total_fail=$((total_fail + failed))
+	[ "$rc" -eq 0 ] || rc_all=1
+}
+
+rm -f "$BUILD/results/debug-subsys.tap"
+boot debug -- "${files[@]}"
+# the namespace rescan tests need the subsystem of vm.sh --subsys: a boot
+# of their own, with its own kmemleak check (only when no file list)
+[ $# -eq 0 ] && boot debug-subsys --subsys -- tests/vm/subsys/*.bats tests/vm/debug/kmemleak.bats
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ] && [ "$rc_all" -eq 0 ]

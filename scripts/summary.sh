@@ -1,6 +1,7 @@
 #!/bin/sh
 # Summarise $BUILD/results/<suite>.tap for every suite make check expects:
-# build, kunit, host and vm-<kver> for each kernel scripts/kvers.sh names.
+# build, kunit, host, and vm-<kver> and vm-subsys-<kver> for each kernel
+# scripts/kvers.sh names.
 # One line per suite ("suite: P passed, F failed" or "suite: DID NOT RUN",
 # failing cases listed under it), then as the last line "N passed, M failed".
 # A suite without a .tap file, or whose .tap holds no test, counts as one
@@ -16,7 +17,7 @@ RESULTS=$BUILD/results
 suites="build kunit host"
 if kvers=$("$REPO/scripts/kvers.sh" 2>/dev/null); then
 	for k in $kvers; do
-		suites="$suites vm-$k"
+		suites="$suites vm-$k vm-subsys-$k"
 	done
 else
 	# Without the kernel list the vm suites cannot even be named.

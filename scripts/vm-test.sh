@@ -1,13 +1,15 @@
 #!/bin/bash
 # The VM bats suite (tests/vm/) on every kernel scripts/kvers.sh names: one
 # VM boot per kernel (scripts/vm.sh) runs tests/vm/run-suite.sh, which writes
-# $BUILD/results/vm-KVER.tap.  Exits non-zero if any test failed, or if a
-# kernel's suite did not run to the end (then there is no vm-KVER.tap; the
-# partial output is in vm-KVER.tap.partial and the VM's output in
-# $BUILD/vm/vm-test-KVER.log).
+# $BUILD/results/vm-KVER.tap; then a second, short boot with the NVMe
+# subsystem of vm.sh --subsys runs tests/vm/subsys/ into vm-subsys-KVER.tap.
+# Exits non-zero if any test failed, or if a suite did not run to the end
+# (then there is no .tap; the partial output is in NAME.tap.partial and the
+# VM's output in $BUILD/vm/NAME.log).
 #
 #   scripts/vm-test.sh [KVER...]        default: every kernel from kvers.sh
 #   VM_TIMEOUT=SECS                      per-kernel VM timeout (default 2700)
+#   VM_SUBSYS_TIMEOUT=SECS               the subsystem boot's (default 900)
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-$(pwd)/build}
@@ -22,35 +24,46 @@ fi
 
 fail=0
 summary=""
-for k in $kvers; do
-	tap=$BUILD/results/vm-$k.tap
+
+# suite NAME KVER SECS [VM.SH-OPTION...]: one VM boot runs
+# tests/vm/run-suite.sh, which writes $BUILD/results/NAME.tap.
+suite() {
+	local name=$1 k=$2 secs=$3 tap rc start plan ok notok skipped passed line
+	shift 3
+	tap=$BUILD/results/$name.tap
 	rm -f "$tap" "$tap.partial"
 	start=$(date +%s)
-	scripts/vm.sh --timeout "${VM_TIMEOUT:-2700}" --log "$BUILD/vm/vm-test-$k.log" \
+	scripts/vm.sh --timeout "$secs" --log "$BUILD/vm/$name.log" "$@" \
 		"$k" -- tests/vm/run-suite.sh
 	rc=$?
 	secs=$(($(date +%s) - start))
 	if [ ! -f "$tap" ]; then
-		summary="${summary}vm-test: $k: the suite did not run to the end (vm.sh exit $rc after ${secs}s; see $BUILD/vm/vm-test-$k.log)
+		summary="${summary}vm-test: $name: the suite did not run to the end (vm.sh exit $rc after ${secs}s; see $BUILD/vm/$name.log)
 "
 		fail=1
-		continue
+		return
 	fi
 	plan=$(sed -n 's/^1\.\.\([0-9]*\).*/\1/p' "$tap" | head -1)
 	ok=$(grep -c '^ok ' "$tap")
 	notok=$(grep -c '^not ok ' "$tap")
 	skipped=$(grep -c '^ok .*# [Ss][Kk][Ii][Pp]' "$tap")
 	passed=$((ok - skipped))
-	line="vm-test: $k: $passed passed, $notok failed, $skipped skipped of $plan in ${secs}s"
+	line="vm-test: $name: $passed passed, $notok failed, $skipped skipped of $plan in ${secs}s"
 	if [ "$notok" -ne 0 ] || [ "$skipped" -ne 0 ] || [ $((ok + notok)) -ne "${plan:-0}" ] ||
 	   [ "${plan:-0}" -eq 0 ] || [ "$rc" -ne 0 ]; then
 		fail=1
 		[ $((ok + notok)) -ne "${plan:-0}" ] && line="$line (only $((ok + notok)) results for a plan of ${plan:-0})"
 		[ "$rc" -ne 0 ] && line="$line (exit $rc)"
-		grep '^not ok ' "$tap" | sed "s/^/vm-test: $k: /" >&2
+		grep '^not ok ' "$tap" | sed "s/^/vm-test: $name: /" >&2
 	fi
 	summary="$summary$line
 "
+}
+
+for k in $kvers; do
+	suite "vm-$k" "$k" "${VM_TIMEOUT:-2700}"
+	# the namespace rescan tests need a topology of their own
+	suite "vm-subsys-$k" "$k" "${VM_SUBSYS_TIMEOUT:-900}" --subsys
 done
 printf '%s' "$summary"
 exit $fail

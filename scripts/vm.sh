@@ -26,6 +26,13 @@
 #   --verbose        show the guest kernel console (vng --verbose)
 #   --append ARGS    add ARGS to the guest kernel command line
 #                    (e.g. swiotlb=force) [VM_APPEND]
+#   --subsys         also an NVMe subsystem with two controllers (QEMU ids
+#                    nvme1 and nvme2, controller IDs 0 and 1, serial ssdt02
+#                    for both as QEMU wants) on node 0 sharing namespace 1,
+#                    and namespace 2 attached to neither, for the namespace
+#                    rescan tests
+#                    (tests/vm/subsys/); the guest sees SSDT_VM_SUBSYS=1
+#                    [VM_SUBSYS=1]
 # [VM_KVM=1] use KVM instead of TCG (KVM is not usable on the project's
 # machines: default off).
 set -u
@@ -37,6 +44,7 @@ img_size=${VM_IMG_SIZE:-1G}
 log=""
 verbose=""
 extra=${VM_APPEND:-}
+subsys=${VM_SUBSYS:-}
 
 usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 125; }
 die() { echo "vm.sh: $*" >&2; exit 125; }
@@ -48,6 +56,7 @@ while [ $# -gt 0 ]; do
 	--log) log=$2; shift 2 ;;
 	--verbose) verbose=--verbose; shift ;;
 	--append) extra="$extra $2"; shift 2 ;;
+	--subsys) subsys=1; shift ;;
 	-h|--help) usage ;;
 	--) shift; break ;;
 	-*) die "unknown option $1" ;;
@@ -121,7 +130,7 @@ guest_cmd=$run/guest-cmd.sh
 		"$REPO" "$BUILD" "$BUILD/results"
 	printf 'export SSDT_VM_KVER=%q SSDT_VM_NVME_SERIAL=%q SSDT_VM_NVME_ID=%q SSDT_VM_CTL=%q\n' \
 		"$KVER" "$NVME_SERIAL" "$NVME_ID" "$ctl"
-	printf 'export SSDT_VM_SLOW=%q\n' "$slow"
+	printf 'export SSDT_VM_SLOW=%q SSDT_VM_SUBSYS=%q\n' "$slow" "$subsys"
 	echo 'export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
 	echo 'export HOME=/root LC_ALL=C.UTF-8'
 	printf 'cd %q || exit 125\n' "$REPO"
@@ -141,6 +150,20 @@ qemu_opts="$qemu_opts -drive file=$img,if=none,id=nvm,format=raw"
 qemu_opts="$qemu_opts -device pxb-pcie,id=pxb1,bus_nr=64,numa_node=1,bus=pcie.0"
 qemu_opts="$qemu_opts -device pcie-root-port,id=rp1,bus=pxb1,chassis=1"
 qemu_opts="$qemu_opts -device nvme,id=$NVME_ID,serial=$NVME_SERIAL,drive=nvm,bus=rp1"
+if [ -n "$subsys" ]; then
+	for n in 1 2; do
+		truncate -s 256M "$run/sub-ns$n.img" || die "cannot create $run/sub-ns$n.img"
+		qemu_opts="$qemu_opts -drive file=$run/sub-ns$n.img,if=none,id=subns$n,format=raw"
+	done
+	qemu_opts="$qemu_opts -device nvme-subsys,id=sub1,nqn=nqn.2026-11.io.ssdtune:rescan"
+	for c in 1 2; do
+		qemu_opts="$qemu_opts -device pcie-root-port,id=rp$((c + 1)),bus=pcie.0,chassis=$((c + 1))"
+		qemu_opts="$qemu_opts -device nvme,id=nvme$c,serial=ssdt02,subsys=sub1,bus=rp$((c + 1))"
+	done
+	# shared (QEMU's default): attached to both controllers, or to none
+	qemu_opts="$qemu_opts -device nvme-ns,drive=subns1,bus=nvme1,nsid=1"
+	qemu_opts="$qemu_opts -device nvme-ns,drive=subns2,bus=nvme1,nsid=2,detached=on"
+fi
 # extra QEMU options for experiments
 qemu_opts="$qemu_opts ${VM_QEMU_OPTS:-}"
 

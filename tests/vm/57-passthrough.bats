@@ -126,21 +126,39 @@ same() {
 	dmesg_clean_since_mark
 }
 
-@test "admin passthrough refuses what the driver owns with EPERM and a log line: queue creation, Set Features coalescing and power state, Format" {
+@test "admin passthrough refuses what the driver owns with EPERM and a log line: queue creation, Set Features coalescing and power state, Format to another LBA format" {
 	local c0
 	c0=$(trim "$(ssdt_ctrl)/coalesce_mode")
 	[ "$(python3 "$PT" "$ctrl_dev" admin 0x05 cdw10=0x003f0009 cdw11=1)" = "errno EPERM" ]
 	[ "$(python3 "$PT" "$ctrl_dev" admin 0x09 cdw10=8 cdw11=0x0101)" = "errno EPERM" ]
 	[ "$(python3 "$PT" "$ctrl_dev" admin 0x09 cdw10=2 cdw11=1)" = "errno EPERM" ]
-	[ "$(python3 "$PT" "$ns_dev" admin 0x80 nsid=1)" = "errno EPERM" ]
+	# LBA format 4 (4 KiB blocks in QEMU's list), protection information
+	[ "$(python3 "$PT" "$ns_dev" admin 0x80 nsid=1 cdw10=4)" = "errno EPERM" ]
+	[ "$(python3 "$PT" "$ns_dev" admin 0x80 nsid=1 cdw10=0x20)" = "errno EPERM" ]
 	run nvme set-feature -f 8 -v 0x0101 "$ctrl_dev"
 	echo "$output"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"Operation not permitted"* ]]
 	dmesg_new | grep -q 'passthrough admin command 0x9 refused: coalescing is a knob'
-	dmesg_new | grep -q 'passthrough admin command 0x80 refused'
+	dmesg_new | grep -q 'passthrough Format NVM refused: only the LBA format in force'
+	[ -z "$(dmesg_new | grep 'formatting namespace')" ]
 	[ "$(trim "$(ssdt_ctrl)/coalesce_mode")" = "$c0" ]
 	fio_verify "$ns_dev" --rw=randwrite --bs=4k --iodepth=8 --offset=64M --size=2M
+}
+
+@test "nvme format on /dev/ssdtNn1 (the LBA format in force) goes through the driver's format path: the disk is held, the data is gone, I/O verifies after" {
+	head -c 1048576 /dev/urandom >"$SSDT_TMP/pat"
+	dd if="$SSDT_TMP/pat" of="$ns_dev" bs=1M seek=300 oflag=direct status=none
+	run nvme format "$ns_dev" --lbaf=0 --ses=0 --force
+	echo "$output"
+	[ "$status" -eq 0 ]
+	dmesg_new | grep -q 'formatting namespace 1 (secure erase setting 0)'
+	# QEMU's Format NVM writes zeroes: nothing of the pattern is left
+	dd if="$ns_dev" of="$SSDT_TMP/back" bs=1M skip=300 count=1 iflag=direct status=none
+	cmp "$SSDT_TMP/back" <(head -c 1048576 /dev/zero)
+	[ "$(blockdev --getsize64 "$ns_dev")" = 1073741824 ]
+	fio_verify "$ns_dev" --rw=randwrite --bs=4k --iodepth=8 --offset=300M --size=2M
+	dmesg_clean_since_mark
 }
 
 @test "nvme write and nvme read (NVME_IOCTL_SUBMIT_IO) on /dev/ssdtNn1: the data round-trips and the block path reads the same bytes" {

@@ -6,6 +6,9 @@
 #
 #   tests/vm/run-suite.sh [BATS-FILE-OR-FILTER-ARGS...]
 #
+# In the VM of scripts/vm.sh --subsys (SSDT_VM_SUBSYS=1) the suite is
+# tests/vm/subsys/ instead, written to vm-subsys-$(uname -r).{tap,dmesg}.
+#
 # With arguments, they are passed to bats instead of the whole directory
 # (e.g. tests/vm/20-integrity.bats, or -f 'cycles' tests/vm) and the result
 # goes to vm-KVER.partial-run.{tap,dmesg}, so a partial run never stands in
@@ -14,7 +17,10 @@ set -u
 cd "$(dirname "$0")/../.."
 : "${SSDT_RESULTS:?run this through scripts/vm.sh}"
 kver=$(uname -r)
-if [ $# -eq 0 ]; then
+if [ $# -eq 0 ] && [ "${SSDT_VM_SUBSYS:-}" = 1 ]; then
+	set -- tests/vm/subsys/*.bats
+	base=$SSDT_RESULTS/vm-subsys-$kver
+elif [ $# -eq 0 ]; then
 	# The whole suite, but the package test on Debian 12's own kernel
 	# series only: its DKMS build takes 5 to 8 minutes under TCG, and
 	# the module builds for every kernel in make check's build step.

@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Namespaces: one gendisk per active namespace, found at probe and kept
+ * in step with the controller afterwards.  A rescan reads the active
+ * namespace list again: a namespace that left loses its disk, a new one
+ * gets one, one whose size changed is resized.  Rescans come from the
+ * controller's "namespace attribute changed" event (ssdt_aer.c), from
+ * NVME_IOCTL_RESCAN, and after a passthrough Namespace Attachment or
+ * Management command (ssdt_ioctl.c), as in the stock driver.
+ *
+ * The rescan work runs on system_wq, not on ssdt_wq: it may wait for a
+ * reset (ssdt_identify()), and block I/O does not wait for it.
+ *
+ * Slots: ctrl->ns[] has SSDT_MAX_NS of them.  A namespace takes a free
+ * one and keeps it until its gendisk is freed (->free_disk): an open file
+ * of a removed disk still points at it.  Below nr_ns a slot may be empty
+ * (disk NULL).  ns[].disk and nr_ns change under dev_mutex, which resets
+ * and timeouts hold while they walk them; scans are serialised by
+ * scan_mutex, which also guards scan_state and keeps a Format's namespace
+ * (ssdt_format.c) in place.
+ */
+#include <linux/blkdev.h>
+#include <linux/dma-mapping.h>
+#include <linux/slab.h>
+#include "ssdt.h"
+#include "ssdt_compat.h"
+
+/* The disk is gone for good: it no longer needs its slot or the controller. */
+static void ssdt_free_disk(struct gendisk *disk)
+{
+	struct ssdt_ns *ns = disk->private_data;
+	struct ssdt_ctrl *ctrl = ns->ctrl;
+
+	/* Pairs with ssdt_ns_slot(): another namespace may take it now. */
+	smp_store_release(&ns->used, false);
+	ssdt_ctrl_put(ctrl);
+}
+
+static const struct block_device_operations ssdt_fops = {
+	.owner = THIS_MODULE,
+	.ioctl = ssdt_blk_ioctl,
+	.compat_ioctl = blkdev_compat_ptr_ioctl,
+	.free_disk = ssdt_free_disk,
+};
+
+/*
+ * Identify into @buf, for the namespace scan (never from the reset work:
+ * it waits for a reset that cancels the command, and asks again).
+ */
+static int ssdt_identify(struct ssdt_ctrl *ctrl, u8 cns, u32 nsid, void *buf)
+{
+	struct nvme_command cmd = { };
+	unsigned int gen;
+	bool resetting;
+	dma_addr_t dma;
+	int ret, tries;
+	void *mem;
+
+	mem = dma_alloc_coherent(ssdt_dev(ctrl), NVME_IDENTIFY_DATA_SIZE, &dma,
+				 GFP_KERNEL);
+	if (!mem)
+		return -ENOMEM;
+	cmd.identify.opcode = nvme_admin_identify;
+	cmd.identify.nsid = cpu_to_le32(nsid);
+	cmd.identify.cns = cns;
+	cmd.identify.dptr.prp1 = cpu_to_le64(dma);
+	for (tries = 0; ; tries++) {
+		gen = READ_ONCE(ctrl->resets);
+		ret = ssdt_admin_exec(ctrl, &cmd, NULL);
+		resetting = READ_ONCE(ctrl->state) == SSDT_RESETTING;
+		if (tries == SSDT_MAX_RETRIES ||
+		    (ret != -EINTR && ret != -ENODEV && ret != -ETIMEDOUT))
+			break;
+		/*
+		 * A reset cancelled it, or its timeout queued one: ask again
+		 * once that is done and the controller is back.  (The state
+		 * alone misses a reset that ended before it was read.)
+		 */
+		flush_work(&ctrl->reset_work);
+		if ((READ_ONCE(ctrl->resets) == gen && !resetting) ||
+		    READ_ONCE(ctrl->state) != SSDT_LIVE)
+			break;
+	}
+	if (!ret)
+		memcpy(buf, mem, NVME_IDENTIFY_DATA_SIZE);
+	else if (ret > 0)
+		ret = -EIO;
+	dma_free_coherent(ssdt_dev(ctrl), NVME_IDENTIFY_DATA_SIZE, mem, dma);
+	return ret;
+}
+
+/* The slot of active namespace @nsid, or NULL.  Under scan_mutex. */
+static struct ssdt_ns *ssdt_ns_find(struct ssdt_ctrl *ctrl, u32 nsid)
+{
+	unsigned int i;
+
+	for (i = 0; i < ctrl->nr_ns; i++)
+		if (ctrl->ns[i].disk && ctrl->ns[i].nsid == nsid)
+			return &ctrl->ns[i];
+	return NULL;
+}
+
+/* A slot no disk uses any more, marked used, or NULL.  Under scan_mutex. */
+static struct ssdt_ns *ssdt_ns_slot(struct ssdt_ctrl *ctrl)
+{
+	unsigned int i;
+
+	for (i = 0; i < SSDT_MAX_NS; i++) {
+		struct ssdt_ns *ns = &ctrl->ns[i];
+
+		/* Pairs with ->free_disk(): the old disk is done with it. */
+		if (!smp_load_acquire(&ns->used)) {
+			ns->used = true;
+			return ns;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The block size of @id if ssdtune can serve it, else 0 (with a log
+ * line): no metadata, 512 bytes to a page.
+ */
+static u8 ssdt_ns_shift(struct ssdt_ctrl *ctrl, u32 nsid,
+			const struct nvme_id_ns *id)
+{
+	u8 fmt = id->flbas & NVME_NS_FLBAS_LBA_MASK;
+	u8 shift = id->lbaf[fmt].ds;
+
+	if (id->lbaf[fmt].ms || shift < 9 || shift > PAGE_SHIFT) {
+		dev_warn(ssdt_dev(ctrl), "namespace %u: format (%u-byte blocks, %u metadata) not supported, skipped\n",
+			 nsid, 1u << shift, le16_to_cpu(id->lbaf[fmt].ms));
+		return 0;
+	}
+	return shift;
+}
+
+static int ssdt_ns_add(struct ssdt_ctrl *ctrl, u32 nsid,
+		       const struct nvme_id_ns *id)
+{
+	struct ssdt_limits lim = { };
+	struct gendisk *disk;
+	struct ssdt_ns *ns;
+	u8 shift;
+	int ret;
+
+	shift = ssdt_ns_shift(ctrl, nsid, id);
+	if (!shift)
+		return 0;
+	ns = ssdt_ns_slot(ctrl);
+	if (!ns) {
+		dev_warn(ssdt_dev(ctrl), "namespace %u: more than %d namespaces, ignored\n",
+			 nsid, SSDT_MAX_NS);
+		return 0;
+	}
+	ns->ctrl = ctrl;
+	ns->nsid = nsid;
+	ns->lba_shift = shift;
+	ns->lbaf = id->flbas & NVME_NS_FLBAS_LBA_MASK;
+	ns->nsze = le64_to_cpu(id->nsze);
+
+	lim.lba_size = 1u << shift;
+	/* No more than one DMA mapping can hold (swiotlb: 256 KiB). */
+	lim.max_hw_sectors = min_t(size_t, ctrl->max_xfer,
+				   dma_max_mapping_size(ssdt_dev(ctrl))) >> SECTOR_SHIFT;
+	lim.max_segments = SSDT_MAX_SEGS;
+	lim.virt_boundary = SSDT_PAGE_SIZE - 1;
+	if (ctrl->oncs & NVME_CTRL_ONCS_DSM)
+		lim.max_discard_sectors = UINT_MAX >> (shift - SECTOR_SHIFT)
+					  << (shift - SECTOR_SHIFT);
+	if (ctrl->oncs & NVME_CTRL_ONCS_WRITE_ZEROES)
+		lim.max_write_zeroes_sectors = 0x10000u << (shift - SECTOR_SHIFT);
+	lim.write_cache = ctrl->vwc & NVME_CTRL_VWC_PRESENT;
+	lim.fua = lim.write_cache;
+
+	disk = ssdt_alloc_disk(&ctrl->tagset, &lim, ns);
+	if (IS_ERR(disk)) {
+		ret = PTR_ERR(disk);
+		goto free_slot;
+	}
+	disk->fops = &ssdt_fops;
+	disk->private_data = ns;
+	snprintf(disk->disk_name, DISK_NAME_LEN, "ssdt%dn%u", ctrl->instance,
+		 nsid);
+	set_capacity(disk, ns->nsze << (shift - SECTOR_SHIFT));
+	ret = device_add_disk(ctrl->cdev, disk, NULL);
+	if (ret) {
+		put_disk(disk);
+		goto free_slot;
+	}
+	/* Only a disk that was added gets ->free_disk(), which puts it. */
+	ssdt_ctrl_get(ctrl);
+	mutex_lock(&ctrl->dev_mutex);
+	WRITE_ONCE(ns->disk, disk);
+	ctrl->nr_ns = max_t(unsigned int, ctrl->nr_ns, ns - ctrl->ns + 1);
+	mutex_unlock(&ctrl->dev_mutex);
+	return 0;
+free_slot:
+	/* Pairs with ssdt_ns_slot()'s acquire. */
+	smp_store_release(&ns->used, false);
+	return ret;
+}
+
+/*
+ * Take the disk of @ns away.  With @flush the controller still has the
+ * namespace and commits what the page cache wrote back; without, the
+ * namespace is gone and its I/O fails at once.
+ */
+static void ssdt_ns_remove(struct ssdt_ctrl *ctrl, struct ssdt_ns *ns,
+			   bool flush)
+{
+	struct gendisk *disk = ns->disk;
+
+	/* Not under dev_mutex: a timeout while it drains needs it. */
+	del_gendisk(disk);
+	if (flush && (ctrl->vwc & NVME_CTRL_VWC_PRESENT))
+		blkdev_issue_flush(disk->part0);
+	mutex_lock(&ctrl->dev_mutex);
+	WRITE_ONCE(ns->disk, NULL);
+	mutex_unlock(&ctrl->dev_mutex);
+	/* The power limit's kick reads ns[].disk under RCU alone. */
+	synchronize_rcu();
+	put_disk(disk);
+}
+
+/* A namespace still listed: follow a change of its size. */
+static void ssdt_ns_revalidate(struct ssdt_ctrl *ctrl, struct ssdt_ns *ns,
+			       const struct nvme_id_ns *id)
+{
+	u64 nsze = le64_to_cpu(id->nsze);
+
+	if ((id->flbas & NVME_NS_FLBAS_LBA_MASK) != ns->lbaf) {
+		dev_warn(ssdt_dev(ctrl), "namespace %u has another block format now: detach and attach the controller to use it\n",
+			 ns->nsid);
+		return;
+	}
+	if (nsze == ns->nsze)
+		return;
+	dev_info(ssdt_dev(ctrl), "namespace %u: %llu blocks, was %llu\n",
+		 ns->nsid, nsze, ns->nsze);
+	ns->nsze = nsze;
+	set_capacity_and_notify(ns->disk, nsze << (ns->lba_shift - SECTOR_SHIFT));
+}
+
+static bool ssdt_nsid_listed(const __le32 *list, u32 nsid)
+{
+	unsigned int i;
+
+	for (i = 0; i < NVME_IDENTIFY_DATA_SIZE / 4 && list[i]; i++)
+		if (le32_to_cpu(list[i]) == nsid)
+			return true;
+	return false;
+}
+
+/*
+ * Bring the disks in line with the active namespace list (Identify CNS
+ * 02h).  At probe (@probe) any error fails the scan; later, one namespace
+ * that cannot be added costs that namespace only.  Under scan_mutex.
+ */
+static int ssdt_ns_update(struct ssdt_ctrl *ctrl, bool probe)
+{
+	struct nvme_id_ns *id;
+	struct ssdt_ns *ns;
+	__le32 *list;
+	unsigned int i;
+	int ret;
+
+	list = kzalloc(NVME_IDENTIFY_DATA_SIZE, GFP_KERNEL);
+	id = kmalloc(NVME_IDENTIFY_DATA_SIZE, GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!list || !id)
+		goto out;
+	ret = ssdt_identify(ctrl, NVME_ID_CNS_NS_ACTIVE_LIST, 0, list);
+	if (ret) {
+		dev_err(ssdt_dev(ctrl), "active namespace list failed: %d\n", ret);
+		goto out;
+	}
+	for (i = 0; i < ctrl->nr_ns; i++) {
+		ns = &ctrl->ns[i];
+		if (!ns->disk || ssdt_nsid_listed(list, ns->nsid))
+			continue;
+		dev_info(ssdt_dev(ctrl), "namespace %u is gone: removing %s\n",
+			 ns->nsid, ns->disk->disk_name);
+		blk_mark_disk_dead(ns->disk);
+		ssdt_ns_remove(ctrl, ns, false);
+	}
+	for (i = 0; i < NVME_IDENTIFY_DATA_SIZE / 4 && list[i]; i++) {
+		u32 nsid = le32_to_cpu(list[i]);
+
+		ret = ssdt_identify(ctrl, NVME_ID_CNS_NS, nsid, id);
+		/* Listed but without blocks: allocated, not attached. */
+		if (!ret && !id->nsze)
+			continue;
+		ns = ret ? NULL : ssdt_ns_find(ctrl, nsid);
+		if (ns)
+			ssdt_ns_revalidate(ctrl, ns, id);
+		else if (!ret)
+			ret = ssdt_ns_add(ctrl, nsid, id);
+		if (ret && probe)
+			break;
+		if (ret)
+			dev_warn(ssdt_dev(ctrl), "namespace %u: rescan failed (%d)\n",
+				 nsid, ret);
+		ret = 0;
+	}
+out:
+	kfree(id);
+	kfree(list);
+	return ret;
+}
+
+/*
+ * The scan at probe: a disk for every active namespace.  Rescans are
+ * allowed from here on; one asked for while this ran follows at once.
+ */
+int ssdt_ns_scan(struct ssdt_ctrl *ctrl)
+{
+	int ret;
+
+	mutex_lock(&ctrl->scan_mutex);
+	ret = ssdt_ns_update(ctrl, true);
+	if (!ret && ctrl->scan_state == SSDT_SCAN_OFF) {
+		ctrl->scan_state = SSDT_SCAN_ON;
+		if (ctrl->scan_pending)
+			queue_work(system_wq, &ctrl->scan_work);
+	}
+	mutex_unlock(&ctrl->scan_mutex);
+	return ret;
+}
+
+/*
+ * Rescan now (NVME_IOCTL_RESCAN, after a namespace passthrough command).
+ * -ENODEV before probe's scan ended or once removal began.
+ */
+int ssdt_ns_rescan(struct ssdt_ctrl *ctrl)
+{
+	int ret = -ENODEV;
+
+	mutex_lock(&ctrl->scan_mutex);
+	ctrl->scan_pending = false;
+	if (ctrl->scan_state == SSDT_SCAN_ON)
+		ret = ssdt_ns_update(ctrl, false);
+	mutex_unlock(&ctrl->scan_mutex);
+	return ret;
+}
+
+static void ssdt_scan_work(struct work_struct *work)
+{
+	ssdt_ns_rescan(container_of(work, struct ssdt_ctrl, scan_work));
+}
+
+/* Rescan soon (the controller's namespace event; any context that sleeps). */
+void ssdt_ns_rescan_async(struct ssdt_ctrl *ctrl)
+{
+	mutex_lock(&ctrl->scan_mutex);
+	ctrl->scan_pending = true;
+	if (ctrl->scan_state == SSDT_SCAN_ON)
+		queue_work(system_wq, &ctrl->scan_work);
+	mutex_unlock(&ctrl->scan_mutex);
+}
+
+void ssdt_ns_init(struct ssdt_ctrl *ctrl)
+{
+	mutex_init(&ctrl->scan_mutex);
+	INIT_WORK(&ctrl->scan_work, ssdt_scan_work);
+}
+
+/*
+ * Remove every disk (remove(), a probe that failed late): no rescan runs
+ * or starts from here on.  With @flush the drive commits what the page
+ * cache wrote back.
+ */
+void ssdt_ns_remove_all(struct ssdt_ctrl *ctrl, bool flush)
+{
+	unsigned int i;
+
+	mutex_lock(&ctrl->scan_mutex);
+	ctrl->scan_state = SSDT_SCAN_STOPPED;
+	mutex_unlock(&ctrl->scan_mutex);
+	/* Nothing queues it now: after this it never runs again. */
+	cancel_work_sync(&ctrl->scan_work);
+
+	ssdt_power_stop(ctrl);		/* nothing may wait on the budget now */
+	for (i = 0; i < ctrl->nr_ns; i++)
+		if (ctrl->ns[i].disk)
+			ssdt_ns_remove(ctrl, &ctrl->ns[i], flush);
+	mutex_lock(&ctrl->dev_mutex);
+	ctrl->nr_ns = 0;
+	mutex_unlock(&ctrl->dev_mutex);
+}
