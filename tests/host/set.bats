@@ -92,6 +92,15 @@ knob() { cat "$FX/$KNOBS/$1"; }
 	[ "$(fx_sum)" = "$before" ]
 }
 
+@test "set without --state-dir keeps its state in \$SSDTUNE_STATE_DIR, where revert finds it" {
+	before=$(fx_sum)
+	SSDTUNE_STATE_DIR=$STATE ssdt set coalesce_threshold=16
+	[ -s "$STATE/state.json" ]
+	SSDTUNE_STATE_DIR=$STATE ssdt revert
+	[ "$(fx_sum)" = "$before" ]
+	[ ! -e "$STATE/state.json" ]
+}
+
 @test "set --json reports the controller and every write" {
 	run --separate-stderr ssdt set --json --state-dir "$STATE" coalesce_profile=iops
 	echo "$output"

@@ -16,7 +16,12 @@
 #include "lib/knobs.h"
 #include "lib/state.h"
 
-static const char *set_state_dir = STATE_DIR_DEFAULT;
+static const char *set_state_dir;	/* --state-dir; NULL: state_dir_env() */
+
+static const char *set_dir(void)
+{
+	return set_state_dir ? set_state_dir : state_dir_env();
+}
 
 enum { OPT_STATE_DIR = 0x200 };
 
@@ -96,7 +101,7 @@ static int save(struct state *s, const char *dir, const struct knob_set *a,
 	struct lib_err err;
 	int r;
 
-	r = state_load(set_state_dir, s, &err);
+	r = state_load(set_dir(), s, &err);
 	if (r == -ENOENT) {
 		r = 0;
 		snprintf(s->profile, sizeof(s->profile), "set");
@@ -106,7 +111,7 @@ static int save(struct state *s, const char *dir, const struct knob_set *a,
 	r = knob_save(s, dir, a, na, &err);
 	if (r)
 		return knob_fail(r, &err);
-	if (state_save(set_state_dir, s, &err))
+	if (state_save(set_dir(), s, &err))
 		return out_fail_err(&err);
 	return 0;
 }
@@ -134,7 +139,7 @@ static int cmd_set(const struct command *cmd, struct cli *cli)
 	if (r)
 		return knob_fail(r, &err);
 	if (!cli->dry_run) {
-		fd = state_lock(set_state_dir, &err);
+		fd = state_lock(set_dir(), &err);
 		if (fd < 0)
 			return out_fail_err(&err);
 		r = save(&s, dir, a, na);
@@ -148,12 +153,12 @@ static int cmd_set(const struct command *cmd, struct cli *cli)
 		r = knob_record(&s, dir, &err);
 		if (r)
 			r = knob_fail(r, &err);
-		else if (state_save(set_state_dir, &s, &err))
+		else if (state_save(set_dir(), &s, &err))
 			r = out_fail_err(&err);
 		if (r)
 			goto out;
 		json_object_object_add(out_obj(), "state_dir",
-				       json_object_new_string(set_state_dir));
+				       json_object_new_string(set_dir()));
 	}
 	if (failed)
 		r = out_fail(EXIT_REFUSED, "set: the driver refused %d of %d writes, so none is kept; first: %s",

@@ -211,11 +211,7 @@ const struct plan_opts *tune_opts(const struct command *cmd, int *usage)
 
 const char *tune_state_dir(void)
 {
-	const char *env = getenv("SSDTUNE_STATE_DIR");
-
-	if (state_dir)
-		return state_dir;
-	return env && env[0] ? env : STATE_DIR_DEFAULT;
+	return state_dir ? state_dir : state_dir_env();
 }
 
 static const char *kind_name(enum plan_kind k)

@@ -16,6 +16,13 @@
 #include "lib/plan.h"
 #include "lib/state.h"
 
+const char *state_dir_env(void)
+{
+	const char *env = getenv("SSDTUNE_STATE_DIR");
+
+	return env && env[0] ? env : STATE_DIR_DEFAULT;
+}
+
 int state_lock(const char *dir, struct lib_err *err)
 {
 	char p[PATH_MAX];

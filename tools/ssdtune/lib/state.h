@@ -46,6 +46,8 @@ struct state {
 
 /* Create @dir if needed and take its lock (non-blocking).  Returns the
  * lock fd, or -errno with @err filled. */
+/* The state directory without --state-dir: $SSDTUNE_STATE_DIR, or the default. */
+const char *state_dir_env(void);
 int state_lock(const char *dir, struct lib_err *err);
 void state_unlock(int fd);
 
