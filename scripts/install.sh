@@ -36,6 +36,10 @@ manifest() {
 	for f in README.md Documentation/*.md; do
 		echo "0644 $f $PREFIX/share/doc/ssdtune/${f##*/}"
 	done
+	# the JSON Schemas of every command's --json output
+	for f in Documentation/schema/*.json; do
+		echo "0644 $f $PREFIX/share/ssdtune/schema/${f##*/}"
+	done
 	# the module's source as DKMS wants it (dkms.conf at the top)
 	echo "0644 dkms.conf $dkms/dkms.conf"
 	echo "0644 include/uapi/linux/ssdtune.h $dkms/include/uapi/linux/ssdtune.h"
@@ -79,6 +83,7 @@ uninstall)
 	# the directories only ssdtune uses, once empty
 	for d in "$dkms/kmod" "$dkms/include/uapi/linux" "$dkms/include/uapi" "$dkms/include" \
 		 "$dkms" "$PREFIX/share/doc/ssdtune/examples" "$PREFIX/share/doc/ssdtune" \
+		 "$PREFIX/share/ssdtune/schema" "$PREFIX/share/ssdtune" \
 		 "$SYSCONFDIR/ssdtune"; do
 		rmdir "$DESTDIR$d" 2>/dev/null || true
 	done

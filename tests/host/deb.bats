@@ -68,12 +68,13 @@ Architecture: all" ]
 	! grep -q '^E: ' "$OUT/lintian.log" || false
 }
 
-@test "ssdtune has the tool, the man page, the completion and the docs, depends on its libraries and recommends ssdtune-dkms and fio" {
+@test "ssdtune has the tool, the man page, the completion, the docs and the JSON Schemas, depends on its libraries and recommends ssdtune-dkms and fio" {
 	built
 	dpkg-deb -c "$TOOL_DEB" | awk '{print $6}' >"$BATS_TEST_TMPDIR/files"
 	for f in ./usr/sbin/ssdtune ./usr/share/man/man8/ssdtune.8.gz \
 		 ./usr/share/bash-completion/completions/ssdtune \
-		 ./usr/share/doc/ssdtune/copyright ./usr/share/doc/ssdtune/README.md.gz; do
+		 ./usr/share/doc/ssdtune/copyright ./usr/share/doc/ssdtune/README.md.gz \
+		 ./usr/share/ssdtune/schema/common.json ./usr/share/ssdtune/schema/verify.json; do
 		grep -qxF "$f" "$BATS_TEST_TMPDIR/files" || { echo "missing $f"; false; }
 	done
 	! grep -q '^\./usr/src/' "$BATS_TEST_TMPDIR/files" || false

@@ -6,7 +6,7 @@
 load helpers
 
 VERSION=$(sed -n 's/^#define SSDTUNE_VERSION[[:space:]]*"\(.*\)"/\1/p' "$REPO/include/uapi/linux/ssdtune.h")
-HOST_PATHS="/usr/sbin/ssdtune /usr/share/man/man8/ssdtune.8 /usr/share/bash-completion/completions/ssdtune /usr/share/doc/ssdtune /usr/src/ssdtune-$VERSION /lib/systemd/system/ssdtune.service /lib/udev/rules.d/60-ssdtune.rules /etc/ssdtune"
+HOST_PATHS="/usr/sbin/ssdtune /usr/share/man/man8/ssdtune.8 /usr/share/bash-completion/completions/ssdtune /usr/share/doc/ssdtune /usr/share/ssdtune /usr/src/ssdtune-$VERSION /lib/systemd/system/ssdtune.service /lib/udev/rules.d/60-ssdtune.rules /etc/ssdtune"
 
 host_state() {
 	local p
@@ -31,6 +31,9 @@ setup() {
 	[ -f "$DEST/usr/share/bash-completion/completions/ssdtune" ]
 	[ -f "$DEST/usr/share/doc/ssdtune/README.md" ]
 	[ -f "$DEST/usr/share/doc/ssdtune/driver.md" ]
+	for f in "$REPO"/Documentation/schema/*.json; do
+		cmp "$f" "$DEST/usr/share/ssdtune/schema/${f##*/}"
+	done
 	# Debian 12 keeps units and rules under /lib; PREFIX=/usr/local would not
 	grep -q '^ExecStart=/usr/sbin/ssdtune apply --config /etc/ssdtune/ssdtune.conf$' \
 		"$DEST/lib/systemd/system/ssdtune.service"
