@@ -290,6 +290,7 @@ void ssdt_debug_remove(struct ssdt_ctrl *ctrl);
 void ssdt_debug_init(void);
 void ssdt_debug_exit(void);
 extern u32 ssdt_nl_queues_per_msg;	/* 0: as many as fit */
+extern u32 ssdt_scan_delay_ms;		/* debug: a rescan's delay */
 
 /* A debug counter of completions to lose: true (and one less) when set. */
 static inline bool ssdt_debug_drop(atomic_t *left)

@@ -15,6 +15,9 @@
  *                     running when a later step fails
  *   nl_queues_per_msg N > 0: the counter dump puts at most N queues in a
  *                     message, so a few queues take several (as 64 do)
+ *   scan_delay_ms     N > 0: a rescan (not probe's scan) waits N ms before
+ *                     it reads the namespace list, so a test can unbind
+ *                     while one runs
  *   ssdtN/drop_completions        lose the next N I/O completions
  *   ssdtN/drop_admin_completions  lose the next N admin completions
  *                     (of commands: an Asynchronous Event Request's
@@ -36,6 +39,7 @@ static atomic_t ssdt_probe_fail_step = ATOMIC_INIT(0);
 static atomic_t ssdt_probe_drop_admin_step = ATOMIC_INIT(0);
 static bool ssdt_probe_reset;
 u32 ssdt_nl_queues_per_msg;
+u32 ssdt_scan_delay_ms;
 
 /*
  * Step @step of probe, named @what, is about to run: returns -EIO when the
@@ -125,6 +129,8 @@ void ssdt_debug_init(void)
 			    &ssdt_probe_reset);
 	debugfs_create_u32("nl_queues_per_msg", 0600, ssdt_debugfs_root,
 			   &ssdt_nl_queues_per_msg);
+	debugfs_create_u32("scan_delay_ms", 0600, ssdt_debugfs_root,
+			   &ssdt_scan_delay_ms);
 }
 
 void ssdt_debug_exit(void)

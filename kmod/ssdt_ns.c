@@ -20,6 +20,7 @@
  * (ssdt_format.c) in place.
  */
 #include <linux/blkdev.h>
+#include <linux/delay.h>
 #include <linux/dma-mapping.h>
 #include <linux/slab.h>
 #include "ssdt.h"
@@ -265,6 +266,8 @@ static int ssdt_ns_update(struct ssdt_ctrl *ctrl, bool probe)
 	unsigned int i;
 	int ret;
 
+	if (!probe && READ_ONCE(ssdt_scan_delay_ms))
+		msleep(READ_ONCE(ssdt_scan_delay_ms));	/* debug hook */
 	list = kzalloc(NVME_IDENTIFY_DATA_SIZE, GFP_KERNEL);
 	id = kmalloc(NVME_IDENTIFY_DATA_SIZE, GFP_KERNEL);
 	ret = -ENOMEM;

@@ -152,6 +152,31 @@ setup() {
 	[ "$status" -ne 0 ]
 }
 
+@test "an unbind while a rescan runs (held by the scan_delay_ms hook): the unbind waits for it, then removes both disks; nothing hangs, no splat" {
+	bdf=$(nvme_bdf)
+	debugfs_mount
+	echo 3000 >"$SSDT_DBG/scan_delay_ms"
+	nvme attach-ns "$OTHER" -n 2 -c "$ID"
+	# the event was handled: the rescan now waits 3 s before it reads
+	wait_for "$EVENT_S" sh -c "dmesg | tail -n +$(($(cat "$SSDT_TMP/dmesg.mark") + 1)) | grep -q 'asynchronous event: notice: namespace attributes changed'"
+	no_n2
+	ssdt detach "$bdf"
+	echo 0 >"$SSDT_DBG/scan_delay_ms"
+	[ "$(pci_driver "$bdf")" = nvme ]
+	[ ! -e "/sys/block/${CTRL}n1" ]
+	[ ! -e "/sys/block/${CTRL}n2" ]
+	module_unload
+	dmesg_clean_since_mark 'asynchronous event|namespace 2'
+	# as before: namespace 2 detached, the controller on ssdtune
+	wait_for 30 nvme_disk >/dev/null
+	udevadm settle -t "$SETTLE_S"
+	nvme detach-ns "$OTHER" -n 2 -c "$ID"
+	setup_attached
+	CTRL=$(ssdt_ctrl)
+	CTRL=${CTRL##*/}
+	[ "$(ns_disks)" = "${CTRL}n1 " ]
+}
+
 @test "a controller detached with two namespaces: both disks go, the module unloads, no leak reported" {
 	nvme attach-ns "/dev/$CTRL" -n 2 -c "$ID"
 	has_n2
