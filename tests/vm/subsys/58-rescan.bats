@@ -44,6 +44,30 @@ ns_disks() {
 has_n2() { [ -b "/dev/${CTRL}n2" ]; }
 no_n2() { [ ! -e "/dev/${CTRL}n2" ] && [ ! -e "/sys/block/${CTRL}n2" ]; }
 
+# event_logged: ssdtune handled a namespace event since the dmesg mark.
+event_logged() {
+	dmesg_new | grep -q 'asynchronous event: notice: namespace attributes changed'
+}
+
+# unbind_all: the controller back on nvme, both disks gone, the module
+# unloaded and the kernel log clean; then namespace 2 detached from the
+# controller again, through the other one.
+unbind_all() {
+	local bdf
+	bdf=$(nvme_bdf) || return 1
+	ssdt detach "$bdf" || return 1
+	[ "$(pci_driver "$bdf")" = nvme ] || { err "$bdf is on $(pci_driver "$bdf") after detach"; return 1; }
+	if [ -e "/sys/block/${CTRL}n1" ] || [ -e "/sys/block/${CTRL}n2" ]; then
+		err "a disk of $CTRL is left after detach"
+		return 1
+	fi
+	module_unload || return 1
+	dmesg_clean_since_mark 'asynchronous event|namespace 2' || return 1
+	wait_for 30 nvme_disk >/dev/null || return 1
+	udevadm settle -t "$SETTLE_S"
+	nvme detach-ns "$OTHER" -n 2 -c "$ID"
+}
+
 setup_file() {
 	if [ "${SSDT_VM_SUBSYS:-}" != 1 ]; then
 		echo "this file needs the VM of scripts/vm.sh --subsys" >&2
@@ -97,7 +121,7 @@ setup() {
 	head -c 1048576 /dev/urandom >"$SSDT_TMP/pat"
 	dd if="$SSDT_TMP/pat" of="/dev/${CTRL}n2" bs=1M seek=100 oflag=direct status=none
 	# the controller also reported the change: its event was handled
-	wait_for "$EVENT_S" sh -c "dmesg | tail -n +$(($(cat "$SSDT_TMP/dmesg.mark") + 1)) | grep -q 'asynchronous event: notice: namespace attributes changed'"
+	wait_for "$EVENT_S" event_logged
 	dmesg_clean_since_mark 'asynchronous event'
 }
 
@@ -153,24 +177,15 @@ setup() {
 }
 
 @test "an unbind while a rescan runs (held by the scan_delay_ms hook): the unbind waits for it, then removes both disks; nothing hangs, no splat" {
-	bdf=$(nvme_bdf)
 	debugfs_mount
 	echo 3000 >"$SSDT_DBG/scan_delay_ms"
 	nvme attach-ns "$OTHER" -n 2 -c "$ID"
 	# the event was handled: the rescan now waits 3 s before it reads
-	wait_for "$EVENT_S" sh -c "dmesg | tail -n +$(($(cat "$SSDT_TMP/dmesg.mark") + 1)) | grep -q 'asynchronous event: notice: namespace attributes changed'"
+	wait_for "$EVENT_S" event_logged
 	no_n2
-	ssdt detach "$bdf"
-	echo 0 >"$SSDT_DBG/scan_delay_ms"
-	[ "$(pci_driver "$bdf")" = nvme ]
-	[ ! -e "/sys/block/${CTRL}n1" ]
-	[ ! -e "/sys/block/${CTRL}n2" ]
-	module_unload
-	dmesg_clean_since_mark 'asynchronous event|namespace 2'
-	# as before: namespace 2 detached, the controller on ssdtune
-	wait_for 30 nvme_disk >/dev/null
-	udevadm settle -t "$SETTLE_S"
-	nvme detach-ns "$OTHER" -n 2 -c "$ID"
+	# remove() waits for the rescan, which adds n2; then both go
+	unbind_all
+	# as before: the controller on ssdtune with namespace 1
 	setup_attached
 	CTRL=$(ssdt_ctrl)
 	CTRL=${CTRL##*/}
@@ -180,14 +195,5 @@ setup() {
 @test "a controller detached with two namespaces: both disks go, the module unloads, no leak reported" {
 	nvme attach-ns "/dev/$CTRL" -n 2 -c "$ID"
 	has_n2
-	bdf=$(nvme_bdf)
-	ssdt detach "$bdf"
-	[ ! -e "/sys/block/${CTRL}n1" ]
-	[ ! -e "/sys/block/${CTRL}n2" ]
-	module_unload
-	dmesg_clean_since_mark 'asynchronous event'
-	# back on nvme for teardown_file; namespace 2 detached again
-	wait_for 30 nvme_disk >/dev/null
-	udevadm settle -t "$SETTLE_S"
-	nvme detach-ns "$OTHER" -n 2 -c "$ID"
+	unbind_all
 }
