@@ -13,14 +13,17 @@ FS=/sys/kernel/debug/failslab
 setup_file() {
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 	module_load
-	BB=/run/ssdt-busybox
+	# named busybox: a multi-call binary finds its applets by its own name
+	BB_DIR=/run/ssdt-bb
+	BB=$BB_DIR/busybox
+	mkdir -p "$BB_DIR"
 	cp "$(command -v busybox)" "$BB"
-	export BB
+	export BB BB_DIR
 }
 
 teardown_file() {
 	teardown_stock
-	rm -f "$BB"
+	rm -rf "$BB_DIR"
 }
 
 # bind_failing N CPU: bind the controller to ssdtune from a task on CPU
