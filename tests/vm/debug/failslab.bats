@@ -12,6 +12,8 @@ FS=/sys/kernel/debug/failslab
 
 setup_file() {
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	# first in a boot of the slow kernel: nvme may still be probing
+	wait_for "$SETTLE_S" nvme_bdf >/dev/null
 	module_load
 	# named busybox: a multi-call binary finds its applets by its own name
 	BB_DIR=/run/ssdt-bb
