@@ -13,6 +13,7 @@
 # 100 minutes (VM_TIMEOUT, default 7200 s a boot).
 #   scripts/check-debug.sh [FILE...]   only these bats files, one boot
 set -u
+. "$(dirname "$0")/tap-counts.sh"
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$REPO/build}
 export BUILD
@@ -62,10 +63,7 @@ boot() {
 	mv "$part" "$BUILD/results/$name.tap"
 	mv "$BUILD/results/vm-$kver.partial-run.dmesg" "$BUILD/results/$name.dmesg" 2>/dev/null
 	part=$BUILD/results/$name.tap
-	plan=$(sed -n 's/^1\.\.\([0-9]*\).*/\1/p' "$part" | head -1)
-	ok=$(grep -c '^ok ' "$part")
-	notok=$(grep -c '^not ok ' "$part")
-	skipped=$(grep -c '^ok .*# [Ss][Kk][Ii][Pp]' "$part")
+	tap_counts "$part"
 	passed=$((ok - skipped))
 	# a skip proves nothing; a test the plan promised but never reported failed
 	missing=$((${plan:-0} - ok - notok))

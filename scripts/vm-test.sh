@@ -11,6 +11,7 @@
 #   VM_TIMEOUT=SECS                      per-kernel VM timeout (default 2700)
 #   VM_SUBSYS_TIMEOUT=SECS               the subsystem boot's (default 900)
 set -u
+. "$(dirname "$0")/tap-counts.sh"
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-$(pwd)/build}
 export BUILD
@@ -43,10 +44,7 @@ suite() {
 		fail=1
 		return
 	fi
-	plan=$(sed -n 's/^1\.\.\([0-9]*\).*/\1/p' "$tap" | head -1)
-	ok=$(grep -c '^ok ' "$tap")
-	notok=$(grep -c '^not ok ' "$tap")
-	skipped=$(grep -c '^ok .*# [Ss][Kk][Ii][Pp]' "$tap")
+	tap_counts "$tap"
 	passed=$((ok - skipped))
 	line="vm-test: $name: $passed passed, $notok failed, $skipped skipped of $plan in ${secs}s"
 	if [ "$notok" -ne 0 ] || [ "$skipped" -ne 0 ] || [ $((ok + notok)) -ne "${plan:-0}" ] ||
