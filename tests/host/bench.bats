@@ -473,3 +473,19 @@ topo_disk() {
 	note=$(report purge_note)
 	[[ $note == "cannot open /dev/nvme0n1: "* || $note == "/dev/nvme0n1 is not the block device /sys/block/nvme0n1 names" ]]
 }
+
+@test "with a profile applied with --io-cores N, fio runs on those N cores (the plan is made again with the applied io_cores)" {
+	make_topo 4n128c
+	topo_disk
+	STATE=$BATS_TEST_TMPDIR/state
+	run --separate-stderr ssdt plan --profile latency --io-cores 2 --json 0000:41:00.0
+	io=$(printf '%s' "$output" | python3 -c 'import json,sys; print(json.load(sys.stdin)["devices"][0]["io_cpus"])')
+	run --separate-stderr ssdt plan --profile latency --json 0000:41:00.0
+	all=$(printf '%s' "$output" | python3 -c 'import json,sys; print(json.load(sys.stdin)["devices"][0]["io_cpus"])')
+	[ -n "$io" ] && [ "$io" != "$all" ]
+	run --separate-stderr ssdt apply --profile latency --io-cores 2 --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	run --separate-stderr ssdt bench ssdt0n1 --dry-run --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[[ $output == *"# fio on CPUs $io (the I/O cores of the applied profile)"* ]]
+}

@@ -21,6 +21,18 @@ py() {
 }
 
 
+# config_drift TEXT ERROR: with TEXT (printf format) as the file, verify
+# --config finds drift (exit 3) and says ERROR in its one line.
+config_drift() {
+	# shellcheck disable=SC2059 # TEXT is the format
+	printf "$1" >"$CONF"
+	run --separate-stderr ssdt verify --config "$CONF" --state-dir "$STATE"
+	echo "$stderr"
+	[ "$status" -eq 3 ]
+	assert_one_error_line
+	[[ "$stderr" == *"$2"* ]]
+}
+
 # The smp_affinity_list of nvme1's vectors (0000:c1:00.0: IRQs 400..416).
 nvme1_irqs() { cat "$PFX"/irq/4[01][0-9]/smp_affinity_list | md5sum; }
 
@@ -94,6 +106,34 @@ EOC
 	run --separate-stderr "$SSDTUNE" check-config --json "$CONF"
 	[ "$status" -eq 2 ]
 	[ "$(py 'v["status"]')" = error ]
+}
+
+@test "check-config FILE BDF: exit 0 when FILE selects the controller at BDF, 1 when not, 2 for a bad address; it changes nothing" {
+	topo_ident
+	printf 'profile = latency\ncontroller = serial:S4N1SSDT\n' >"$CONF"
+	before=$(fx_sum)
+	run --separate-stderr ssdt check-config "$CONF" 0000:41:00.0
+	echo "$output $stderr"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$CONF:2 selects 0000:41:00.0" ]
+	run --separate-stderr ssdt check-config "$CONF" 41:00.0	# the domain is optional
+	[ "$status" -eq 0 ]
+	run --separate-stderr ssdt check-config "$CONF" 0000:c1:00.0
+	[ "$status" -eq 1 ]
+	[ "$output" = "$CONF does not select 0000:c1:00.0" ]
+	[ -z "$stderr" ]
+	run --separate-stderr ssdt check-config --json "$CONF" 0000:c1:00.0
+	[ "$status" -eq 1 ]
+	[ "$(py 'v["selected"], v["status"]')" = "False not_selected" ]
+	printf 'controller = model:Other NVMe 1TB\n' >"$CONF"
+	run --separate-stderr ssdt check-config "$CONF" 0000:c1:00.0	# on nvme
+	[ "$status" -eq 0 ]
+	run --separate-stderr ssdt check-config "$CONF" 0000:99:00.0	# not present
+	[ "$status" -eq 1 ]
+	run --separate-stderr ssdt check-config "$CONF" nvme1
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "ssdtune: check-config: 'nvme1' is not a PCI address (DDDD:BB:DD.F)"* ]]
+	[ "$(fx_sum)" = "$before" ]
 }
 
 @test "apply --config: only the configured controller is tuned, its knobs set as 'set' does; verify holds; revert restores the tree byte for byte" {
@@ -215,11 +255,8 @@ EOC
 	run --separate-stderr ssdt verify --config "$CONF" --state-dir "$STATE"
 	echo "$output $stderr"
 	[ "$status" -eq 0 ]
-	printf 'controller = serial:S4N1SSDT\nprofile = iops\n' >"$CONF"
-	run --separate-stderr ssdt verify --config "$CONF" --state-dir "$STATE"
-	[ "$status" -eq 3 ]
-	assert_one_error_line
-	[[ "$stderr" == *"the applied profile is latency, $CONF asks for iops"* ]]
+	config_drift 'controller = serial:S4N1SSDT\nprofile = iops\n' \
+		"the applied profile is latency, $CONF asks for iops"
 }
 
 @test "attach --config DEVICE: a controller the file does not select exits 0 doing nothing" {
@@ -285,7 +322,7 @@ EOC
 	done
 }
 
-@test "io_cores in the file: apply --config takes at most N I/O cores; revert restores the tree" {
+@test "io_cores in the file: apply --config takes at most N I/O cores, verify --config finds a changed io_cores or isolate; revert restores the tree" {
 	topo_ident
 	printf 'controller = pci:0000:41:00.0\nprofile = latency\nio_cores = 2\n' >"$CONF"
 	before=$(fx_sum)
@@ -295,6 +332,14 @@ EOC
 	[ "$(py 'v["devices"][0]["io_cpus"]')" = "17-18,81-82" ]
 	[ "$(cat "$FX/devices/system/cpu/cpu18/cpuidle/state2/disable")" = 1 ]
 	[ "$(cat "$FX/devices/system/cpu/cpu19/cpuidle/state2/disable")" = 0 ]
+	run --separate-stderr ssdt verify --config "$CONF" --state-dir "$STATE"
+	echo "$output $stderr"
+	[ "$status" -eq 0 ]
+	# the file changed since apply: another I/O core count, then isolation
+	config_drift 'controller = pci:0000:41:00.0\nprofile = latency\nio_cores = 3\n' \
+		"the profile was applied with io_cores = 2, $CONF asks for io_cores = 3: 'ssdtune apply --config $CONF'"
+	config_drift 'controller = pci:0000:41:00.0\nprofile = latency\nio_cores = 2\nisolate = yes\n' \
+		"the profile was applied without isolation, $CONF asks for isolate = yes: 'ssdtune apply --config $CONF'"
 	run --separate-stderr ssdt revert --state-dir "$STATE"
 	[ "$status" -eq 0 ]
 	[ "$(fx_sum)" = "$before" ]

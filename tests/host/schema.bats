@@ -236,6 +236,20 @@ EOC
 	json_err check-config 2
 }
 
+@test "schema: check-config FILE BDF, selected or not; a bad address" {
+	topo_ident
+	printf 'controller = serial:S4N1SSDT\n' >"$CONF"
+	run --separate-stderr ssdt --json check-config "$CONF" 0000:41:00.0
+	json_ok check-config
+	[ "$(json .line)" = 1 ]
+	run --separate-stderr ssdt --json check-config "$CONF" 0000:c1:00.0
+	[ "$status" -eq 1 ]
+	[ "$(json .selected)" = false ]
+	schema_ok check-config
+	run --separate-stderr ssdt --json check-config "$CONF" 41-00
+	json_err check-config 2
+}
+
 @test "schema: plan for every profile, isolated, with irqbalance running; its errors" {
 	local prof
 	make_topo 4n128c

@@ -84,7 +84,11 @@ setup() {
 	[ "$(trim "$ctrl/coalesce_mode")" = off ]
 	detach
 	sed -i "s/^controller = .*/controller = serial:not-$SSDT_VM_NVME_SERIAL/" "$P/etc/ssdtune/ssdtune.conf"
-	unit_run "$U/ssdtune-attach@.service" "$bdf" ExecStartPre ExecStart ExecStartPost
+	run unit_start "$U/ssdtune-attach@.service" "$bdf"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"ExecCondition: exit 1, the unit is skipped"* ]]
+	[[ "$output" != *ExecStart:* ]]
 	[ "$(pci_driver "$bdf")" = nvme ]
 	dmesg_clean_since_mark
 }

@@ -26,10 +26,30 @@ unit_run() {
 	done
 }
 
+# unit_start FILE INSTANCE: a oneshot's start as systemd runs it:
+# ExecCondition= first (exit 1 to 254 skips the rest, a success; 255 or a
+# signal fails), then ExecStartPre=, ExecStart=, ExecStartPost=.
+unit_start() {
+	local f=$1 inst=$2 line cmd rc
+	while IFS= read -r line; do
+		cmd=${line#ExecCondition=}
+		cmd=${cmd//%I/$inst}
+		echo "ExecCondition: $cmd"
+		# shellcheck disable=SC2086 # a unit's command line is split on blanks
+		"${UNIT_IN[@]}" $cmd
+		rc=$?
+		[ "$rc" -eq 0 ] && continue
+		[ "$rc" -lt 255 ] && { echo "ExecCondition: exit $rc, the unit is skipped"; return 0; }
+		echo "ExecCondition failed: $cmd"
+		return 1
+	done < <(grep "^ExecCondition=" "$f")
+	unit_run "$f" "$inst" ExecStartPre ExecStart ExecStartPost
+}
+
 # unit_boot DIR BDF: what systemd does at boot for controller BDF, with the
 # units in DIR: udev starts ssdtune-attach@BDF.service, then ssdtune.service.
 unit_boot() {
-	unit_run "$1/ssdtune-attach@.service" "$2" ExecStartPre ExecStart ExecStartPost &&
+	unit_start "$1/ssdtune-attach@.service" "$2" &&
 		unit_run "$1/ssdtune.service" "" ExecStartPre ExecStart
 }
 

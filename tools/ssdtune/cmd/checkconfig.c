@@ -5,10 +5,14 @@
  * one line "FILE:LINE: what is wrong", exit 2.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cmd/cli.h"
 #include "cmd/output.h"
+#include "lib/bdf.h"
 #include "lib/config.h"
+#include "lib/ctrls.h"
 #include "lib/plan.h"
 
 static void report_config(const struct config *c)
@@ -53,14 +57,59 @@ static void report_config(const struct config *c)
 		printf("knob %s = %s\n", c->knobs[i].k->name, c->knobs[i].value);
 }
 
+/*
+ * check-config FILE BDF: does @c select the NVMe controller at @bdf?  Exit
+ * 0 if so, 1 if not (ssdtune-attach@.service's ExecCondition: a controller
+ * the file does not select is left alone, and nothing is restarted).
+ */
+static int selects(const struct config *c, const char *bdf)
+{
+	bool matched[CONFIG_MAX_CTRLS];
+	struct ctrl_id *ids = NULL;
+	struct lib_err err;
+	int i, n, line = 0;
+
+	n = ctrls_configured(c, &ids, matched, &err);
+	if (n < 0)
+		return out_fail_err(&err);
+	for (i = 0; i < n && !line; i++)
+		if (!strcmp(ids[i].bdf, bdf))
+			line = ids[i].line;
+	free(ids);
+	out_set_str("file", c->file);
+	out_set_str("pci_address", bdf);
+	out_set_bool("selected", line > 0);
+	if (!line) {
+		out_set_str("status", "not_selected");
+		if (!out_json())
+			printf("%s does not select %s\n", c->file, bdf);
+		out_done();
+		return EXIT_REFUSED;
+	}
+	out_set_str("status", "ok");
+	json_object_object_add(out_obj(), "line", json_object_new_int(line));
+	if (!out_json())
+		printf("%s:%d selects %s\n", c->file, line, bdf);
+	return out_done();
+}
+
 static int cmd_check_config(const struct command *cmd, struct cli *cli)
 {
 	static struct config c;
 	struct lib_err err;
+	char want[BDF_BUFSZ];
+	struct bdf b;
 
-	(void)cmd;
+	if (cli->argc > 1) {
+		if (bdf_parse(cli->argv[1], &b))
+			return usage_error(cmd, "'%s' is not a PCI address (DDDD:BB:DD.F)",
+					   cli->argv[1]);
+		bdf_format(&b, want, sizeof(want));
+	}
 	if (config_load(cli->argc ? cli->argv[0] : CONFIG_PATH_DEFAULT, &c, &err))
 		return out_fail(EXIT_USAGE, "%s", err.msg);
+	if (cli->argc > 1)
+		return selects(&c, want);
 	out_set_str("status", "ok");
 	report_config(&c);
 	return out_done();
@@ -68,7 +117,7 @@ static int cmd_check_config(const struct command *cmd, struct cli *cli)
 
 const struct command check_config_command = {
 	.name = "check-config",
-	.args = "[FILE]",
+	.args = "[FILE [BDF]]",
 	.summary = "check the configuration file and show what it asks for",
 	.help =
 "Parse and check FILE (default " CONFIG_PATH_DEFAULT "), the wanted\n"
@@ -78,7 +127,9 @@ const struct command check_config_command = {
 "knob 'ssdtune set' takes (KNOB = VALUE, checked as set checks it).\n"
 "Prints what the file asks for; with --json the parsed file.  A bad\n"
 "file: one line 'FILE:LINE: what is wrong', exit status 2.  Reads\n"
-"nothing else and changes nothing.  See CONFIGURATION in ssdtune(8).\n",
-	.min_args = 0, .max_args = 1,
+"nothing else and changes nothing.  With BDF: does FILE select the NVMe\n"
+"controller at that PCI address (present, on any driver)?  Exit status 0\n"
+"if it does, 1 if not.  See CONFIGURATION in ssdtune(8).\n",
+	.min_args = 0, .max_args = 2,
 	.run = cmd_check_config,
 };

@@ -33,6 +33,29 @@ static int verify_unapplied(const struct config *conf)
 	return out_done();
 }
 
+/*
+ * --config: was the applied plan made with the file's isolate and
+ * io_cores?  (A file changed since apply plans other I/O cores.)  0, or
+ * the drift reported.
+ */
+static int verify_options(const struct config *conf, const struct state *s)
+{
+	bool isolate = conf->isolate && conf->profile != PROFILE_BALANCED;
+	char want[16], have[16];
+
+	if (isolate != s->isolate)
+		return out_fail(EXIT_DRIFT, "the profile was applied %s isolation, %s asks for isolate = %s: 'ssdtune apply --config %s'",
+				s->isolate ? "with" : "without", conf->file,
+				conf->isolate ? "yes" : "no", conf->file);
+	if (conf->io_cores == s->io_cores)
+		return 0;
+	snprintf(want, sizeof(want), "%d", conf->io_cores);
+	snprintf(have, sizeof(have), "%d", s->io_cores);
+	return out_fail(EXIT_DRIFT, "the profile was applied with io_cores = %s, %s asks for io_cores = %s: 'ssdtune apply --config %s'",
+			s->io_cores ? have : "auto", conf->file,
+			conf->io_cores ? want : "auto", conf->file);
+}
+
 static int cmd_verify(const struct command *cmd, struct cli *cli)
 {
 	struct json_object *arr = json_object_new_array();
@@ -60,6 +83,10 @@ static int cmd_verify(const struct command *cmd, struct cli *cli)
 		json_object_object_add(out_obj(), "profile", json_object_new_string(s.profile));
 		r = out_fail(EXIT_DRIFT, "the applied profile is %s, %s asks for %s: 'ssdtune apply --config %s'",
 			     s.profile, conf->file, plan_profile_name(conf->profile), conf->file);
+		state_free(&s);
+		return r;
+	}
+	if (conf && (r = verify_options(conf, &s))) {
 		state_free(&s);
 		return r;
 	}
@@ -130,11 +157,11 @@ const struct command verify_command = {
 "applied since boot: verify says so and fails.\n"
 "Prints 'ok', 'pending' or 'drift' per value.\n"
 "Exit status: 0 all hold; 3 drift: a value drifted, the state predates\n"
-"the last boot, or (with --config) the applied profile is not the\n"
-"configured one or nothing is applied; 1 verify could not check (no\n"
+"the last boot, or (with --config) the applied profile, isolate or\n"
+"io_cores is not the configured one, or nothing is applied; 1 verify could not check (no\n"
 "state without --config, unreadable state); 2 usage or a bad config file.\n"
-"  --config FILE    also check that FILE is good and that its profile is\n"
-"                   the one applied (what 'apply --config FILE' saved is\n"
+"  --config FILE    also check that FILE is good and that its profile,\n"
+"                   isolate and io_cores are the ones applied (what 'apply --config FILE' saved is\n"
 "                   for the configured controllers and their knobs)\n"
 "  --state-dir DIR  where apply saved (default /var/lib/ssdtune)\n",
 	.min_args = 0, .max_args = 0,

@@ -550,6 +550,7 @@ int plan_build(const struct topo *t, const struct plan_opts *o, const int *sel,
 	p->profile = profile;
 	p->isolate = o->isolate && profile != PROFILE_BALANCED;
 	p->boot = o->boot && profile != PROFILE_BALANCED;
+	p->io_cores = o->io_cores;
 	p->devs = calloc((size_t)t->npcis + 1, sizeof(*p->devs));
 	if (!p->devs || cpuset_init(&all_irq, ncpu) || cpuset_init(&all_io, ncpu) ||
 	    cpuset_init(&chosen, ncpu) || cpuset_init(&io, ncpu))

@@ -86,6 +86,7 @@ struct plan_dev {
 struct plan {
 	int profile;
 	bool isolate, boot;
+	int io_cores;		/* as asked (plan_opts), 0: all */
 	char partition[80];	/* its path, "" without --isolate */
 	struct plan_dev *devs;
 	int ndevs;

@@ -191,7 +191,7 @@ static const char *str(struct json_object *o, const char *k)
 
 int state_load(const char *dir, struct state *s, struct lib_err *err)
 {
-	struct json_object *root, *arr = NULL;
+	struct json_object *root, *arr = NULL, *opt;
 	char p[PATH_MAX];
 	size_t i, n;
 	int r = 0;
@@ -211,6 +211,11 @@ int state_load(const char *dir, struct state *s, struct lib_err *err)
 		 str(root, "profile") ? str(root, "profile") : "");
 	snprintf(s->boot_id, sizeof(s->boot_id), "%s",
 		 str(root, "boot_id") ? str(root, "boot_id") : "");
+	/* state files of earlier versions have neither: no isolation, all cores */
+	if (json_object_object_get_ex(root, "isolate", &opt))
+		s->isolate = json_object_get_boolean(opt);
+	if (json_object_object_get_ex(root, "io_cores", &opt))
+		s->io_cores = json_object_get_int(opt);
 	n = json_object_array_length(arr);
 	for (i = 0; i < n && !r; i++) {
 		struct json_object *e = json_object_array_get_idx(arr, i), *v;
@@ -255,6 +260,8 @@ int state_save(const char *dir, const struct state *s, struct lib_err *err)
 
 	json_object_object_add(root, "version", json_object_new_int(1));
 	json_object_object_add(root, "profile", json_object_new_string(s->profile));
+	json_object_object_add(root, "isolate", json_object_new_boolean(s->isolate));
+	json_object_object_add(root, "io_cores", json_object_new_int(s->io_cores));
 	if (!state_boot_id(boot, sizeof(boot)))
 		json_object_object_add(root, "boot_id", json_object_new_string(boot));
 	for (i = 0; i < s->n; i++) {

@@ -40,6 +40,8 @@ struct state {
 	char profile[32];
 	char boot_id[40];	/* the boot the values were applied in ("":
 				 * a state file from before boot ids) */
+	bool isolate;		/* the plan's options (apply --isolate, */
+	int io_cores;		/* --io-cores; 0: all); what a re-plan uses */
 	struct state_entry *e;
 	int n, cap;
 };

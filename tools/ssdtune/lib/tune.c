@@ -81,6 +81,8 @@ int tune_applied_io_cpus(const char *dir, const char *bdf, char *cpus,
 	if (r)
 		return r;
 	snprintf(prof, plen, "%s", s.profile);
+	o.isolate = s.isolate;
+	o.io_cores = s.io_cores;
 	state_free(&s);
 	pr = plan_profile_parse(prof);
 	if (pr < 0)
@@ -212,6 +214,8 @@ int tune_save(const char *dir, const struct plan *p, struct state *s,
 	int i, r;
 
 	snprintf(s->profile, sizeof(s->profile), "%s", plan_profile_name(p->profile));
+	s->isolate = p->isolate;
+	s->io_cores = p->io_cores;
 	for (i = 0; i < p->nitems; i++) {
 		const struct plan_item *it = &p->items[i];
 		struct state_entry *e;
