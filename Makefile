@@ -5,6 +5,7 @@
 #   make check     every test suite; last line "N passed, N failed"
 #   make check-debug  the lifecycle fault matrix on a KASAN/lockdep/kmemleak
 #                  kernel (built once, cached in build/debug-kernel)
+#   make check-ansible  the Ansible role against a VM (20 to 40 minutes)
 #   make lint      checkpatch --strict, sparse and W=1 on both kernels
 #   make bench     long measurements (reports, not tests)
 #   make bench-power  power limit sweep (a report, not a test)
@@ -14,7 +15,7 @@
 BUILD   ?= $(CURDIR)/build
 export BUILD
 
-.PHONY: all setup modules tools install uninstall deb kunit host-test vm-test check check-debug lint demo bench bench-power clean
+.PHONY: all setup modules tools install uninstall deb kunit host-test vm-test check check-debug check-ansible lint demo bench bench-power clean
 
 all: modules tools
 
@@ -63,6 +64,9 @@ check: setup
 
 check-debug: setup
 	@scripts/check-debug.sh
+
+check-ansible: setup modules tools deb
+	@scripts/check-ansible.sh
 
 lint: setup
 	@scripts/lint.sh

@@ -28,6 +28,8 @@ manifest() {
 	echo "0755 tools/ssdtune/ssdtune $PREFIX/sbin/ssdtune"
 	echo "0644 misc/systemd/ssdtune.service $UNITDIR/ssdtune.service subst"
 	echo "0644 misc/systemd/ssdtune-attach@.service $UNITDIR/ssdtune-attach@.service subst"
+	echo "0644 misc/systemd/ssdtune-metrics.service $UNITDIR/ssdtune-metrics.service subst"
+	echo "0644 misc/systemd/ssdtune-metrics.timer $UNITDIR/ssdtune-metrics.timer"
 	echo "0644 misc/udev/60-ssdtune.rules $UDEVRULESDIR/60-ssdtune.rules"
 	echo "0644 misc/ssdtune.conf $PREFIX/share/doc/ssdtune/examples/ssdtune.conf"
 	echo "0644 misc/ssdtune.conf $SYSCONFDIR/ssdtune/ssdtune.conf keep"

@@ -5,7 +5,7 @@
 set -eu
 
 BUILD_DIR=${BUILD_DIR:-$(pwd)/build}
-STAMP=$BUILD_DIR/.setup-done-v7
+STAMP=$BUILD_DIR/.setup-done-v8
 SRCFILE=/etc/apt/sources.list.d/ssdtune-backports.sources
 
 log() { printf 'setup: %s\n' "$*"; }
@@ -109,6 +109,34 @@ if [ ! -x "$BUILD_DIR/irqbalance/irqbalance" ]; then
 		exit 1
 	fi
 	rm -rf "$tmp"
+fi
+# Debian's promtool and node_exporter for the metrics tests
+# (tests/host/metrics.bats, tests/vm/86-metrics.bats), unpacked, not
+# installed: the packages would start a Prometheus server and an exporter
+# on this host.
+if [ ! -x "$BUILD_DIR/prometheus/promtool" ] || [ ! -x "$BUILD_DIR/prometheus/node_exporter" ]; then
+	log "unpacking Debian's promtool and node_exporter into $BUILD_DIR/prometheus"
+	tmp=$(mktemp -d)
+	chmod 755 "$tmp"
+	if ! (cd "$tmp" && apt-get download -q -o APT::Sandbox::User=root \
+			prometheus prometheus-node-exporter &&
+		dpkg-deb -x prometheus_*.deb root &&
+		dpkg-deb -x prometheus-node-exporter_*.deb root &&
+		mkdir -p "$BUILD_DIR/prometheus" &&
+		cp root/usr/bin/promtool root/usr/bin/prometheus-node-exporter "$BUILD_DIR/prometheus/" &&
+		mv "$BUILD_DIR/prometheus/prometheus-node-exporter" "$BUILD_DIR/prometheus/node_exporter"); then
+		rm -rf "$tmp"
+		echo "setup: cannot unpack Debian's prometheus and prometheus-node-exporter" >&2
+		exit 1
+	fi
+	rm -rf "$tmp"
+fi
+# ansible-core and ansible-lint from PyPI for the Ansible role's tests
+# (misc/ansible; tests/host/ansible.bats, tests/vm/ansible/role.bats).
+if [ ! -x "$BUILD_DIR/ansible/bin/ansible-playbook" ] || [ ! -x "$BUILD_DIR/ansible/bin/ansible-lint" ]; then
+	log "installing ansible-core and ansible-lint into $BUILD_DIR/ansible"
+	python3 -m venv "$BUILD_DIR/ansible"
+	"$BUILD_DIR/ansible/bin/pip" install -q ansible-core==2.19.14 ansible-lint==26.10.1
 fi
 touch "$STAMP"
 log "done"

@@ -92,13 +92,14 @@ Architecture: all" ]
 	dpkg-deb -c "$TOOL_DEB" | awk '{print $6}' >"$BATS_TEST_TMPDIR/files"
 	dpkg-deb -x "$TOOL_DEB" "$BATS_TEST_TMPDIR/root"
 	n=0
-	for u in ssdtune.service ssdtune-attach@.service; do
+	for u in ssdtune.service ssdtune-attach@.service ssdtune-metrics.service ssdtune-metrics.timer; do
 		[ -f "$REPO/misc/systemd/$u" ] || continue
 		n=$((n + 1))
 		grep -qxF "./lib/systemd/system/$u" "$BATS_TEST_TMPDIR/files" || { echo "missing $u"; false; }
 		# written for PREFIX=/usr
 		! grep -n '@[A-Z]*@' "$BATS_TEST_TMPDIR/root/lib/systemd/system/$u" || false
-		grep -q '^ExecStart=/usr/sbin/ssdtune ' "$BATS_TEST_TMPDIR/root/lib/systemd/system/$u"
+		[ "${u%.timer}" != "$u" ] ||
+			grep -q '^ExecStart=/usr/sbin/ssdtune ' "$BATS_TEST_TMPDIR/root/lib/systemd/system/$u"
 	done
 	if [ -f "$REPO/misc/udev/60-ssdtune.rules" ]; then
 		n=$((n + 1))

@@ -433,3 +433,20 @@ bench_env() {
 	json_err bench 1
 	[ "$(json .ab_state_dir)" = "$OUT.2/ab-state" ]
 }
+
+@test "schema: metrics on the fixtures, with a profile applied, to a file; its errors" {
+	topo_ident
+	run --separate-stderr ssdt --json metrics
+	json_ok metrics
+	[ "$(json .controllers)" = 1 ]
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	run --separate-stderr ssdt --json metrics --state-dir "$STATE" --output "$BATS_TEST_TMPDIR/m.prom"
+	json_ok metrics
+	[ "$(json .output)" = "$BATS_TEST_TMPDIR/m.prom" ]
+	run --separate-stderr ssdt --json metrics --output "$BATS_TEST_TMPDIR/no/m.prom"
+	json_err metrics 1
+	echo '{' >"$STATE/state.json"
+	run --separate-stderr ssdt --json metrics --state-dir "$STATE"
+	json_err metrics 1
+}

@@ -21,9 +21,14 @@ setup() {
 		grep -q "^ExecStart=$P/sbin/ssdtune .*--config $P/etc/ssdtune/ssdtune.conf" "$U/$u"
 	done
 	grep -q "^ExecStop=$P/sbin/ssdtune revert$" "$U/ssdtune.service"
+	grep -q "^ExecCondition=$P/sbin/ssdtune check-config $P/etc/ssdtune/ssdtune.conf %I$" "$U/ssdtune-attach@.service"
+	! grep -n '@SBINDIR@' "$U/ssdtune-metrics.service"
+	grep -q "^ExecStart=$P/sbin/ssdtune metrics --output /var/lib/prometheus/node-exporter/ssdtune.prom$" \
+		"$U/ssdtune-metrics.service"
 	[ -f "$P/etc/ssdtune/ssdtune.conf" ]
 	# man: the Documentation= line must resolve too
-	run env MANPATH="$P/share/man" systemd-analyze verify "$U/ssdtune.service" "$U/ssdtune-attach@.service"
+	run env MANPATH="$P/share/man" systemd-analyze verify "$U/ssdtune.service" "$U/ssdtune-attach@.service" \
+		"$U/ssdtune-metrics.service" "$U/ssdtune-metrics.timer"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]

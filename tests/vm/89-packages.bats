@@ -15,14 +15,10 @@
 
 load lib/common
 load lib/units
+load lib/pkgns
 
-PKG_DIR=/run/ssdt-pkg
-PKG_NS=$PKG_DIR/ns
 # shellcheck disable=SC2034 # read by unit_run (lib/units.bash)
 UNIT_IN=(nsenter "--mount=$PKG_NS" --)
-
-# in_pkg CMD...: run CMD in the packages' mount namespace.
-in_pkg() { nsenter "--mount=$PKG_NS" -- "$@"; }
 
 # What dpkg and debconf keep about packages they have purged, caches they
 # rebuild, and the module signing key DKMS makes at its first build (it
@@ -30,45 +26,21 @@ in_pkg() { nsenter "--mount=$PKG_NS" -- "$@"; }
 PKG_BOOKKEEPING='^(var/lib/dpkg(/|$)|var/log/|var/cache/(debconf|man|ldconfig)(/|$)|etc/ld\.so\.cache$|var/lib/systemd/deb-systemd-helper-|var/lib/dkms/mok\.(key|pub)$)'
 
 setup_file() {
-	local d
-	TOOL_DEB=""
-	DKMS_DEB=""
-	for d in "$SSDT_BUILD"/deb/ssdtune_*_"$(dpkg --print-architecture)".deb; do TOOL_DEB=$d; done
-	for d in "$SSDT_BUILD"/deb/ssdtune-dkms_*_all.deb; do DKMS_DEB=$d; done
-	if [ ! -f "$TOOL_DEB" ] || [ ! -f "$DKMS_DEB" ]; then
-		echo "no packages in $SSDT_BUILD/deb: run 'make deb' first (make check does)" >&2
-		return 1
-	fi
+	pkg_debs || return 1
 	VERSION=$(dpkg-deb -f "$TOOL_DEB" Version)
 	teardown_stock
-	mkdir -p "$PKG_DIR"
-	mountpoint -q "$PKG_DIR" || mount -t tmpfs ssdt-pkg "$PKG_DIR"
-	mount --make-private "$PKG_DIR"
-	touch "$PKG_NS"
-	unshare "--mount=$PKG_NS" --propagation private true
-	for d in usr etc var; do
-		mkdir -p "$PKG_DIR/$d/upper" "$PKG_DIR/$d/work"
-		in_pkg mount -t overlay "pkg-$d" \
-			-o "lowerdir=/$d,upperdir=$PKG_DIR/$d/upper,workdir=$PKG_DIR/$d/work" "/$d"
-	done
-	# man-db's dpkg trigger would index every manual page, minutes under
-	# TCG; dpkg still installs the page
-	in_pkg rm -f /var/lib/man-db/auto-update
+	pkgns_setup
 	# One kernel installed, as on a fresh Debian host: Debian's DKMS
 	# builds for the running kernel and for the newest one in /boot,
 	# which here would be a second build of 5 minutes under TCG
 	mkdir -p "$PKG_DIR/boot"
 	cp "/boot/config-$(uname -r)" "$PKG_DIR/boot/"
 	in_pkg mount --bind "$PKG_DIR/boot" /boot
-	export TOOL_DEB DKMS_DEB VERSION
+	export VERSION
 }
 
 teardown_file() {
-	in_pkg /usr/sbin/ssdtune revert >/dev/null 2>&1 || true
-	teardown_stock
-	umount "$PKG_NS" 2>/dev/null
-	umount -l "$PKG_DIR" 2>/dev/null
-	true
+	pkgns_teardown
 }
 
 setup() {

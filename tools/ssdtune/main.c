@@ -13,6 +13,7 @@ static const struct command *const commands[] = {
 	&topology_command,
 	&set_command,
 	&monitor_command,
+	&metrics_command,
 	&plan_command,
 	&apply_command,
 	&verify_command,

@@ -1,0 +1,55 @@
+# A mount namespace whose /usr, /etc and /var are overlays (upper layers in
+# tmpfs under PKG_DIR): what dpkg, DKMS or an Ansible run installs there
+# reaches none of the guest's other tests, and the upper layers hold
+# exactly what was written.  For tests/vm/89-packages.bats and
+# ansible/role.bats.  Load after lib/common.
+
+PKG_DIR=/run/ssdt-pkg
+PKG_NS=$PKG_DIR/ns
+
+# in_pkg CMD...: run CMD in the namespace.
+in_pkg() { nsenter "--mount=$PKG_NS" -- "$@"; }
+
+# pkgns_setup: make the namespace (for setup_file).
+pkgns_setup() {
+	local d
+	mkdir -p "$PKG_DIR"
+	mountpoint -q "$PKG_DIR" || mount -t tmpfs ssdt-pkg "$PKG_DIR"
+	mount --make-private "$PKG_DIR"
+	touch "$PKG_NS"
+	unshare "--mount=$PKG_NS" --propagation private true
+	for d in usr etc var; do
+		mkdir -p "$PKG_DIR/$d/upper" "$PKG_DIR/$d/work"
+		in_pkg mount -t overlay "pkg-$d" \
+			-o "lowerdir=/$d,upperdir=$PKG_DIR/$d/upper,workdir=$PKG_DIR/$d/work" "/$d"
+	done
+	# man-db's dpkg trigger would index every manual page, minutes under
+	# TCG; dpkg still installs the page
+	in_pkg rm -f /var/lib/man-db/auto-update
+}
+
+# pkgns_teardown: what the installed tool applied reverted, the
+# controller back on nvme, the namespace and its layers gone (for
+# teardown_file).
+pkgns_teardown() {
+	in_pkg /usr/sbin/ssdtune revert >/dev/null 2>&1 || true
+	teardown_stock
+	umount "$PKG_NS" 2>/dev/null
+	umount -l "$PKG_DIR" 2>/dev/null
+	true
+}
+
+# pkg_debs: TOOL_DEB and DKMS_DEB, the packages of make deb in
+# $SSDT_BUILD/deb (make check builds them before the VM suites).
+pkg_debs() {
+	local d
+	TOOL_DEB=""
+	DKMS_DEB=""
+	for d in "$SSDT_BUILD"/deb/ssdtune_*_"$(dpkg --print-architecture)".deb; do TOOL_DEB=$d; done
+	for d in "$SSDT_BUILD"/deb/ssdtune-dkms_*_all.deb; do DKMS_DEB=$d; done
+	if [ ! -f "$TOOL_DEB" ] || [ ! -f "$DKMS_DEB" ]; then
+		echo "no packages in $SSDT_BUILD/deb: run 'make deb' first (make check does)" >&2
+		return 1
+	fi
+	export TOOL_DEB DKMS_DEB
+}
