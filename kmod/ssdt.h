@@ -36,6 +36,7 @@
 #define SSDT_MAX_XFER		(512u * 1024)	/* bytes, before MDTS */
 #define SSDT_MAX_PRP_LISTS	2
 #define SSDT_MAX_NS		16
+#define SSDT_MAX_POLL_QUEUES	64
 #define SSDT_MAX_RETRIES	5
 #define SSDT_MAX_CTRLS		1024	/* minors of /dev/ssdtN */
 
@@ -76,7 +77,8 @@ struct ssdt_queue {
 	u16 qid;			/* 0: admin */
 	u16 depth;
 	u16 vector;			/* PCI vector index serving the CQ */
-	int irq;			/* Linux IRQ of that vector */
+	int irq;			/* Linux IRQ of that vector, -1: none */
+	bool poll;			/* a poll queue: blk-mq's ->poll */
 	struct blk_mq_tags *tags;	/* I/O queues only */
 
 	spinlock_t sq_lock;		/* submission: process context */
@@ -85,7 +87,7 @@ struct ssdt_queue {
 	u16 sq_tail;
 	u16 last_sq_tail;		/* tail last rung or put in the shadow */
 
-	spinlock_t cq_lock;		/* completion: hard IRQ and timeout */
+	spinlock_t cq_lock;		/* completion: hard IRQ, timeout, ->poll */
 	struct nvme_completion *cqes;
 	dma_addr_t cq_dma;
 	u16 cq_head;
@@ -193,7 +195,9 @@ struct ssdt_ctrl {
 	struct semaphore slot_sem;	/* counts free slots */
 
 	struct ssdt_queue **ioq;	/* ioq[0] is qid 1 */
-	unsigned int nr_io;
+	unsigned int nr_io;		/* I/O queues: nr_irq_io, then nr_poll */
+	unsigned int nr_irq_io;		/* with a vector: HCTX_TYPE_DEFAULT */
+	unsigned int nr_poll;		/* without: HCTX_TYPE_POLL, the last */
 	unsigned int nr_vecs;
 	bool single_vector;		/* one vector serves every queue */
 	u16 io_depth;
@@ -268,6 +272,7 @@ extern struct workqueue_struct *ssdt_wq;	/* resets: WQ_MEM_RECLAIM */
 extern unsigned int ssdt_io_timeout;
 extern unsigned int ssdt_admin_timeout;
 extern unsigned int ssdt_max_io_queues;
+extern unsigned int ssdt_poll_queues;
 extern unsigned int ssdt_io_queue_depth;
 
 void ssdt_shutdown(struct pci_dev *pdev);

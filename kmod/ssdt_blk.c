@@ -443,9 +443,42 @@ static int ssdt_init_request(struct blk_mq_tag_set *set, struct request *rq,
 	return 0;
 }
 
+/* The interrupt-driven queues first, then the poll queues (ctrl.h). */
 static void ssdt_map_queues(struct blk_mq_tag_set *set)
 {
-	blk_mq_map_queues(&set->map[HCTX_TYPE_DEFAULT]);
+	struct ssdt_ctrl *ctrl = set->driver_data;
+	struct blk_mq_queue_map *map = &set->map[HCTX_TYPE_DEFAULT];
+
+	map->nr_queues = ctrl->nr_irq_io;
+	map->queue_offset = 0;
+	blk_mq_map_queues(map);
+	if (set->nr_maps <= HCTX_TYPE_POLL)
+		return;
+	set->map[HCTX_TYPE_READ].nr_queues = 0;
+	map = &set->map[HCTX_TYPE_POLL];
+	map->nr_queues = ctrl->nr_poll;
+	map->queue_offset = ctrl->nr_irq_io;
+	blk_mq_map_queues(map);
+}
+
+/*
+ * blk-mq's polling of a poll queue (io_uring with IOPOLL): reap
+ * what is posted, in the caller's batch.  The interrupt handlers take
+ * cq_lock too (another queue's, the same lock class): irqsave.
+ */
+static int ssdt_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
+{
+	struct ssdt_queue *q = hctx->driver_data;
+	unsigned long flags;
+	int found;
+
+	if (!ssdt_cq_pending(q, 1))
+		return 0;
+	spin_lock_irqsave(&q->cq_lock, flags);
+	found = ssdt_cq_reap(q, iob);
+	q->polled += found;
+	spin_unlock_irqrestore(&q->cq_lock, flags);
+	return found;
 }
 
 static const struct blk_mq_ops ssdt_mq_ops = {
@@ -456,6 +489,7 @@ static const struct blk_mq_ops ssdt_mq_ops = {
 	.init_hctx	= ssdt_init_hctx,
 	.init_request	= ssdt_init_request,
 	.map_queues	= ssdt_map_queues,
+	.poll		= ssdt_poll,
 };
 
 int ssdt_blk_init(struct ssdt_ctrl *ctrl)
@@ -477,7 +511,8 @@ int ssdt_blk_init(struct ssdt_ctrl *ctrl)
 	}
 	set->ops = &ssdt_mq_ops;
 	set->nr_hw_queues = ctrl->nr_io;
-	set->nr_maps = 1;
+	/* HCTX_TYPE_POLL is map 2; its map makes the disks pollable */
+	set->nr_maps = ctrl->nr_poll ? HCTX_TYPE_POLL + 1 : 1;
 	set->queue_depth = ctrl->io_depth - 1;	/* one slot stays empty */
 	set->numa_node = ctrl->node;
 	set->cmd_size = sizeof(struct ssdt_iod);

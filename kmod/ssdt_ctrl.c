@@ -395,9 +395,10 @@ static int ssdt_create_io_queue(struct ssdt_ctrl *ctrl, struct ssdt_queue *q)
 	cmd.create_cq.prp1 = cpu_to_le64(q->cq_dma);
 	cmd.create_cq.cqid = cpu_to_le16(q->qid);
 	cmd.create_cq.qsize = cpu_to_le16(q->depth - 1);
+	/* A poll queue's completions raise no interrupt (IEN 0). */
 	cmd.create_cq.cq_flags = cpu_to_le16(NVME_QUEUE_PHYS_CONTIG |
-					     NVME_CQ_IRQ_ENABLED);
-	cmd.create_cq.irq_vector = cpu_to_le16(q->vector);
+					     (q->poll ? 0 : NVME_CQ_IRQ_ENABLED));
+	cmd.create_cq.irq_vector = cpu_to_le16(q->poll ? 0 : q->vector);
 	ret = ssdt_admin_exec(ctrl, &cmd, NULL);
 	if (ret)
 		goto fail;
@@ -445,8 +446,12 @@ static int ssdt_admin_start(struct ssdt_ctrl *ctrl)
 	return ret;
 }
 
-/* Allocate the vectors for @want I/O queues; settles nr_io and the layout. */
-static int ssdt_setup_vectors(struct ssdt_ctrl *ctrl, unsigned int want)
+/*
+ * Allocate the vectors for @want interrupt-driven I/O queues; @poll
+ * queues without a vector follow them.  Settles nr_io and the layout.
+ */
+static int ssdt_setup_vectors(struct ssdt_ctrl *ctrl, unsigned int want,
+			      unsigned int poll)
 {
 	struct pci_dev *pdev = ctrl->pdev;
 	int got;
@@ -456,14 +461,16 @@ static int ssdt_setup_vectors(struct ssdt_ctrl *ctrl, unsigned int want)
 		return got;
 	ctrl->nr_vecs = got;
 	ctrl->single_vector = got == 1;
-	ctrl->nr_io = ctrl->single_vector ? 1 : min_t(unsigned int, want, got - 1);
+	ctrl->nr_irq_io = ctrl->single_vector ? 1 : min_t(unsigned int, want, got - 1);
+	ctrl->nr_poll = poll;
+	ctrl->nr_io = ctrl->nr_irq_io + poll;
 	return 0;
 }
 
 int ssdt_ctrl_init(struct ssdt_ctrl *ctrl)
 {
 	struct pci_dev *pdev = ctrl->pdev;
-	unsigned int want, i;
+	unsigned int want, poll, count, i;
 	u64 bar_pairs;
 	int ret;
 
@@ -498,6 +505,8 @@ int ssdt_ctrl_init(struct ssdt_ctrl *ctrl)
 		goto free_vecs;
 	}
 	ctrl->nr_io = 0;
+	ctrl->nr_irq_io = 0;
+	ctrl->nr_poll = 0;
 	ret = ssdt_irqs_request(ctrl);
 	if (ret)
 		goto free_admin;
@@ -511,15 +520,21 @@ int ssdt_ctrl_init(struct ssdt_ctrl *ctrl)
 	want = num_online_cpus();
 	if (ssdt_max_io_queues)
 		want = min(want, ssdt_max_io_queues);
-	want = min_t(u64, want, min_t(u64, 64, bar_pairs - 1));
-	ret = ssdt_set_queue_count(ctrl, &want);
+	/* poll queues on top, leaving doorbells for one interrupt queue */
+	poll = min_t(u64, ssdt_poll_queues, bar_pairs - 2);
+	want = min_t(u64, want, min_t(u64, 64, bar_pairs - 1 - poll));
+	count = want + poll;
+	ret = ssdt_set_queue_count(ctrl, &count);
 	if (ret)
 		goto disable;
+	/* fewer granted: the poll queues give way first */
+	want = min(want, count);
+	poll = count - want;
 
 	/* Now the real vector layout: admin on 0, one per I/O queue after. */
 	ssdt_irqs_free(ctrl);
 	pci_free_irq_vectors(pdev);
-	ret = ssdt_setup_vectors(ctrl, want);
+	ret = ssdt_setup_vectors(ctrl, want, poll);
 	if (ret)
 		goto disable_noirq;
 
@@ -532,13 +547,15 @@ int ssdt_ctrl_init(struct ssdt_ctrl *ctrl)
 		goto disable_noirq;
 	}
 	for (i = 0; i < ctrl->nr_io; i++) {
-		u16 vec = ctrl->single_vector ? 0 : i + 1;
+		bool polled = i >= ctrl->nr_irq_io;
+		u16 vec = ctrl->single_vector || polled ? 0 : i + 1;
 
 		ctrl->ioq[i] = ssdt_queue_alloc(ctrl, i + 1, ctrl->io_depth, vec);
 		if (!ctrl->ioq[i]) {
 			ret = -ENOMEM;
 			goto free_ioq;
 		}
+		ctrl->ioq[i]->poll = polled;
 	}
 	ret = ssdt_irqs_request(ctrl);
 	if (ret)
@@ -548,8 +565,8 @@ int ssdt_ctrl_init(struct ssdt_ctrl *ctrl)
 	if (ret)
 		goto free_irqs_io;
 
-	dev_info(ssdt_dev(ctrl), "%u I/O queues of depth %u, %u %s vectors, shadow doorbells %s\n",
-		 ctrl->nr_io, ctrl->io_depth, ctrl->nr_vecs,
+	dev_info(ssdt_dev(ctrl), "%u I/O queues (%u polled) of depth %u, %u %s vectors, shadow doorbells %s\n",
+		 ctrl->nr_io, ctrl->nr_poll, ctrl->io_depth, ctrl->nr_vecs,
 		 pdev->msix_enabled ? "MSI-X" :
 		 pdev->msi_enabled ? "MSI" : "INTx",
 		 ssdt_dbbuf_name(ctrl->dbbuf));
@@ -567,6 +584,8 @@ free_ioq:
 	kfree(ctrl->ioq);
 	ctrl->ioq = NULL;
 	ctrl->nr_io = 0;
+	ctrl->nr_irq_io = 0;
+	ctrl->nr_poll = 0;
 disable_noirq:
 	ssdt_ctrl_disable(ctrl);
 	goto free_admin;
@@ -619,6 +638,8 @@ void ssdt_ctrl_teardown(struct ssdt_ctrl *ctrl, bool shutdown)
 	kfree(ctrl->ioq);
 	ctrl->ioq = NULL;
 	ctrl->nr_io = 0;
+	ctrl->nr_irq_io = 0;
+	ctrl->nr_poll = 0;
 	ssdt_dbbuf_free(ctrl);
 	ssdt_queue_free(ctrl->admin);
 	ctrl->admin = NULL;

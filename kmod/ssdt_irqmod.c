@@ -175,7 +175,7 @@ static void ssdt_mod_set_all(struct ssdt_ctrl *ctrl, const struct ssdt_coalesce 
 
 	if (ctrl->single_vector)
 		return;
-	for (i = 0; i < ctrl->nr_io; i++) {
+	for (i = 0; i < ctrl->nr_irq_io; i++) {
 		struct ssdt_queue *q = ctrl->ioq[i];
 
 		/*
@@ -206,7 +206,7 @@ static int ssdt_hw_coalesce(struct ssdt_ctrl *ctrl, const struct ssdt_coalesce *
 	ret = ssdt_set_feature(ctrl, NVME_FEAT_IRQ_COALESCE, dw11);
 	if (ret)
 		return ret;
-	for (i = 0; i < ctrl->nr_io && !ctrl->single_vector; i++) {
+	for (i = 0; i < ctrl->nr_irq_io && !ctrl->single_vector; i++) {
 		ret = ssdt_set_feature(ctrl, NVME_FEAT_IRQ_CONFIG,
 				       ssdt_irq_config_encode(ctrl->ioq[i]->vector,
 							      !c));

@@ -23,6 +23,20 @@ unsigned int ssdt_max_io_queues;
 module_param_named(max_io_queues, ssdt_max_io_queues, uint, 0444);
 MODULE_PARM_DESC(max_io_queues, "upper bound on I/O queues, 0 = one per online CPU (default 0)");
 
+static int ssdt_poll_queues_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, SSDT_MAX_POLL_QUEUES);
+}
+
+static const struct kernel_param_ops ssdt_poll_queues_ops = {
+	.set = ssdt_poll_queues_set,
+	.get = param_get_uint,
+};
+
+unsigned int ssdt_poll_queues;
+module_param_cb(poll_queues, &ssdt_poll_queues_ops, &ssdt_poll_queues, 0444);
+MODULE_PARM_DESC(poll_queues, "I/O queues without an interrupt, for polled I/O (io_uring IOPOLL), 0..64 (default 0)");
+
 /* Queue sizes and tags are u16; blk-mq takes at most BLK_MQ_MAX_DEPTH tags. */
 #define SSDT_MAX_QUEUE_DEPTH	4096
 

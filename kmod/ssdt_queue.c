@@ -259,7 +259,7 @@ static irqreturn_t ssdt_irq_single(int irq, void *data)
 	irqreturn_t ret = ssdt_irq(irq, ctrl->admin);
 	unsigned int i;
 
-	for (i = 0; i < ctrl->nr_io; i++)
+	for (i = 0; i < ctrl->nr_irq_io; i++)
 		if (ssdt_irq(irq, ctrl->ioq[i]) == IRQ_HANDLED)
 			ret = IRQ_HANDLED;
 	return ret;
@@ -303,7 +303,7 @@ int ssdt_irqs_request(struct ssdt_ctrl *ctrl)
 		if (ret)
 			return ret;
 		ctrl->admin->irq = pci_irq_vector(pdev, 0);
-		for (i = 0; i < ctrl->nr_io; i++)
+		for (i = 0; i < ctrl->nr_irq_io; i++)
 			ctrl->ioq[i]->irq = ctrl->admin->irq;
 		return 0;
 	}
@@ -315,7 +315,7 @@ int ssdt_irqs_request(struct ssdt_ctrl *ctrl)
 	ctrl->admin->irq = pci_irq_vector(pdev, 0);
 	irq_set_affinity_and_hint(ctrl->admin->irq, local);
 
-	for (i = 0; i < ctrl->nr_io; i++) {
+	for (i = 0; i < ctrl->nr_irq_io; i++) {
 		struct ssdt_queue *q = ctrl->ioq[i];
 		unsigned int cpu = ssdt_spread_cpu(local, i);
 
@@ -355,7 +355,7 @@ void ssdt_irqs_spread(struct ssdt_ctrl *ctrl)
 
 	if (ssdt_irq_spread != SSDT_SPREAD_QUEUE || ctrl->single_vector)
 		return;
-	for (i = 0; i < ctrl->nr_io; i++) {
+	for (i = 0; i < ctrl->nr_irq_io; i++) {
 		unsigned int pick = nr_cpu_ids;
 
 		for_each_online_cpu(cpu) {

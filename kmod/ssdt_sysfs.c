@@ -72,6 +72,7 @@ SSDT_CTRL_ATTR_RO(numa_node, "%d", ctrl->node);
 SSDT_CTRL_ATTR_RO(pci_address, "%s", pci_name(ctrl->pdev));
 SSDT_CTRL_ATTR_RO(state, "%s", ssdt_state_name(READ_ONCE(ctrl->state)));
 SSDT_CTRL_ATTR_RO(io_queues, "%u", ctrl->nr_io);
+SSDT_CTRL_ATTR_RO(poll_queues, "%u", ctrl->nr_poll);
 SSDT_CTRL_ATTR_RO(queue_depth, "%u", ctrl->io_depth);
 SSDT_CTRL_ATTR_RO(shadow_doorbells, "%s", ssdt_dbbuf_name(READ_ONCE(ctrl->dbbuf)));
 
@@ -83,6 +84,7 @@ static struct attribute *ssdt_ctrl_attrs[] = {
 	&dev_attr_pci_address.attr,
 	&dev_attr_state.attr,
 	&dev_attr_io_queues.attr,
+	&dev_attr_poll_queues.attr,
 	&dev_attr_queue_depth.attr,
 	&dev_attr_shadow_doorbells.attr,
 	NULL,
@@ -138,11 +140,14 @@ static ssize_t cpus_show(struct ssdt_queue *q, const struct ssdt_queue_attr *qa,
 
 	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
 		return -ENOMEM;
-	if (q->qid && ctrl->tagset_ready)
+	if (q->qid && ctrl->tagset_ready) {
+		const struct blk_mq_queue_map *map =
+			&ctrl->tagset.map[q->poll ? HCTX_TYPE_POLL : HCTX_TYPE_DEFAULT];
+
 		for_each_possible_cpu(cpu)
-			if (ctrl->tagset.map[HCTX_TYPE_DEFAULT].mq_map[cpu] ==
-			    q->qid - 1)
+			if (map->mq_map[cpu] == q->qid - 1)
 				cpumask_set_cpu(cpu, mask);
+	}
 	ret = sysfs_emit(buf, "%*pbl\n", cpumask_pr_args(mask));
 	free_cpumask_var(mask);
 	return ret;

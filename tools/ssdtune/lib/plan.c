@@ -318,6 +318,24 @@ static int ctrl_item(struct plan *p, const struct topo_pci *pc, const char *file
 	return it->key && it->serial && it->model ? 0 : -ENOMEM;
 }
 
+/*
+ * latency: polled I/O completes without an interrupt, on the driver's
+ * poll queues.  Their number is a module parameter (poll_queues), and the
+ * kernel ignores writes to queue/io_poll: a note, never a write.
+ */
+static int plan_poll(struct plan *p, const struct topo_pci *pc)
+{
+	if (p->profile != PROFILE_LATENCY || !pc->poll_queues[0])
+		return 0;
+	if (strcmp(pc->poll_queues, "0"))
+		return plan_add(p, PLAN_NOTE, "note poll", "", "", "",
+				"%s: %s poll queues: polled I/O (io_uring with IOPOLL, fio --hipri) completes on them without an interrupt",
+				pc->ssdt, pc->poll_queues);
+	return plan_add(p, PLAN_NOTE, "note poll", "", "", "",
+			"%s: no poll queues: for polled I/O (io_uring with IOPOLL, fio --hipri) load ssdtune with poll_queues=N (queue/io_poll cannot be set: the kernel ignores writes to it)",
+			pc->ssdt);
+}
+
 static int plan_ssdt(struct plan *p, const struct plan_opts *o,
 		     const struct topo_pci *pc)
 {
@@ -344,6 +362,8 @@ static int plan_ssdt(struct plan *p, const struct plan_opts *o,
 	else if (!(r = setting(p, path, pc->coalesce_profile,
 			       profiles[p->profile].coalesce, why)))
 		r = ctrl_item(p, pc, "coalesce_profile");
+	if (!r)
+		r = plan_poll(p, pc);
 	if (r)
 		return r;
 	snprintf(path, sizeof(path), SYS_SSDT_CLASS "/%s/power_limit_mw", pc->ssdt);

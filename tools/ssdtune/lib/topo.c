@@ -347,6 +347,8 @@ static int scan_pci_bus(struct topo *t, struct lib_err *err)
 		if (pc->ssdt[0]) {
 			sys_read_opt(pathf(p, sizeof(p), SYS_SSDT_CLASS "/%s/coalesce_profile", pc->ssdt),
 				 pc->coalesce_profile, sizeof(pc->coalesce_profile));
+			sys_read_opt(pathf(p, sizeof(p), SYS_SSDT_CLASS "/%s/poll_queues", pc->ssdt),
+				 pc->poll_queues, sizeof(pc->poll_queues));
 			sys_read_opt(pathf(p, sizeof(p), SYS_SSDT_CLASS "/%s/power_limit_mw", pc->ssdt),
 				 pc->power_limit_mw, sizeof(pc->power_limit_mw));
 			sys_read_opt(pathf(p, sizeof(p), SYS_SSDT_CLASS "/%s/serial", pc->ssdt),

@@ -64,6 +64,7 @@ struct topo_pci {
 	char ssdt[32];			/* ssdtune controller, "" if none */
 	char ssdt_serial[64], ssdt_model[64];	/* its identity, "" unknown */
 	char coalesce_profile[32];	/* its knobs; "" if absent */
+	char poll_queues[16];		/* its poll queues; "" if absent */
 	char power_limit_mw[32];
 	bool pcie;			/* has a PCI Express capability */
 	struct pcie_link cap, cur;	/* this end's capability, trained */
