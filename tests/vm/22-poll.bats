@@ -7,6 +7,8 @@
 load lib/common
 
 setup_file() {
+	# first in a boot of the slow debug kernel, nvme may still be probing
+	wait_for "$SETTLE_S" nvme_bdf >/dev/null || return 1
 	teardown_stock
 	require_module || return 1
 	insmod "$SSDT_KO" poll_queues=1 || return 1
