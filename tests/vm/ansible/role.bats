@@ -105,6 +105,4 @@ first_irq() { trim "$(ssdt_ctrl)/queues/q1/irq"; }
 	[ "$changed" -gt 0 ]
 	[ "$(cat "/proc/irq/$irq/smp_affinity_list")" = "$was" ]
 	in_pkg /usr/sbin/ssdtune verify --config /etc/ssdtune/ssdtune.conf
-	play
-	[ "$changed" -eq 0 ]
 }
