@@ -361,7 +361,8 @@ make_knobs() {
 	# its revert puts back what the admin had applied
 	grep -qx "apply --profile latency --state-dir $OUT/ab-state 0000:42:00.0" "$FAKE_FIO_LOG"
 	grep -qx "revert --state-dir $OUT/ab-state" "$FAKE_FIO_LOG"
-	[ -f "$OUT/baseline/bench.json" ] && [ -f "$OUT/tuned/bench.json" ]
+	[ -f "$OUT/baseline/bench.json" ]
+	[ -f "$OUT/tuned/bench.json" ]
 	[[ "$output" == *"A: $OUT/baseline/bench.json"* ]]
 	[[ "$output" == *"within noise"* ]]
 }
@@ -482,7 +483,8 @@ topo_disk() {
 	io=$(printf '%s' "$output" | python3 -c 'import json,sys; print(json.load(sys.stdin)["devices"][0]["io_cpus"])')
 	run --separate-stderr ssdt plan --profile latency --json 0000:41:00.0
 	all=$(printf '%s' "$output" | python3 -c 'import json,sys; print(json.load(sys.stdin)["devices"][0]["io_cpus"])')
-	[ -n "$io" ] && [ "$io" != "$all" ]
+	[ -n "$io" ]
+	[ "$io" != "$all" ]
 	run --separate-stderr ssdt apply --profile latency --io-cores 2 --state-dir "$STATE"
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	run --separate-stderr ssdt bench ssdt0n1 --dry-run --state-dir "$STATE"

@@ -158,7 +158,8 @@ try-restart irqbalance.service" ]
 	: >"$SYSTEMCTL_LOG"
 	run --separate-stderr ssdt revert --state-dir "$STATE"
 	[ "$status" -eq 0 ]
-	[ ! -e "$conf" ] && [ ! -e "$SYSTEMD_ETC/irqbalance.service.d" ]
+	[ ! -e "$conf" ]
+	[ ! -e "$SYSTEMD_ETC/irqbalance.service.d" ]
 	[ "$(cat "$SYSTEMCTL_LOG")" = "daemon-reload
 try-restart irqbalance.service" ]
 }

@@ -230,7 +230,8 @@ back_to_nvme() { sysfs_bind nvme "$bdf"; }
 	# capped by the controller's CAP.MQES (QEMU: 2048), never wrapped
 	depth=$(trim "$(ssdt_ctrl)/queue_depth")
 	echo "queue_depth $depth"
-	[ "$depth" -gt 1 ] && [ "$depth" -le 4096 ]
+	[ "$depth" -gt 1 ]
+	[ "$depth" -le 4096 ]
 	fio_verify "$(ssdt_disk)" --rw=randwrite --bs=4k --iodepth=64 --offset=96M --size=4M
 	teardown_stock
 	module_load

@@ -64,7 +64,8 @@ knobs() {
 	# idle: the estimate is the model's idle power plus next to nothing
 	est=$(cat "$C/power_estimate_mw")
 	echo "idle estimate $est mW"
-	[ "$est" -ge "$PW_VM_IDLE" ] && [ "$est" -lt $((PW_VM_IDLE + 100)) ]
+	[ "$est" -ge "$PW_VM_IDLE" ]
+	[ "$est" -lt $((PW_VM_IDLE + 100)) ]
 	t=$(cat "$C/temperature_mc")
 	echo "temperature $t mC"
 	[[ $t =~ ^-?[0-9]+$ ]] && [ "$t" -gt -40000 ] && [ "$t" -lt 150000 ]

@@ -62,7 +62,8 @@ FIELDS="iops mbps clat_mean_us clat_p50_us clat_p99_us clat_p99_9_us clat_p99_99
 	[ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["device"]["driver"])' "$OUT/nvme/bench.json")" = nvme ]
 	[ "$(head -c 9 "$OUT/nvme/bench.csv")" = "cell,rw,r" ]
 	[ "$(tail -n +2 "$OUT/nvme/bench.csv" | wc -l)" -eq 6 ]
-	[ -s "$OUT/nvme/iops-vs-qd.png" ] && [ -s "$OUT/nvme/p99-vs-qd.png" ]
+	[ -s "$OUT/nvme/iops-vs-qd.png" ]
+	[ -s "$OUT/nvme/p99-vs-qd.png" ]
 	grep -q '^randread-4k-t1q8 ' "$OUT/nvme/bench.txt"
 }
 
