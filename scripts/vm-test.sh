@@ -8,7 +8,7 @@
 # VM's output in $BUILD/vm/NAME.log).
 #
 #   scripts/vm-test.sh [KVER...]        default: every kernel from kvers.sh
-#   VM_TIMEOUT=SECS                      per-kernel VM timeout (default 2700)
+#   VM_TIMEOUT=SECS                      per-kernel VM timeout (default 3600)
 #   VM_SUBSYS_TIMEOUT=SECS               the subsystem boot's (default 900)
 set -u
 . "$(dirname "$0")/tap-counts.sh"
@@ -59,7 +59,7 @@ suite() {
 }
 
 for k in $kvers; do
-	suite "vm-$k" "$k" "${VM_TIMEOUT:-2700}"
+	suite "vm-$k" "$k" "${VM_TIMEOUT:-3600}"
 	# the namespace rescan tests need a topology of their own
 	suite "vm-subsys-$k" "$k" "${VM_SUBSYS_TIMEOUT:-900}" --subsys
 done
