@@ -262,13 +262,14 @@ static const char *const info_files[] = {
 
 static int ctrl_metrics(struct metrics *m, int idx)
 {
-	char dir[64], ctrl[16], p[PATH_MAX], info[5][128], prof[64];
+	char dir[64], ctrl[16], p[PATH_MAX], prof[64];
+	char info[sizeof(info_files) / sizeof(info_files[0])][128];
 	size_t i;
 	int r;
 
 	snprintf(ctrl, sizeof(ctrl), "ssdt%d", idx);
 	snprintf(dir, sizeof(dir), SYS_SSDT_CLASS "/%s", ctrl);
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < sizeof(info_files) / sizeof(info_files[0]); i++) {
 		snprintf(p, sizeof(p), "%s/%s", dir, info_files[i]);
 		sys_read_opt(p, info[i], sizeof(info[i]));
 	}
@@ -338,7 +339,7 @@ int metrics_gather(struct metrics *m, const char *state_dir,
 	m->f = calloc(M_COUNT, sizeof(*m->f));
 	if (!m->f)
 		return lib_enomem(err);
-	m->n = m->cap = M_COUNT;
+	m->n = M_COUNT;
 	for (i = 0; i < M_COUNT; i++) {
 		m->f[i].name = families[i].name;
 		m->f[i].type = families[i].type;

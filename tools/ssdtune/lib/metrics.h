@@ -34,7 +34,7 @@ struct metric_family {
 
 struct metrics {
 	struct metric_family *f;
-	int n, cap;
+	int n;
 	int controllers, queues;	/* how many were read */
 };
 
