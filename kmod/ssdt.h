@@ -215,8 +215,9 @@ struct ssdt_ctrl {
 
 	struct ssdt_ns ns[SSDT_MAX_NS];
 	unsigned int nr_ns;		/* slots in use are below this */
-	struct mutex scan_mutex;	/* scans; scan_state, scan_pending */
+	struct mutex scan_mutex;	/* scans, and scan_state changes */
 	struct work_struct scan_work;	/* a rescan (ssdt_ns.c) */
+	spinlock_t scan_lock;		/* scan_state, scan_pending */
 	enum ssdt_scan_state scan_state;
 	bool scan_pending;		/* a rescan was asked for */
 
@@ -343,7 +344,8 @@ int ssdt_admin_submit_aer(struct ssdt_ctrl *ctrl, struct nvme_command *cmd);
 void ssdt_admin_complete(struct ssdt_ctrl *ctrl, struct nvme_completion *cqe);
 void ssdt_schedule_reset(struct ssdt_ctrl *ctrl);
 void ssdt_reset_work(struct work_struct *work);
-void ssdt_ctrl_pause(struct ssdt_ctrl *ctrl, bool shutdown);
+void ssdt_ctrl_pause(struct ssdt_ctrl *ctrl, bool shutdown, const char *why);
+void ssdt_ctrl_kill(struct ssdt_ctrl *ctrl);
 void ssdt_ctrl_unpause(struct ssdt_ctrl *ctrl);
 bool ssdt_ctrl_gone(struct ssdt_ctrl *ctrl);
 void ssdt_mark_dead(struct ssdt_ctrl *ctrl, bool shutdown);

@@ -440,6 +440,8 @@ static int ssdt_admin_start(struct ssdt_ctrl *ctrl)
 
 	ssdt_queue_reset(ctrl->admin);
 	pci_set_master(ctrl->pdev);
+	/* what an AER recovery's slot_reset restores after the link reset */
+	pci_save_state(ctrl->pdev);
 	ret = ssdt_ctrl_enable(ctrl);
 	if (!ret)
 		WRITE_ONCE(ctrl->admin->live, true);
@@ -654,15 +656,19 @@ void ssdt_ctrl_teardown(struct ssdt_ctrl *ctrl, bool shutdown)
  */
 void ssdt_mark_dead(struct ssdt_ctrl *ctrl, bool shutdown)
 {
+	/* halted (ssdt_ctrl_pause): the disks are quiesced already */
+	bool halted = ctrl->paused;
 	unsigned int i;
 
+	ctrl->paused = false;
 	spin_lock_irq(&ctrl->state_lock);
 	ctrl->state = SSDT_DEAD;
 	spin_unlock_irq(&ctrl->state_lock);
 	for (i = 0; i < ctrl->nr_ns; i++)
 		if (ctrl->ns[i].disk)
 			blk_mark_disk_dead(ctrl->ns[i].disk);
-	ssdt_io_quiesce(ctrl);
+	if (!halted)
+		ssdt_io_quiesce(ctrl);
 	if (ctrl->admin)
 		ssdt_ctrl_stop(ctrl, shutdown);
 	ssdt_io_cancel_all(ctrl, false);
@@ -765,17 +771,17 @@ void ssdt_reset_work(struct work_struct *work)
 }
 
 /*
- * The PCI core resets the function (FLR through sysfs "reset", or a
- * reset of the slot) or the system sleeps: stop the controller before
- * it loses its state, hold the I/O, and take it up again afterwards.
- * A reset queued meanwhile finds the controller not live and returns.
+ * The PCI core resets the function (FLR through sysfs "reset", a reset of
+ * the slot, or the link reset of an AER recovery) or the system sleeps:
+ * stop the controller before it loses its state, hold the I/O, and take
+ * it up again afterwards (@why names the cause in the log).  A reset
+ * queued meanwhile finds the controller not live and returns.
  */
-void ssdt_ctrl_pause(struct ssdt_ctrl *ctrl, bool shutdown)
+void ssdt_ctrl_pause(struct ssdt_ctrl *ctrl, bool shutdown, const char *why)
 {
 	mutex_lock(&ctrl->dev_mutex);
 	if (ctrl->state == SSDT_LIVE && !ctrl->removing) {
-		dev_info(ssdt_dev(ctrl), "halted for %s\n",
-			 shutdown ? "system sleep" : "a function reset");
+		dev_info(ssdt_dev(ctrl), "halted for %s\n", why);
 		ssdt_ctrl_halt(ctrl, shutdown);
 		ctrl->paused = true;
 	}
@@ -789,5 +795,17 @@ void ssdt_ctrl_unpause(struct ssdt_ctrl *ctrl)
 		ctrl->paused = false;
 		ssdt_ctrl_restart(ctrl);
 	}
+	mutex_unlock(&ctrl->dev_mutex);
+}
+
+/*
+ * The device will not come back (a PCI channel that failed for good):
+ * every request fails now, held ones included, instead of waiting.
+ */
+void ssdt_ctrl_kill(struct ssdt_ctrl *ctrl)
+{
+	mutex_lock(&ctrl->dev_mutex);
+	if (ctrl->state != SSDT_DEAD)
+		ssdt_mark_dead(ctrl, false);
 	mutex_unlock(&ctrl->dev_mutex);
 }

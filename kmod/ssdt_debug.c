@@ -28,6 +28,14 @@
  *   ssdtN/sleep       write N: a system sleep of N ms for this device
  *                     alone: suspend, D3hot, D0, resume, as the PM core
  *                     does (pm_test would freeze the test VM's root fs)
+ *   ssdtN/aer         write 1, 2 or 3: the PCI core's AER recovery of
+ *                     this device alone, with the driver's error handlers:
+ *                     1 a frozen channel (error_detected, a function reset
+ *                     for the link reset, slot_reset, resume), 2 an error
+ *                     that left the channel working (error_detected,
+ *                     resume), 3 a channel failed for good
+ *                     (error_detected); QEMU's NVMe has no AER capability
+ *                     to inject into, and the debug kernel has no AER
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -86,7 +94,7 @@ static int ssdt_sleep_set(void *data, u64 ms)
 	/* The PM core holds the device lock; remove() holds it and waits for us. */
 	if (!device_trylock(&pdev->dev))
 		return -EBUSY;
-	ssdt_ctrl_pause(ctrl, true);
+	ssdt_ctrl_pause(ctrl, true, "system sleep");
 	pci_save_state(pdev);
 	pci_set_power_state(pdev, PCI_D3hot);
 	msleep(ms);
@@ -97,6 +105,52 @@ static int ssdt_sleep_set(void *data, u64 ms)
 	return 0;
 }
 DEFINE_DEBUGFS_ATTRIBUTE(ssdt_sleep_fops, NULL, ssdt_sleep_set, "%llu\n");
+
+/*
+ * What pcie_do_recovery() does to one device, in its order, with the
+ * channel state it sets; the device lock is held across (the core takes
+ * it per call).  The test's device is not really failed: the channel is
+ * set back to normal at the end whatever happened.
+ */
+static int ssdt_aer_set(void *data, u64 kind)
+{
+	struct ssdt_ctrl *ctrl = data;
+	struct pci_dev *pdev = ctrl->pdev;
+	const struct pci_error_handlers *eh;
+	pci_ers_result_t res;
+	int ret = 0;
+
+	if (kind < 1 || kind > 3)
+		return -EINVAL;
+	if (!device_trylock(&pdev->dev))
+		return -EBUSY;
+	eh = to_pci_driver(pdev->dev.driver)->err_handler;
+	if (kind == 1) {
+		pdev->error_state = pci_channel_io_frozen;
+		res = eh->error_detected(pdev, pci_channel_io_frozen);
+		if (res == PCI_ERS_RESULT_NEED_RESET) {
+			ret = pcie_flr(pdev);	/* the link reset's effect */
+			if (!ret)
+				res = eh->slot_reset(pdev);
+		}
+		pdev->error_state = pci_channel_io_normal;
+		if (!ret && res == PCI_ERS_RESULT_RECOVERED)
+			eh->resume(pdev);
+		else	/* the core gives up: no resume will come */
+			ssdt_ctrl_kill(ctrl);
+	} else if (kind == 2) {
+		res = eh->error_detected(pdev, pci_channel_io_normal);
+		if (res == PCI_ERS_RESULT_CAN_RECOVER)
+			eh->resume(pdev);
+	} else {
+		pdev->error_state = pci_channel_io_perm_failure;
+		eh->error_detected(pdev, pci_channel_io_perm_failure);
+		pdev->error_state = pci_channel_io_normal;
+	}
+	device_unlock(&pdev->dev);
+	return ret;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(ssdt_aer_fops, NULL, ssdt_aer_set, "%llu\n");
 
 void ssdt_debug_add(struct ssdt_ctrl *ctrl)
 {
@@ -110,6 +164,8 @@ void ssdt_debug_add(struct ssdt_ctrl *ctrl)
 				   &ssdt_shutdown_fops);
 	debugfs_create_file_unsafe("sleep", 0200, ctrl->debugfs, ctrl,
 				   &ssdt_sleep_fops);
+	debugfs_create_file_unsafe("aer", 0200, ctrl->debugfs, ctrl,
+				   &ssdt_aer_fops);
 }
 
 void ssdt_debug_remove(struct ssdt_ctrl *ctrl)

@@ -273,8 +273,11 @@ static void ssdt_remove(struct pci_dev *pdev)
 
 	ssdt_stop_resets(ctrl);
 	mutex_lock(&ctrl->dev_mutex);
-	if (ctrl->state != SSDT_DEAD && ssdt_ctrl_gone(ctrl)) {
-		dev_warn(&pdev->dev, "controller gone: failing outstanding I/O\n");
+	/* halted: an AER recovery that will not resume a removed device */
+	if (ctrl->state != SSDT_DEAD &&
+	    (ctrl->paused || ssdt_ctrl_gone(ctrl))) {
+		dev_warn(&pdev->dev, "%s: failing outstanding I/O\n",
+			 ctrl->paused ? "removed while halted" : "controller gone");
 		ssdt_io_sync(ctrl);
 		ssdt_mark_dead(ctrl, false);
 	}
@@ -318,7 +321,7 @@ void ssdt_shutdown(struct pci_dev *pdev)
  */
 static void ssdt_reset_prepare(struct pci_dev *pdev)
 {
-	ssdt_ctrl_pause(pci_get_drvdata(pdev), false);
+	ssdt_ctrl_pause(pci_get_drvdata(pdev), false, "a function reset");
 }
 
 static void ssdt_reset_done(struct pci_dev *pdev)
@@ -326,7 +329,53 @@ static void ssdt_reset_done(struct pci_dev *pdev)
 	ssdt_ctrl_unpause(pci_get_drvdata(pdev));
 }
 
+/*
+ * AER recovery (the PCI core's pcie_do_recovery()), as the stock driver
+ * does it.  An error that left the channel working needs nothing.  A
+ * frozen channel is about to be reset with its link: the controller halts
+ * as for a function reset (I/O is held), slot_reset restores the config
+ * space the link reset lost, resume brings the controller back.  A
+ * channel that failed for good kills the controller: every request fails
+ * at once instead of waiting for a resume that will not come.  The core
+ * takes the device lock for each call, not across them: a remove() in
+ * between fails what is held (ssdt_remove()).
+ */
+static pci_ers_result_t ssdt_error_detected(struct pci_dev *pdev,
+					    pci_channel_state_t state)
+{
+	struct ssdt_ctrl *ctrl = pci_get_drvdata(pdev);
+
+	switch (state) {
+	case pci_channel_io_normal:
+		return PCI_ERS_RESULT_CAN_RECOVER;
+	case pci_channel_io_frozen:
+		dev_warn(&pdev->dev, "PCI channel frozen: halting until the link reset\n");
+		ssdt_ctrl_pause(ctrl, false, "an AER recovery");
+		return PCI_ERS_RESULT_NEED_RESET;
+	case pci_channel_io_perm_failure:
+		dev_warn(&pdev->dev, "PCI channel failed for good: the controller is dead\n");
+		ssdt_ctrl_kill(ctrl);
+		return PCI_ERS_RESULT_DISCONNECT;
+	}
+	return PCI_ERS_RESULT_NEED_RESET;
+}
+
+static pci_ers_result_t ssdt_slot_reset(struct pci_dev *pdev)
+{
+	dev_info(&pdev->dev, "restarting after the link reset\n");
+	pci_restore_state(pdev);
+	return PCI_ERS_RESULT_RECOVERED;
+}
+
+static void ssdt_error_resume(struct pci_dev *pdev)
+{
+	ssdt_ctrl_unpause(pci_get_drvdata(pdev));
+}
+
 static const struct pci_error_handlers ssdt_err_handlers = {
+	.error_detected	= ssdt_error_detected,
+	.slot_reset	= ssdt_slot_reset,
+	.resume		= ssdt_error_resume,
 	.reset_prepare	= ssdt_reset_prepare,
 	.reset_done	= ssdt_reset_done,
 };
@@ -338,7 +387,7 @@ static const struct pci_error_handlers ssdt_err_handlers = {
  */
 static int ssdt_suspend(struct device *dev)
 {
-	ssdt_ctrl_pause(dev_get_drvdata(dev), true);
+	ssdt_ctrl_pause(dev_get_drvdata(dev), true, "system sleep");
 	return 0;
 }
 

@@ -16,8 +16,12 @@
  * of a removed disk still points at it.  Below nr_ns a slot may be empty
  * (disk NULL).  ns[].disk and nr_ns change under dev_mutex, which resets
  * and timeouts hold while they walk them; scans are serialised by
- * scan_mutex, which also guards scan_state and keeps a Format's namespace
- * (ssdt_format.c) in place.
+ * scan_mutex, which also keeps a Format's namespace (ssdt_format.c) in
+ * place and is held to change scan_state.  scan_state and scan_pending
+ * are read and written under the scan_lock spinlock: the event work asks
+ * for a rescan with it alone, so it never waits for a scan, and a scan
+ * (which takes dev_mutex) never stands between remove(), which cancels
+ * the event work under dev_mutex, and that work.
  */
 #include <linux/blkdev.h>
 #include <linux/delay.h>
@@ -322,11 +326,13 @@ int ssdt_ns_scan(struct ssdt_ctrl *ctrl)
 
 	mutex_lock(&ctrl->scan_mutex);
 	ret = ssdt_ns_update(ctrl, true);
+	spin_lock(&ctrl->scan_lock);
 	if (!ret && ctrl->scan_state == SSDT_SCAN_OFF) {
 		ctrl->scan_state = SSDT_SCAN_ON;
 		if (ctrl->scan_pending)
 			queue_work(system_wq, &ctrl->scan_work);
 	}
+	spin_unlock(&ctrl->scan_lock);
 	mutex_unlock(&ctrl->scan_mutex);
 	return ret;
 }
@@ -338,10 +344,14 @@ int ssdt_ns_scan(struct ssdt_ctrl *ctrl)
 int ssdt_ns_rescan(struct ssdt_ctrl *ctrl)
 {
 	int ret = -ENODEV;
+	bool on;
 
 	mutex_lock(&ctrl->scan_mutex);
+	spin_lock(&ctrl->scan_lock);
 	ctrl->scan_pending = false;
-	if (ctrl->scan_state == SSDT_SCAN_ON)
+	on = ctrl->scan_state == SSDT_SCAN_ON;	/* stays so: scan_mutex held */
+	spin_unlock(&ctrl->scan_lock);
+	if (on)
 		ret = ssdt_ns_update(ctrl, false);
 	mutex_unlock(&ctrl->scan_mutex);
 	return ret;
@@ -352,19 +362,23 @@ static void ssdt_scan_work(struct work_struct *work)
 	ssdt_ns_rescan(container_of(work, struct ssdt_ctrl, scan_work));
 }
 
-/* Rescan soon (the controller's namespace event; any context that sleeps). */
+/*
+ * Rescan soon (the controller's namespace event, process context).  Takes
+ * no mutex: see the top of this file.
+ */
 void ssdt_ns_rescan_async(struct ssdt_ctrl *ctrl)
 {
-	mutex_lock(&ctrl->scan_mutex);
+	spin_lock(&ctrl->scan_lock);
 	ctrl->scan_pending = true;
 	if (ctrl->scan_state == SSDT_SCAN_ON)
 		queue_work(system_wq, &ctrl->scan_work);
-	mutex_unlock(&ctrl->scan_mutex);
+	spin_unlock(&ctrl->scan_lock);
 }
 
 void ssdt_ns_init(struct ssdt_ctrl *ctrl)
 {
 	mutex_init(&ctrl->scan_mutex);
+	spin_lock_init(&ctrl->scan_lock);
 	INIT_WORK(&ctrl->scan_work, ssdt_scan_work);
 }
 
@@ -378,7 +392,9 @@ void ssdt_ns_remove_all(struct ssdt_ctrl *ctrl, bool flush)
 	unsigned int i;
 
 	mutex_lock(&ctrl->scan_mutex);
+	spin_lock(&ctrl->scan_lock);
 	ctrl->scan_state = SSDT_SCAN_STOPPED;
+	spin_unlock(&ctrl->scan_lock);
 	mutex_unlock(&ctrl->scan_mutex);
 	/* Nothing queues it now: after this it never runs again. */
 	cancel_work_sync(&ctrl->scan_work);

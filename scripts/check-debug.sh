@@ -6,7 +6,10 @@
 # passthrough and hot-unplug files, then the kmemleak check; a second boot
 # with the NVMe subsystem of vm.sh --subsys runs the namespace rescan
 # tests and kmemleak again.  Any KASAN report, lockdep splat or warning
-# fails the test that caused it (dmesg checks in each file).  Writes
+# fails the test that caused it (dmesg checks in each file), and after each
+# boot scripts/guest-log-check.py reads the whole guest log: one more
+# result per boot, failed by any report but the known kernel ones it
+# lists.  Writes
 # $BUILD/results/debug.tap and debug-subsys.tap (.dmesg beside them); the
 # last line is "N passed, M failed".
 # Not part of make check: under TCG with KASAN the first boot takes 80 to
@@ -71,12 +74,21 @@ boot() {
 	total_pass=$((total_pass + passed))
 	total_fail=$((total_fail + failed))
 	[ "$rc" -eq 0 ] || rc_all=1
+	# the whole guest log, not only what each test looked at: one more
+	# result per boot (scripts/guest-log-check.py)
+	if python3 scripts/guest-log-check.py "$BUILD/results/$name.dmesg" |
+		sed "s/^/check-debug: $name: guest log: /"; [ "${PIPESTATUS[0]}" -eq 0 ]; then
+		total_pass=$((total_pass + 1))
+	else
+		total_fail=$((total_fail + 1))
+	fi
 }
 
 rm -f "$BUILD/results/debug-subsys.tap"
 boot debug -- "${files[@]}"
 # the namespace rescan tests need the subsystem of vm.sh --subsys: a boot
-# of their own, with its own kmemleak check (only when no file list)
-[ $# -eq 0 ] && boot debug-subsys --subsys -- tests/vm/subsys/*.bats tests/vm/debug/kmemleak.bats
+# of their own, with its own kmemleak check (only when no file list); it
+# bounces all DMA (swiotlb=force, tests/vm/subsys/30-swiotlb.bats)
+[ $# -eq 0 ] && boot debug-subsys --subsys --append swiotlb=force -- tests/vm/subsys/*.bats tests/vm/debug/kmemleak.bats
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ] && [ "$rc_all" -eq 0 ]

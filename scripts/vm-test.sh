@@ -2,7 +2,8 @@
 # The VM bats suite (tests/vm/) on every kernel scripts/kvers.sh names: one
 # VM boot per kernel (scripts/vm.sh) runs tests/vm/run-suite.sh, which writes
 # $BUILD/results/vm-KVER.tap; then a second, short boot with the NVMe
-# subsystem of vm.sh --subsys runs tests/vm/subsys/ into vm-subsys-KVER.tap.
+# subsystem of vm.sh --subsys and swiotlb=force runs tests/vm/subsys/ into
+# vm-subsys-KVER.tap.
 # Exits non-zero if any test failed, or if a suite did not run to the end
 # (then there is no .tap; the partial output is in NAME.tap.partial and the
 # VM's output in $BUILD/vm/NAME.log).
@@ -60,8 +61,9 @@ suite() {
 
 for k in $kvers; do
 	suite "vm-$k" "$k" "${VM_TIMEOUT:-3600}"
-	# the namespace rescan tests need a topology of their own
-	suite "vm-subsys-$k" "$k" "${VM_SUBSYS_TIMEOUT:-900}" --subsys
+	# the namespace rescan tests need a topology of their own; that boot
+	# also bounces all DMA (tests/vm/subsys/30-swiotlb.bats)
+	suite "vm-subsys-$k" "$k" "${VM_SUBSYS_TIMEOUT:-900}" --subsys --append swiotlb=force
 done
 printf '%s' "$summary"
 exit $fail

@@ -1,7 +1,9 @@
 #!/usr/bin/env bats
 # More of the lifecycle fault matrix (Documentation/driver.md, "Failures"):
-# a PCI function reset and a system sleep (debugfs: the driver's PM
-# callbacks and D3hot for this device alone) during fio verify, a lost admin
+# a PCI function reset, a system sleep (debugfs: the driver's PM
+# callbacks and D3hot for this device alone) and AER recovery (debugfs:
+# the PCI core's sequence of the driver's error handlers) during fio
+# verify, a PCI channel that failed for good, a lost admin
 # completion while probe sends Identify, unbind while a Format hangs, and
 # 64 tasks reading and writing every knob for 30 s under I/O.  After each:
 # verify is clean, nothing hangs, the module unloads.  Also run on the debug
@@ -29,33 +31,6 @@ teardown_file() {
 }
 
 admin_completion_lost() { dmesg_new | grep -q 'debug: dropping admin completion'; }
-
-resets_done() { dmesg_new | grep -c 'reset done' || true; }
-
-# held_through WHY N: the controller was halted N times for WHY and came
-# back each time; no request timed out or failed meanwhile (they were held,
-# not left to the timeout ladder); it is live.
-held_through() {
-	dmesg_new | grep -E 'halted for|reset done' || true
-	[ "$(dmesg_new | grep -c "halted for $1")" -eq "$2" ] || err "not $2 halts for $1"
-	[ "$(resets_done)" -eq "$2" ] || err "not $2 times reset done"
-	refute grep -Eq 'timed out|I/O error' <(dmesg_new)
-	[ "$(trim "$ctrl/state")" = live ]
-}
-
-# verify_while PID ARGS...: fio crc32c verify runs of 8M, one after the
-# other, while process PID lives (at least one, at most 30).
-verify_while() {
-	local pid=$1 runs=0
-	shift
-	while :; do
-		fio_verify "$(ssdt_disk)" --rw=randwrite --bs=4k --iodepth=32 --size=8M "$@" || return 1
-		runs=$((runs + 1))
-		kill -0 "$pid" 2>/dev/null || break
-		[ "$runs" -lt 30 ] || break
-	done
-	echo "# fio verify runs: $runs" >&3
-}
 
 @test "a PCI function reset (sysfs reset) three times during fio verify: nothing times out, the I/O waits and goes on, the knobs stay" {
 	setup_attached
@@ -87,6 +62,71 @@ verify_while() {
 	dmesg_new | grep -q 'shutdown complete'
 	fio_verify "$(ssdt_disk)" --rw=randrw --bs=4k --iodepth=16 --offset=320M --size=4M
 	dmesg_clean_since_mark
+}
+
+@test "AER recovery of a frozen channel (error_detected, the link reset, slot_reset, resume) twice during fio verify: the I/O is held and goes on, the knobs stay" {
+	setup_attached
+	ctrl=$(ssdt_ctrl)
+	hook=$SSDT_DBG/${ctrl##*/}/aer
+	echo host >"$ctrl/coalesce_mode"
+	echo 7 >"$ctrl/coalesce_threshold"
+	(sleep 2; echo 1 >"$hook" || exit 1; sleep 2; echo 1 >"$hook") &
+	apid=$!
+	verify_while "$apid" --offset=360M
+	wait "$apid"
+	held_through 'an AER recovery' 2
+	[ "$(dmesg_new | grep -c 'PCI channel frozen')" -eq 2 ]
+	[ "$(dmesg_new | grep -c 'restarting after the link reset')" -eq 2 ]
+	[ "$(trim "$ctrl/coalesce_mode")" = host ]
+	[ "$(trim "$ctrl/coalesce_threshold")" = 7 ]
+	echo off >"$ctrl/coalesce_mode"
+	dmesg_clean_since_mark
+}
+
+@test "an AER error that left the channel working: nothing halts, fio verify goes on" {
+	setup_attached
+	ctrl=$(ssdt_ctrl)
+	(sleep 2; echo 2 >"$SSDT_DBG/${ctrl##*/}/aer") &
+	apid=$!
+	verify_while "$apid" --offset=380M
+	wait "$apid"
+	refute grep -q 'halted for' <(dmesg_new)
+	[ "$(trim "$ctrl/state")" = live ]
+	dmesg_clean_since_mark
+}
+
+@test "a PCI channel failed for good during fio: nothing waits, in flight or after, and no data comes back; detach and unload work" {
+	setup_attached
+	ctrl=$(ssdt_ctrl)
+	disk=$(ssdt_disk)
+	fio --name=t --filename="$disk" --direct=1 --ioengine=libaio --rw=randread \
+		--bs=4k --iodepth=16 --offset=400M --size=64M --time_based --runtime=120 \
+		--output="$SSDT_TMP/perm.fio" >/dev/null 2>&1 3>&- &
+	fpid=$!
+	sleep 2
+	kill -0 "$fpid"
+	echo 3 >"$SSDT_DBG/${ctrl##*/}/aer"
+	dmesg_new | grep -q 'PCI channel failed for good'
+	[ "$(trim "$ctrl/state")" = dead ]
+	# what was in flight ended: fio stops when told (6.1: it stopped on
+	# its errors already), nothing sits in D state
+	sleep 2
+	kill -INT "$fpid" 2>/dev/null || true
+	for ((i = 0; i < 150; i++)); do kill -0 "$fpid" 2>/dev/null || break; sleep 0.1; done
+	if kill -0 "$fpid" 2>/dev/null; then
+		ps -eo stat=,pid=,wchan:32=,comm= | awk '$1 ~ /^D/'
+		false
+	fi
+	wait "$fpid" || true
+	tail -n 8 "$SSDT_TMP/perm.fio"
+	# a new read brings no data, and at once (124 would be timeout's)
+	run timeout 20 dd if="$disk" of="$SSDT_TMP/perm.dd" bs=4k count=1 iflag=direct
+	echo "dd: $status: $output; size now $(cat "/sys/block/${disk#/dev/}/size" 2>&1)"
+	[ "$status" -ne 124 ]
+	[ ! -s "$SSDT_TMP/perm.dd" ]
+	teardown_stock
+	module_load
+	dmesg_clean_since_mark 'PCI channel failed|I/O error|Buffer I/O|dead|operation not supported|critical'
 }
 
 # attach_losing_admin STEP: attach (run: $status, $output) from a fresh

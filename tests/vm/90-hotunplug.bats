@@ -28,17 +28,8 @@ load lib/common
 		cat /sys/bus/pci/slots/*/power 2>&1
 		false
 	fi
-	# fio must stop by itself long before its 120 s
-	for ((i = 0; i < 600; i++)); do kill -0 "$fpid" 2>/dev/null || break; sleep 0.1; done
-	if kill -0 "$fpid" 2>/dev/null; then
-		echo "fio still running 60 s after the unplug"
-		grep -E "^ *[DR]" <(ps -eo stat,pid,wchan:32,comm) || true
-		false
-	fi
-	wait "$fpid" && frc=0 || frc=$?
-	tail -n 30 "$SSDT_TMP/unplug.fio"
-	echo "fio exit status $frc"
-	[ "$frc" -ne 0 ] || grep -Eq 'err= *[1-9]' "$SSDT_TMP/unplug.fio"
+	# fio must stop by itself long before its 120 s, with an error
+	fio_ends_failing "$fpid" "$SSDT_TMP/unplug.fio"
 	# the device and its disk are gone
 	[ ! -e "/sys/bus/pci/devices/$bdf" ]
 	wait_for 10 no_ssdt_nodes

@@ -60,9 +60,10 @@ pci_serial() {
 
 # nvme_bdf: the PCI address of the test controller: class 0x010802 and serial
 # $SSDT_VM_NVME_SERIAL.  Remembered after the first lookup, since an unbound
-# controller has no readable serial.
+# controller has no readable serial; per serial, as the files of one boot
+# may look for different controllers (subsys/).
 nvme_bdf() {
-	local d cache=$SSDT_TMP/bdf b="" cls
+	local d cache=$SSDT_TMP/bdf-$SSDT_VM_NVME_SERIAL b="" cls
 	[ -s "$cache" ] && read -r b <"$cache"
 	if [ -n "$b" ] && [ -e "/sys/bus/pci/devices/$b" ]; then
 		echo "$b"
@@ -329,6 +330,52 @@ vm_request() {
 	wait_for "$secs" test -s "$done" || { err "no answer to '$name' from the host within ${secs}s"; return 1; }
 	cat "$done"
 	head -n 1 "$done" | grep -q '^ok'
+}
+
+# fio_ends_failing PID OUT: the fio started as PID (its output in OUT)
+# stops by itself within 60 s, and with an error: its exit status or an
+# err= line.  Prints the tail of OUT (and what still runs, if it does not).
+fio_ends_failing() {
+	local pid=$1 out=$2 i rc
+	for ((i = 0; i < 600; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	if kill -0 "$pid" 2>/dev/null; then
+		echo "fio still running 60 s later"
+		ps -eo stat=,pid=,wchan:32=,comm= | awk '$1 ~ /^[DR]/'
+		return 1
+	fi
+	wait "$pid" && rc=0 || rc=$?
+	tail -n 30 "$out"
+	echo "fio exit status $rc"
+	[ "$rc" -ne 0 ] || grep -Eq 'err= *[1-9]' "$out"
+}
+
+# --- faults under fio verify (27-faults, 28-aer) ------------------------------
+
+resets_done() { dmesg_new | grep -c 'reset done' || true; }
+
+# held_through WHY N: the controller was halted N times for WHY and came
+# back each time; no request timed out or failed meanwhile (they were held,
+# not left to the timeout ladder); it ($ctrl, set by the test) is live.
+held_through() {
+	dmesg_new | grep -E 'halted for|reset done' || true
+	[ "$(dmesg_new | grep -c "halted for $1")" -eq "$2" ] || err "not $2 halts for $1"
+	[ "$(resets_done)" -eq "$2" ] || err "not $2 times reset done"
+	refute grep -Eq 'timed out|I/O error' <(dmesg_new)
+	[ "$(trim "$ctrl/state")" = live ]
+}
+
+# verify_while PID ARGS...: fio crc32c verify runs of 8M, one after the
+# other, while process PID lives (at least one, at most 30).
+verify_while() {
+	local pid=$1 runs=0
+	shift
+	while :; do
+		fio_verify "$(ssdt_disk)" --rw=randwrite --bs=4k --iodepth=32 --size=8M "$@" || return 1
+		runs=$((runs + 1))
+		kill -0 "$pid" 2>/dev/null || break
+		[ "$runs" -lt 30 ] || break
+	done
+	echo "# fio verify runs: $runs" >&3
 }
 
 # --- the data-integrity jobs (each a few seconds under TCG) -----------------------

@@ -80,7 +80,7 @@ setup_file() {
 	local c
 	c=$(stock_ctrl 0) || return 1
 	c=$(cd -P "$c/device" && pwd)
-	echo "${c##*/}" >"$SSDT_TMP/bdf"
+	echo "${c##*/}" >"$SSDT_TMP/bdf-$SSDT_VM_NVME_SERIAL"
 	stock_ctrl 1 >/dev/null || return 1
 	setup_attached
 }
@@ -178,9 +178,13 @@ setup() {
 
 @test "an unbind while a rescan runs (held by the scan_delay_ms hook): the unbind waits for it, then removes both disks; nothing hangs, no splat" {
 	debugfs_mount
-	echo 3000 >"$SSDT_DBG/scan_delay_ms"
+	# long enough to look before it ends (the debug kernel is slow: its
+	# event log line and this shell's next check can be seconds apart)
+	delay_ms=3000
+	[ -z "${SSDT_VM_SLOW:-}" ] || delay_ms=20000
+	echo "$delay_ms" >"$SSDT_DBG/scan_delay_ms"
 	nvme attach-ns "$OTHER" -n 2 -c "$ID"
-	# the event was handled: the rescan now waits 3 s before it reads
+	# the event was handled: the rescan now waits before it reads
 	wait_for "$EVENT_S" event_logged
 	no_n2
 	# remove() waits for the rescan, which adds n2; then both go

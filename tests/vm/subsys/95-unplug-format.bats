@@ -1,0 +1,64 @@
+#!/usr/bin/env bats
+# Surprise removal under a Format: QMP device_del of the test controller
+# (serial ssdt01) while a Format hangs on it and fio waits behind the
+# Format's freeze.  LAST in the subsystem boot of scripts/vm.sh --subsys
+# (58-rescan uses the subsystem's controllers, not this one): the
+# controller is gone afterwards.  tests/vm/90-hotunplug.bats is the same
+# removal under I/O alone, in the main boot.
+#
+# QEMU's device_del is the attention button of the PCIe slot: the guest's
+# pciehp removes the driver (ssdt_remove) with the device still answering,
+# then powers the slot off, and only then does QEMU delete the device.
+
+load ../lib/common
+
+admin_completion_lost() { dmesg_new | grep -q 'debug: dropping admin completion'; }
+
+@test "hot-unplug (QMP device_del) while a Format hangs and fio waits behind it: the Format fails, fio ends with errors, no task hangs, the module unloads" {
+	setup_attached
+	bdf=$(nvme_bdf)
+	disk=$(ssdt_disk)
+	ctrl=$(ssdt_ctrl)
+	# the removal waits for the Format to time out: long enough for the
+	# unplug to start while it waits (debug kernel: slow)
+	fmt_s=8
+	[ -z "${SSDT_VM_SLOW:-}" ] || fmt_s=40
+	echo "$fmt_s" >/sys/module/ssdtune/parameters/format_timeout
+	dmesg_mark
+	fio --name=t --filename="$disk" --direct=1 --ioengine=libaio --rw=randrw \
+		--bs=4k --iodepth=16 --size=64M --time_based --runtime=300 \
+		--output="$SSDT_TMP/unplug-fmt.fio" >/dev/null 2>&1 3>&- &
+	fiopid=$!
+	sleep 2
+	kill -0 "$fiopid"
+	echo 1 >"$SSDT_DBG/${ctrl##*/}/drop_admin_completions"
+	python3 "$SSDT_REPO/tests/vm/lib/genl-format.py" "${ctrl##*/ssdt}" 1 0 >"$SSDT_TMP/fmt.out" 2>&1 3>&- &
+	fmtpid=$!
+	# the Format is on the device (its completion was lost) before the unplug
+	if ! wait_for 60 admin_completion_lost || ! kill -0 "$fmtpid"; then
+		echo "the Format is not pending: $(cat "$SSDT_TMP/fmt.out")"
+		dmesg_new | tail -n 20
+		false
+	fi
+	if ! vm_request unplug 240; then
+		dmesg | tail -n 20
+		ps -eo stat=,pid=,wchan:32=,comm= | awk '$1 ~ /^D/'
+		false
+	fi
+	# the Format has its answer: it timed out with the controller stopped
+	wait_for 30 test ! -d "/proc/$fmtpid"
+	wait "$fmtpid" || true
+	echo "format: $(cat "$SSDT_TMP/fmt.out")"
+	[ "$(cat "$SSDT_TMP/fmt.out")" = ETIMEDOUT ]
+	dmesg_new | grep -q 'timed out: stopping the controller'
+	# fio stops by itself long before its 300 s, with an error
+	fio_ends_failing "$fiopid" "$SSDT_TMP/unplug-fmt.fio"
+	# the device and its disk are gone, nothing waits
+	[ ! -e "/sys/bus/pci/devices/$bdf" ]
+	wait_for 10 no_ssdt_nodes
+	dstate=$(ps -eo stat=,pid=,comm= | awk '$1 ~ /^D/')
+	[ -z "$dstate" ] || { echo "tasks in D state: $dstate"; false; }
+	refute grep -Eq 'blocked for more than|hung_task|Oops|BUG|WARNING|KASAN|circular locking' <(dmesg_new)
+	module_unload
+	refute module_loaded
+}
