@@ -114,6 +114,15 @@ cleanup() {
 		kill "$watcher" 2>/dev/null
 		wait "$watcher" 2>/dev/null
 	fi
+	# No QEMU of this run outlives it (its image path is unique to the
+	# run): a guest was once seen running after vm.sh had returned.
+	local pid
+	for pid in $(pgrep qemu-system); do
+		if tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "file=$img,"; then
+			echo "vm.sh: QEMU $pid of $run still running as vm.sh ends: killed" >&2
+			kill -KILL "$pid" 2>/dev/null
+		fi
+	done
 	rm -rf "$run" "$sockdir"
 }
 trap cleanup EXIT
@@ -164,11 +173,14 @@ if [ -n "$subsys" ]; then
 	qemu_opts="$qemu_opts -device nvme-ns,drive=subns1,bus=nvme1,nsid=1"
 	qemu_opts="$qemu_opts -device nvme-ns,drive=subns2,bus=nvme1,nsid=2,detached=on"
 fi
+# QEMU's log: trace events that qmp-watch.py turns on (make bench's cost
+# pass) land there; nothing is logged unless asked
+qemu_opts="$qemu_opts -D $run/qemu.log"
 # extra QEMU options for experiments
 qemu_opts="$qemu_opts ${VM_QEMU_OPTS:-}"
 
 # Host side of guest requests (QMP device_del etc.): see tests/vm/lib/qmp-watch.py.
-python3 "$REPO/tests/vm/lib/qmp-watch.py" "$qmp" "$ctl" "$NVME_ID" &
+python3 "$REPO/tests/vm/lib/qmp-watch.py" "$qmp" "$ctl" "$NVME_ID" "$run/qemu.log" &
 watcher=$!
 
 start=$(date +%s.%N)

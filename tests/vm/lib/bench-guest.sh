@@ -1,19 +1,28 @@
 #!/bin/bash
-# Guest side of scripts/bench.sh (runs under scripts/vm.sh): alternate the
-# stock nvme driver and ssdtune on the same emulated controller, ROUNDS
-# times each, for 4K random read at QD1/QD32 x numjobs 1/4; record IOPS,
-# mean and p99 completion latency, interrupts per I/O; print the table with
-# the median ssdtune/nvme ratio per point.  Each driver's runs follow a
-# rebind and a BENCH_WARM (3) s warm-up; the order of the two drivers
-# alternates from round to round; fio is pinned the same way for both
-# (BENCH_PIN=0 to let the scheduler place it).  With BENCH_PROFILE=P
-# (default adaptive; empty for none) each ssdtune point runs twice back to
-# back, as loaded (coalesce_profile off) and with coalesce_profile P, the
-# order alternating by round; that arm is labelled ssdtune+P.  Before the
-# first round the whole fio region is read once (it warms the host's page
-# cache under the image file, which made round 1 slow for both drivers).
-# Writes $SSDT_RESULTS/bench-$(uname -r).txt (table) and .raw (one line
-# per run).
+# Guest side of scripts/bench.sh (runs under scripts/vm.sh): the stock nvme
+# driver and ssdtune take turns on the same emulated controller, ROUNDS
+# times, in four bindings a round:
+#   nvme          stock defaults (nvme.poll_queues=0)
+#   ssdtune       ssdtune defaults (poll_queues=0); its points run twice
+#                 back to back, coalesce_profile off (arm "ssdtune") and
+#                 BENCH_PROFILE (default adaptive; arm "ssdtune+adaptive"),
+#                 the order alternating by round
+#   nvme-poll     nvme.poll_queues=1, fio with io_uring IOPOLL (--hipri)
+#   ssdtune-poll  ssdtune poll_queues=1, fio with --hipri
+# 4K random read at each QD of BENCH_QDS (default "1 8 32 128"), one fio
+# job, BENCH_SECS (default 5) s a run after a 1 s ramp, io_uring for every
+# arm (BENCH_ENGINE=libaio for the interrupt arms).  Each binding starts
+# with a rebind and a BENCH_WARM (3) s warm-up; the order of the drivers
+# alternates from round to round (odd rounds nvme first, even ones
+# ssdtune first), so what is left of an order effect falls on both.
+# Every run records IOPS, p50, p99 and mean clat, interrupts per I/O and
+# fio's CPU time per I/O.  A cost pass follows the rounds (BENCH_COST=0:
+# none): one run of BENCH_COST_SECS (3) s per arm at QD1 and QD32 with
+# QEMU's trace events on (qmp-watch.py), for the MMIO accesses, doorbell
+# writes and MSI-X messages each I/O costs and where the guest's CPU time
+# goes (tests/vm/lib/costline.py); tracing slows QEMU, so those runs are
+# not in the table's IOPS.  Writes $SSDT_RESULTS/bench-$(uname -r).txt (the
+# table, tests/vm/lib/benchtable.py) and .raw (one line per run).
 set -u
 cd "$(dirname "$0")/../../.."
 . tests/vm/lib/common.bash
@@ -21,11 +30,18 @@ cd "$(dirname "$0")/../../.."
 ROUNDS=${BENCH_ROUNDS:-9}
 WARM=${BENCH_WARM:-3}
 SECS=${BENCH_SECS:-5}
-POINTS=${BENCH_POINTS:-"1:1 32:1 1:4 32:4"}
+QDS=${BENCH_QDS:-"1 8 32 128"}
+COST=${BENCH_COST:-1}
+COST_SECS=${BENCH_COST_SECS:-3}
+ENGINE=${BENCH_ENGINE:-io_uring}
 PROFILE=${BENCH_PROFILE-adaptive}
 case $PROFILE in
 "" | latency | balanced | iops | adaptive) ;;
 *) echo "bench: BENCH_PROFILE must be latency, balanced, iops, adaptive or empty, not '$PROFILE'" >&2; exit 1 ;;
+esac
+case $ENGINE in
+io_uring | libaio) ;;
+*) echo "bench: BENCH_ENGINE must be io_uring or libaio, not '$ENGINE'" >&2; exit 1 ;;
 esac
 kver=$(uname -r)
 raw=$SSDT_RESULTS/bench-$kver.raw
@@ -33,41 +49,45 @@ out=$SSDT_RESULTS/bench-$kver.txt
 die() { echo "bench: $*" >&2; exit 1; }
 
 bdf=$(nvme_bdf) || die "no test NVMe controller"
-module_load || die "cannot load ssdtune.ko"
+require_module || die "ssdtune.ko is not built for $kver"
+[ -w /sys/module/nvme/parameters/poll_queues ] ||
+	die "nvme.poll_queues cannot be set at run time on $kver"
 : >"$raw.part"
-# Every driver's runs start right after a rebind and a discarded warm-up:
-# the runs just after a switch came out 10-20% slower than the driver
-# that had stayed bound (measured: in each of 5 rounds, whichever driver
-# ran second in the round lost at QD32 x 4 jobs), so no driver may be
-# measured without a switch before it.  The order alternates (odd rounds
-# nvme first, even rounds ssdtune first) so that what is left of an order
-# effect falls on both drivers; a driver already bound is rebound through
-# the other one.
 warm() {
 	fio --name=warm --filename="$1" --direct=1 --ioengine=libaio --rw=randread \
 		--bs=4k --iodepth=32 --numjobs=4 --size=512M --time_based \
 		--runtime="$WARM" --output=/dev/null || die "warm-up fio failed on $1"
 }
-# switch_to DRIVER: rebind the controller to DRIVER, through the other
-# driver when it is bound already; sets dev to its disk.
-switch_to() {
-	if [ "$1" = nvme ]; then
-		if [ "$(pci_driver "$bdf")" = nvme ]; then attach || die "attach failed"; fi
-		detach || die "detach failed"
-		dev=$(nvme_disk)
+# bind_to DRIVER POLL_QUEUES: a fresh binding of the controller to DRIVER
+# with that many poll queues (nvme's parameter is writable and read at
+# probe; ssdtune's is a load parameter, so the module is loaded anew);
+# sets dev to its disk.  Every binding is a new probe.
+bind_to() {
+	local drv=$1 pq=$2 io
+	if [ "$(pci_driver "$bdf")" = ssdtune ]; then detach || die "detach failed"; fi
+	if [ "$drv" = nvme ]; then
+		echo "$pq" >/sys/module/nvme/parameters/poll_queues || die "cannot set nvme.poll_queues=$pq"
+		# a new probe reads the parameter
+		echo "$bdf" >"/sys/bus/pci/devices/$bdf/driver/unbind" || die "cannot unbind $bdf"
+		sysfs_bind nvme "$bdf" || die "cannot bind $bdf to nvme"
+		dev=$(nvme_disk) || die "no nvme disk"
 	else
-		if [ "$(pci_driver "$bdf")" = ssdtune ]; then detach || die "detach failed"; fi
+		module_unload || die "cannot unload ssdtune"
+		insmod "$SSDT_KO" poll_queues="$pq" || die "insmod poll_queues=$pq failed"
 		attach || die "attach failed"
-		dev=$(ssdt_disk)
+		dev=$(ssdt_disk) || die "no ssdtune disk"
+	fi
+	io=$(trim "/sys/block/${dev#/dev/}/queue/io_poll")
+	if [ "$pq" -gt 0 ] && [ "$io" != 1 ]; then
+		die "$drv with poll_queues=$pq: $dev is not pollable (queue/io_poll $io)"
 	fi
 }
-# Pinning: one job on the first CPU of the controller's node (its queue's
-# vector sits there under both drivers), several jobs one per online CPU,
-# so that both drivers are measured with the same placement.
-cpus1="" cpusn=""
+# Pinning: every run on the first CPU of the controller's node (under both
+# drivers the vector of that CPU's queue sits on it; a polled run polls
+# its own queue there).  BENCH_PIN=0: the scheduler places fio.
+cpus=""
 if [ "${BENCH_PIN:-1}" = 1 ]; then
-	cpus1=$(expand_cpulist "$(cat "/sys/bus/pci/devices/$bdf/local_cpulist")" | awk '{print $1}')
-	cpusn=$(cat /sys/devices/system/cpu/online)
+	cpus=$(expand_cpulist "$(cat "/sys/bus/pci/devices/$bdf/local_cpulist")" | awk '{print $1}')
 fi
 # profile P: set the attached controller's coalesce_profile.
 profile() {
@@ -76,42 +96,93 @@ profile() {
 	echo "$1" >"$c/coalesce_profile" || die "cannot write coalesce_profile $1"
 	[ "$(trim "$c/coalesce_profile")" = "$1" ] || die "coalesce_profile is not $1 after writing it"
 }
-# run_point R LABEL QD JOBS: one measured run, appended to the raw file.
+# run_point R LABEL QD ENGINE: one measured run, appended to the raw file.
 run_point() {
-	local cpus=$cpusn line
-	[ "$4" -eq 1 ] && cpus=$cpus1
-	line=$(measure "$2" "$dev" "$bdf" "$3" "$4" "$SECS" "$cpus") ||
-		die "fio failed: $2 $3:$4"
+	local line
+	line=$(measure "$2" "$dev" "$bdf" "$3" 1 "$SECS" "$cpus" "$4") ||
+		die "fio failed: $2 QD$3 ($4)"
 	echo "round=$1 $line" | tee -a "$raw.part" >&2
 }
-[ "$(pci_driver "$bdf")" = nvme ] || detach || die "detach failed"
-dd if="$(nvme_disk)" of=/dev/null bs=1M count=512 iflag=direct status=none ||
-	die "cannot read the fio region once before round 1"
-for r in $(seq 1 "$ROUNDS"); do
-	order="nvme ssdtune"
-	[ $((r % 2)) -eq 0 ] && order="ssdtune nvme"
-	for drv in $order; do
-		switch_to "$drv"
-		warm "$dev"
-		for p in $POINTS; do
-			qd=${p%:*} jobs=${p#*:}
-			if [ "$drv" = nvme ] || [ -z "$PROFILE" ]; then
-				run_point "$r" "$drv" "$qd" "$jobs"
-				continue
-			fi
-			prof="off $PROFILE"
-			[ $((r % 2)) -eq 0 ] && prof="$PROFILE off"
+# point R LABEL QD ENGINE: a measured run, or a traced one in the cost pass.
+point() {
+	if [ "$1" = cost ]; then
+		cost_point "$2" "$3" "$4"
+	else
+		run_point "$@"
+	fi
+}
+# cost_point LABEL QD ENGINE: one traced run, appended to the raw file.
+cost_point() {
+	local json=$SSDT_TMP/cost.json s0 s1 ans opt=() line
+	[ -n "$cpus" ] && opt=(--cpus_allowed="$cpus")
+	case $3 in
+	io_uring-hipri) opt+=(--ioengine=io_uring --hipri) ;;
+	*) opt+=(--ioengine="$3") ;;
+	esac
+	vm_request trace-start 30 >/dev/null || die "the host did not start QEMU's tracing"
+	s0=$(head -n 1 /proc/stat)
+	fio --name=c --filename="$dev" --direct=1 --rw=randread --bs=4k --iodepth="$2" \
+		--size=512M --time_based --runtime="$COST_SECS" --randrepeat=0 "${opt[@]}" \
+		--output-format=json --output="$json" || die "fio failed: cost $1 QD$2"
+	s1=$(head -n 1 /proc/stat)
+	ans=$(vm_request trace-stop 30) || die "the host did not stop QEMU's tracing: $ans"
+	line=$(python3 tests/vm/lib/costline.py "$json" "$1" "$2" "$s0" "$s1" <<<"$ans") ||
+		die "cannot read the cost of $1 QD$2"
+	echo "$line" | tee -a "$raw.part" >&2
+}
+# binding R ARM: bind for ARM and run its points (and the profile arm);
+# R "cost": the cost pass's traced runs at QD1 and QD32 instead.
+binding() {
+	local r=$1 arm=$2 qd pr prof lab qds=$QDS
+	[ "$r" = cost ] && qds="1 32"
+	case $arm in
+	nvme) bind_to nvme 0 ;;
+	ssdtune) bind_to ssdtune 0 ;;
+	nvme-poll) bind_to nvme 1 ;;
+	ssdtune-poll) bind_to ssdtune 1 ;;
+	esac
+	warm "$dev"
+	for qd in $qds; do
+		case $arm in
+		*-poll) point "$r" "$arm" "$qd" io_uring-hipri ;;
+		nvme) point "$r" nvme "$qd" "$ENGINE" ;;
+		ssdtune)
+			prof=off
+			[ -n "$PROFILE" ] && prof="off $PROFILE"
+			[ -n "$PROFILE" ] && [ "$r" != cost ] && [ $((r % 2)) -eq 0 ] && prof="$PROFILE off"
 			for pr in $prof; do
 				profile "$pr"
 				lab=ssdtune
 				[ "$pr" = off ] || lab=ssdtune+$pr
-				run_point "$r" "$lab" "$qd" "$jobs"
+				point "$r" "$lab" "$qd" "$ENGINE"
 			done
 			profile off
-		done
+			;;
+		esac
 	done
+}
+t0=$(date +%s)
+# Read the fio region once before round 1: it warms the host's page cache
+# under the image file (a cold one made round 1 10-50% slower for both).
+bind_to nvme 0
+dd if="$dev" of=/dev/null bs=1M count=512 iflag=direct status=none ||
+	die "cannot read the fio region once before round 1"
+for r in $(seq 1 "$ROUNDS"); do
+	order="nvme ssdtune nvme-poll ssdtune-poll"
+	[ $((r % 2)) -eq 0 ] && order="ssdtune nvme ssdtune-poll nvme-poll"
+	for arm in $order; do
+		binding "$r" "$arm"
+	done
+	echo "bench: round $r of $ROUNDS done after $(($(date +%s) - t0)) s" >&2
 done
-[ "$(pci_driver "$bdf")" = nvme ] || detach
+if [ "$COST" = 1 ]; then
+	for arm in nvme ssdtune nvme-poll ssdtune-poll; do
+		binding cost "$arm"
+	done
+	echo "bench: cost pass done after $(($(date +%s) - t0)) s" >&2
+fi
+bind_to nvme 0
 module_unload
 mv "$raw.part" "$raw"
-python3 tests/vm/lib/benchtable.py "$raw" "$kver" "$SECS" "${cpus1:+pinned: 1 job on CPU $cpus1, more on CPUs $cpusn}" | tee "$out"
+python3 tests/vm/lib/benchtable.py "$raw" "$kver" "$SECS" \
+	"$ENGINE (polled arms: io_uring --hipri), 1 job${cpus:+ pinned to CPU $cpus}; $ROUNDS rounds in $(($(date +%s) - t0)) s" | tee "$out"

@@ -19,23 +19,31 @@ irq_total() {
 		END { print s + 0 }' /proc/interrupts
 }
 
-# measure LABEL DEV BDF QD JOBS SECS [CPUS]: 4K random read; prints one line
-#   LABEL qd=QD jobs=JOBS iops=N mean_us=N p99_us=N irq_per_io=N
+# measure LABEL DEV BDF QD JOBS SECS [CPUS [ENGINE]]: 4K random read;
+# prints fiojson.py's line
+#   LABEL qd=QD jobs=JOBS iops=N mean_us=N p99_us=N irq_per_io=N err=N p50_us=N cpu_us_per_io=N
 # and keeps fio's JSON in $SSDT_TMP/LABEL-qdQD-jJOBS.json.  With CPUS (a
 # cpulist) the jobs are pinned, one CPU each in turn (cpus_allowed_policy
 # split), so that two drivers measured one after the other see the same
-# placement; without it the scheduler places them.
+# placement; without it (or "") the scheduler places them.  ENGINE is
+# libaio (default), io_uring, or io_uring-hipri (io_uring with IOPOLL: the
+# disk must have poll queues).
 measure() {
-	local label=$1 dev=$2 bdf=$3 qd=$4 jobs=$5 secs=$6 cpus=${7:-} irqs i0 i1 json
-	local pin=()
-	[ -n "$cpus" ] && pin=(--cpus_allowed="$cpus" --cpus_allowed_policy=split)
+	local label=$1 dev=$2 bdf=$3 qd=$4 jobs=$5 secs=$6 cpus=${7:-} engine=${8:-libaio} irqs i0 i1 json
+	local opt=()
+	[ -n "$cpus" ] && opt=(--cpus_allowed="$cpus" --cpus_allowed_policy=split)
+	case $engine in
+	libaio | io_uring) opt+=(--ioengine="$engine") ;;
+	io_uring-hipri) opt+=(--ioengine=io_uring --hipri) ;;
+	*) echo "measure: unknown engine $engine" >&2; return 1 ;;
+	esac
 	irqs=$(dev_irqs "$bdf")
 	json=$SSDT_TMP/$label-qd$qd-j$jobs.json
 	i0=$(irq_total $irqs)
-	fio --name=m --filename="$dev" --direct=1 --ioengine=libaio --rw=randread \
+	fio --name=m --filename="$dev" --direct=1 --rw=randread \
 		--bs=4k --iodepth="$qd" --numjobs="$jobs" --group_reporting \
 		--size=512M --time_based --runtime="$secs" --ramp_time=1 \
-		--randrepeat=0 "${pin[@]}" --output-format=json --output="$json" || return 1
+		--randrepeat=0 "${opt[@]}" --output-format=json --output="$json" || return 1
 	i1=$(irq_total $irqs)
 	python3 "$SSDT_REPO/tests/vm/lib/fiojson.py" "$json" "$label" "$qd" "$jobs" $((i1 - i0))
 }

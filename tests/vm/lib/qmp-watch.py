@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Host side of the guest's requests to QEMU (run by scripts/vm.sh).
 
-    qmp-watch.py QMP_SOCKET CTL_DIR NVME_ID
+    qmp-watch.py QMP_SOCKET CTL_DIR NVME_ID [TRACE_LOG]
 
 CTL_DIR is shared read-write with the guest.  A guest test asks for
 something by creating CTL_DIR/NAME.req (write it under another name and
@@ -13,12 +13,18 @@ CTL_DIR/NAME.done (renamed into place) whose first line is "ok" or
     unplug.req    QMP device_del of NVME_ID, then waits (up to 120 s) for the
                   DEVICE_DELETED event, i.e. the guest released the device;
                   answers "ok" or "error: ..."
+    trace-start.req   turn on QEMU's trace events of the NVMe device's MMIO
+                      reads and writes, doorbells and MSI-X sends (TRACE_LOG
+                      is QEMU's -D file: vm.sh passes it); answers "ok"
+    trace-stop.req    turn them off; answers "ok" and one line "EVENT N" per
+                      event name: how often it fired since trace-start
 
 The process exits when QEMU closes the socket or on SIGTERM.  Standard
 library only.
 """
 import json
 import os
+import re
 import socket
 import sys
 import time
@@ -51,8 +57,8 @@ class QMP:
         line, self.buf = self.buf.split(b"\n", 1)
         return json.loads(line)
 
-    def cmd(self, name, **args):
-        msg = {"execute": name}
+    def cmd(self, execute, **args):
+        msg = {"execute": execute}
         if args:
             msg["arguments"] = args
         self.sock.sendall(json.dumps(msg).encode() + b"\n")
@@ -90,6 +96,56 @@ class QMP:
             pass
 
 
+# What make bench's cost pass counts (QEMU 7.2 hw/nvme trace events):
+# every MMIO write (doorbells included) and read of the BAR, the doorbell
+# writes, the MSI-X messages sent, and the shadow-doorbell event index
+# updates.
+TRACE_EVENTS = ("pci_nvme_mmio_write", "pci_nvme_mmio_read",
+                "pci_nvme_mmio_doorbell_sq", "pci_nvme_mmio_doorbell_cq",
+                "pci_nvme_irq_msix", "pci_nvme_eventidx_sq",
+                "pci_nvme_eventidx_cq")
+
+
+class Trace:
+    def __init__(self, log):
+        self.log = log
+        self.start = None
+
+    def set(self, q, on):
+        for ev in TRACE_EVENTS:
+            r = q.cmd("trace-event-set-state", name=ev, enable=on)
+            if "return" not in r:
+                return "error: trace-event-set-state %s: %s" % (
+                    ev, json.dumps(r.get("error", r)))
+        return None
+
+    def begin(self, q):
+        if not self.log:
+            return "error: no trace log (vm.sh passes QEMU's -D file)"
+        err = self.set(q, True)
+        if err:
+            return err
+        self.start = os.path.getsize(self.log) if os.path.exists(self.log) else 0
+        return "ok"
+
+    def end(self, q):
+        if self.start is None:
+            return "error: trace-stop without trace-start"
+        err = self.set(q, False)
+        if err:
+            return err
+        time.sleep(0.3)  # let QEMU's log writes of the last events land
+        counts = dict.fromkeys(TRACE_EVENTS, 0)
+        with open(self.log, "rb") as f:
+            f.seek(self.start)
+            for line in f:
+                m = re.search(rb"(pci_nvme_\w+)", line)
+                if m and m.group(1).decode() in counts:
+                    counts[m.group(1).decode()] += 1
+        self.start = None
+        return "ok\n" + "\n".join("%s %d" % kv for kv in counts.items())
+
+
 def answer(ctl, name, text):
     tmp = os.path.join(ctl, "." + name + ".done.tmp")
     with open(tmp, "w") as f:
@@ -97,7 +153,11 @@ def answer(ctl, name, text):
     os.rename(tmp, os.path.join(ctl, name + ".done"))
 
 
-def handle(q, ctl, name, nvme_id):
+def handle(q, ctl, name, nvme_id, trace):
+    if name == "trace-start":
+        return trace.begin(q)
+    if name == "trace-stop":
+        return trace.end(q)
     if name == "ping":
         r = q.cmd("query-status")
         if "return" in r:
@@ -117,9 +177,10 @@ def handle(q, ctl, name, nvme_id):
 
 
 def main():
-    if len(sys.argv) != 4:
+    if len(sys.argv) not in (4, 5):
         sys.exit(__doc__)
-    path, ctl, nvme_id = sys.argv[1:]
+    path, ctl, nvme_id = sys.argv[1:4]
+    trace = Trace(sys.argv[4] if len(sys.argv) == 5 else None)
     try:
         q = QMP(path, time.time() + 120)
     except OSError as e:
@@ -133,9 +194,9 @@ def main():
                 name = f[:-4]
                 os.unlink(os.path.join(ctl, f))
                 try:
-                    text = handle(q, ctl, name, nvme_id)
-                except (socket.timeout, OSError, ValueError) as e:
-                    text = "error: %s" % e
+                    text = handle(q, ctl, name, nvme_id, trace)
+                except Exception as e:  # noqa: BLE001 (answer, not die)
+                    text = "error: %s: %s" % (type(e).__name__, e)
                 print("qmp-watch: %s -> %s" % (name, text.splitlines()[0]),
                       file=sys.stderr, flush=True)
                 answer(ctl, name, text)
