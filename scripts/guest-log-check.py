@@ -5,19 +5,21 @@ Oops, hung tasks, kmemleak.  Prints one line per report and exits 1 if
 any report is not on the list of known kernel reports below; 0 if the log
 is clean or has only those.
 
-A known report is one the kernel makes whatever driver is bound, shown on
-this project's debug kernel with the stock nvme driver (testing.md,
-"make check-debug"), and it must not name ssdtune anywhere in its block.
-Each entry: a name, and the strings its block must all contain.
+A known report is one the kernel makes whatever driver is bound: its
+locks and frames are the kernel's own (read in Debian's linux-source-6.1),
+and it must not name ssdtune anywhere in its block.  Each entry: a name,
+and the strings its block must all contain.
 """
 import re
 import sys
 
 KNOWN = [
-    # Debian 6.1's pciehp drops and retakes its reset_lock inside
-    # pci_rescan_remove_lock when it removes a slot's devices; lockdep
-    # sees the inversion on the first hot-unplug of the boot, with the
-    # stock nvme driver as with ssdtune (QMP device_del of the test NVMe).
+    # Debian 6.1's pciehp_unconfigure_device() (pciehp_pci.c) takes
+    # pci_rescan_remove_lock with reset_lock held (pciehp_ist), then drops
+    # and retakes reset_lock inside it around each device's removal;
+    # lockdep reports that on the first hot-unplug of a boot, when it
+    # retakes reset_lock after the device's removal: the two locks in the
+    # cycle are pciehp's own (QMP device_del of the test NVMe).
     ("pciehp: reset_lock taken inside pci_rescan_remove_lock on a hot-unplug",
      ("possible circular locking dependency", "-pciehp", "reset_lock",
       "pci_rescan_remove_lock", "pciehp_unconfigure_device")),
