@@ -10,7 +10,7 @@ CTL_DIR/NAME.done (renamed into place) whose first line is "ok" or
 "error: ..." and then details.  Requests (the file's content is ignored):
 
     ping.req      QMP query-status; answers "ok running"
-    unplug.req    QMP device_del of NVME_ID, then waits (up to 120 s) for the
+    unplug.req    QMP device_del of NVME_ID, then waits (up to 300 s) for the
                   DEVICE_DELETED event, i.e. the guest released the device;
                   answers "ok" or "error: ..."
     trace-start.req   turn on QEMU's trace events of the NVMe device's MMIO
@@ -169,9 +169,9 @@ def handle(q, ctl, name, nvme_id, trace):
             return "error: device_del: %s" % json.dumps(r.get("error", r))
         ev = q.wait_event("DEVICE_DELETED",
                           lambda e: e.get("data", {}).get("device") == nvme_id,
-                          120)
+                          300)
         if ev is None:
-            return "error: no DEVICE_DELETED for %s within 120 s" % nvme_id
+            return "error: no DEVICE_DELETED for %s within 300 s" % nvme_id
         return "ok\n" + json.dumps(ev)
     return "error: unknown request %s" % name
 
