@@ -24,9 +24,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ratioci import median_ci, verdict  # noqa: E402
 
-METRICS = ("iops", "p50", "p99", "ipi", "cpu")
 FIELDS = {"iops": "iops", "p50": "p50_us", "p99": "p99_us",
-          "mean": "mean_us", "ipi": "irq_per_io", "cpu": "cpu_us_per_io"}
+          "ipi": "irq_per_io", "cpu": "cpu_us_per_io"}
 # (arm, base): the comparisons, in the order printed
 PAIRS = [("ssdtune", "nvme"), ("ssdtune-poll", "nvme-poll"),
          ("nvme-poll", "nvme"), ("ssdtune-poll", "ssdtune")]
