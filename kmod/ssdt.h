@@ -183,6 +183,7 @@ struct ssdt_ctrl {
 
 	enum ssdt_state state;
 	bool removing;			/* remove() runs: no more resets */
+	bool fenced;			/* stopped by an admin timeout */
 	bool paused;			/* PCI reset or sleep: halted */
 	unsigned int resets;		/* halts so far (under state_lock) */
 	spinlock_t state_lock;

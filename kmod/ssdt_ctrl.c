@@ -84,12 +84,14 @@ static void ssdt_ctrl_shutdown(struct ssdt_ctrl *ctrl)
  * context: CC.EN=0 aborts every command it holds (the spec's controller
  * reset); a controller that does not come to CSTS.RDY=0 loses bus
  * mastering.  Whatever it was given may then be freed.  The reset that
- * follows (or removal) sets it up again; until then admin commands fail.
+ * follows sets it up again, or, during removal, fails what it held
+ * (ssdt_reset_work()); until then admin commands fail and I/O waits.
  */
 static void ssdt_ctrl_fence(struct ssdt_ctrl *ctrl)
 {
 	unsigned int i;
 
+	WRITE_ONCE(ctrl->fenced, true);
 	WRITE_ONCE(ctrl->admin->live, false);
 	for (i = 0; i < ctrl->nr_io; i++)
 		WRITE_ONCE(ctrl->ioq[i]->live, false);
@@ -443,8 +445,10 @@ static int ssdt_admin_start(struct ssdt_ctrl *ctrl)
 	/* what an AER recovery's slot_reset restores after the link reset */
 	pci_save_state(ctrl->pdev);
 	ret = ssdt_ctrl_enable(ctrl);
-	if (!ret)
+	if (!ret) {
+		WRITE_ONCE(ctrl->fenced, false);
 		WRITE_ONCE(ctrl->admin->live, true);
+	}
 	return ret;
 }
 
@@ -676,12 +680,18 @@ void ssdt_mark_dead(struct ssdt_ctrl *ctrl, bool shutdown)
 	ssdt_nl_notify(ctrl, SSDTUNE_EVENT_DEAD);
 }
 
+/*
+ * Ask for a reset.  During removal none comes, but a controller that an
+ * admin timeout stopped still gets the work: it fails the I/O held for a
+ * reset, which would otherwise wait for ever (ssdt_reset_work()).
+ */
 void ssdt_schedule_reset(struct ssdt_ctrl *ctrl)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&ctrl->state_lock, flags);
-	if (ctrl->state == SSDT_LIVE && !ctrl->removing)
+	if (ctrl->state == SSDT_LIVE &&
+	    (!ctrl->removing || READ_ONCE(ctrl->fenced)))
 		queue_work(ssdt_wq, &ctrl->reset_work);
 	spin_unlock_irqrestore(&ctrl->state_lock, flags);
 }
@@ -756,16 +766,28 @@ dead:
 	ssdt_mark_dead(ctrl, false);
 }
 
-/* Controller reset: halt, then restart.  Runs on ssdt_wq. */
+/*
+ * Controller reset: halt, then restart.  Runs on ssdt_wq.  During removal
+ * it only ends what a controller stopped by an admin timeout (a Format
+ * that remove() waited for, say) still holds: its queues are not live, so
+ * the I/O behind them would be requeued for ever and the removal of the
+ * disks, which waits for it, would hang.
+ */
 void ssdt_reset_work(struct work_struct *work)
 {
 	struct ssdt_ctrl *ctrl = container_of(work, struct ssdt_ctrl, reset_work);
 
 	mutex_lock(&ctrl->dev_mutex);
-	if (READ_ONCE(ctrl->state) == SSDT_LIVE && !READ_ONCE(ctrl->removing)) {
+	if (READ_ONCE(ctrl->state) != SSDT_LIVE) {
+		/* new, resetting, halted by a PCI reset, or dead */
+	} else if (!ctrl->removing) {
 		dev_warn(ssdt_dev(ctrl), "resetting controller\n");
 		ssdt_ctrl_halt(ctrl, false);
 		ssdt_ctrl_restart(ctrl);
+	} else if (READ_ONCE(ctrl->fenced)) {
+		dev_warn(ssdt_dev(ctrl), "stopped during removal: failing outstanding I/O\n");
+		ssdt_io_sync(ctrl);
+		ssdt_mark_dead(ctrl, false);
 	}
 	mutex_unlock(&ctrl->dev_mutex);
 }

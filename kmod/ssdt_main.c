@@ -113,8 +113,10 @@ static void ssdt_forbid_resets(struct ssdt_ctrl *ctrl)
 
 /*
  * Stop resets for good and wait for one that runs or is queued: after this
- * nothing but the caller touches the controller's queues.  The reset work
- * takes dev_mutex, so the caller must not hold it.
+ * nothing but the caller touches the controller's queues, except the work
+ * that fails what an admin timeout left held (ssdt_reset_work(), under
+ * dev_mutex as the caller's steps are; ssdt_take_down() waits for it).
+ * The reset work takes dev_mutex, so the caller must not hold it.
  */
 static void ssdt_stop_resets(struct ssdt_ctrl *ctrl)
 {
@@ -171,6 +173,8 @@ static void ssdt_take_down(struct ssdt_ctrl *ctrl, bool live)
 	/* A timeout while the disks drained may have stopped it since. */
 	ssdt_ctrl_teardown(ctrl, live && ctrl->state == SSDT_LIVE);
 	mutex_unlock(&ctrl->dev_mutex);
+	/* queued by an admin timeout since ssdt_stop_resets(); nothing can now */
+	cancel_work_sync(&ctrl->reset_work);
 	ssdt_blk_exit(ctrl);
 	ssdt_pci_release(ctrl);
 }
