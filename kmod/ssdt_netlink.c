@@ -207,6 +207,14 @@ static struct genl_family ssdt_nl_family __ro_after_init = {
 	.small_ops	= ssdt_nl_ops,
 	.n_small_ops	= ARRAY_SIZE(ssdt_nl_ops),
 	.resv_start_op	= SSDTUNE_CMD_FORMAT,	/* strict checks from here on */
+	/*
+	 * Without it every command runs under genl_mutex, and a FORMAT that
+	 * waits up to format_timeout would hold up our dumps and every
+	 * generic netlink family that shares the mutex, nlctrl's family
+	 * lookups included.  The commands lock for themselves
+	 * (ssdt_ctrls_lock, nl_users).
+	 */
+	.parallel_ops	= true,
 	.mcgrps		= ssdt_nl_mcgrps,
 	.n_mcgrps	= ARRAY_SIZE(ssdt_nl_mcgrps),
 };

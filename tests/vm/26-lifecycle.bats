@@ -33,6 +33,7 @@ teardown_file() {
 completion_lost() { [ "$(cat "$SSDT_DBG/${ctrl##*/}/drop_completions")" = 0 ]; }
 
 reset_done() { dmesg_new | grep -q 'reset done'; }
+admin_completion_lost() { dmesg_new | grep -q 'debug: dropping admin completion'; }
 
 # back_to_nvme: the controller on nvme again, however the fault left it.
 back_to_nvme() { sysfs_bind nvme "$bdf"; }
@@ -132,12 +133,17 @@ back_to_nvme() { sysfs_bind nvme "$bdf"; }
 	ctrl=$(ssdt_ctrl)
 	idx=${ctrl##*/ssdt}
 	old=$(cat /sys/module/ssdtune/parameters/format_timeout)
-	echo 8 >/sys/module/ssdtune/parameters/format_timeout
+	echo 20 >/sys/module/ssdtune/parameters/format_timeout
 	echo 1 >"$SSDT_DBG/${ctrl##*/}/drop_admin_completions"
 	python3 "$SSDT_REPO/tests/vm/lib/genl-format.py" "$idx" 1 0 >"$SSDT_TMP/fmt.out" &
 	fpid=$!
-	sleep 2
+	# the Format command is in the driver, waiting for the device
+	# (a dump before it proves nothing: it used to wait for the whole
+	# Format under genl_mutex, and a fixed sleep sometimes missed that)
+	wait_for 30 admin_completion_lost
+	t0=$(date +%s)
 	run timeout 30 "$SSDT_TOOL" --json monitor --stats
+	echo "the dump took $(($(date +%s) - t0)) s"
 	# the dump came back while the Format still waits
 	if ! kill -0 "$fpid"; then
 		echo "the Format ended early: $(cat "$SSDT_TMP/fmt.out")"
