@@ -29,6 +29,9 @@ teardown_file() {
 @test "ssdtune's disk caps a transfer at the bounce limit, as the stock driver does on the same controller" {
 	local stock ours
 	teardown_stock
+	# first in the boot: the stock driver's namespace scan (asynchronous)
+	# may not have made the disk yet, on the debug kernel at least
+	wait_for 60 nvme_disk >/dev/null
 	stock=$(trim "/sys/block/$(basename "$(nvme_disk)")/queue/max_hw_sectors_kb")
 	setup_attached
 	ours=$(trim "/sys/block/$(basename "$(ssdt_disk)")/queue/max_hw_sectors_kb")
