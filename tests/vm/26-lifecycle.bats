@@ -33,7 +33,6 @@ teardown_file() {
 completion_lost() { [ "$(cat "$SSDT_DBG/${ctrl##*/}/drop_completions")" = 0 ]; }
 
 reset_done() { dmesg_new | grep -q 'reset done'; }
-admin_completion_lost() { dmesg_new | grep -q 'debug: dropping admin completion'; }
 
 # back_to_nvme: the controller on nvme again, however the fault left it.
 back_to_nvme() { sysfs_bind nvme "$bdf"; }

@@ -30,8 +30,6 @@ teardown_file() {
 	teardown_stock
 }
 
-admin_completion_lost() { dmesg_new | grep -q 'debug: dropping admin completion'; }
-
 @test "a PCI function reset (sysfs reset) three times during fio verify: nothing times out, the I/O waits and goes on, the knobs stay" {
 	setup_attached
 	ctrl=$(ssdt_ctrl)

@@ -299,6 +299,12 @@ DMESG_BAD='WARNING|BUG|Oops|[Ee]rror|Call Trace|blocked for more than|hung_task|
 dmesg_mark() { dmesg | wc -l >"$SSDT_TMP/dmesg.mark"; }
 # dmesg_new: kernel lines since dmesg_mark.
 dmesg_new() { dmesg | tail -n +$(($(cat "$SSDT_TMP/dmesg.mark" 2>/dev/null || echo 0) + 1)); }
+
+# admin_completion_lost: the debugfs hook drop_admin_completions has
+# dropped an admin command's completion since dmesg_mark (the command is
+# on the device, waiting).
+admin_completion_lost() { dmesg_new | grep -q 'debug: dropping admin completion'; }
+
 # dmesg_clean_since_mark [EXPECTED]: fails (printing them) if new lines look
 # like trouble, but those matching EXPECTED (what an injected fault causes).
 dmesg_clean_since_mark() {

@@ -12,8 +12,6 @@
 
 load ../lib/common
 
-admin_completion_lost() { dmesg_new | grep -q 'debug: dropping admin completion'; }
-
 @test "hot-unplug (QMP device_del) while a Format hangs and fio waits behind it: the Format times out during removal, fio ends with errors, no task hangs, the module unloads" {
 	setup_attached
 	bdf=$(nvme_bdf)
