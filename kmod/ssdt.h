@@ -72,6 +72,14 @@ struct ssdt_admin_slot {
 	bool aer;			/* an Asynchronous Event Request */
 };
 
+/*
+ * One submission/completion queue pair.  Three groups, each starting a
+ * cache line: what is set when the queue is created and then only read;
+ * the submission side (sq_lock, taken by whichever CPU submits); the
+ * completion side (cq_lock, the queue's interrupt, its moderation timer,
+ * ->poll, a timeout).  So a CPU submitting does not bounce the line the
+ * interrupt handler writes, and the other way round.
+ */
 struct ssdt_queue {
 	struct ssdt_ctrl *ctrl;
 	u16 qid;			/* 0: admin */
@@ -79,20 +87,12 @@ struct ssdt_queue {
 	u16 vector;			/* PCI vector index serving the CQ */
 	int irq;			/* Linux IRQ of that vector, -1: none */
 	bool poll;			/* a poll queue: blk-mq's ->poll */
+	bool live;
 	struct blk_mq_tags *tags;	/* I/O queues only */
-
-	spinlock_t sq_lock;		/* submission: process context */
 	struct nvme_command *sqes;
 	dma_addr_t sq_dma;
-	u16 sq_tail;
-	u16 last_sq_tail;		/* tail last rung or put in the shadow */
-
-	spinlock_t cq_lock;		/* completion: hard IRQ, timeout, ->poll */
 	struct nvme_completion *cqes;
 	dma_addr_t cq_dma;
-	u16 cq_head;
-	u8 cq_phase;
-
 	u32 __iomem *sq_db;
 	u32 __iomem *cq_db;
 	/* Shadow doorbell slots (ssdt_dbbuf.c), NULL: MMIO doorbells only. */
@@ -100,23 +100,29 @@ struct ssdt_queue {
 	__le32 *dbbuf_sq_ei;
 	__le32 *dbbuf_cq_db;
 	__le32 *dbbuf_cq_ei;
-	bool live;
-
 	/* Host moderation (ssdt_irqmod.c); knobs written live, READ_ONCE. */
 	u32 mod_threshold;		/* adaptive: the ceiling */
 	u32 mod_time_us;		/* 0: no moderation; adaptive: ceiling */
 	bool mod_adaptive;
-	bool mod_masked;		/* cq_lock: vector masked, timer polls */
-	u64 mod_start_ns;		/* cq_lock: start of the window */
-	u64 mod_lost;			/* submitted, never to complete (reset) */
-	struct ssdt_mod_est mod_est;	/* cq_lock: adaptive estimate */
-	struct hrtimer mod_timer;
 
-	/* Counters for sysfs queues/qK/; written under the queue's locks. */
-	u64 submitted;
-	u64 completed;
+	/* Submission side. */
+	spinlock_t sq_lock ____cacheline_aligned_in_smp;
+	u16 sq_tail;
+	u16 last_sq_tail;		/* tail last rung or put in the shadow */
+	u64 submitted;			/* counter for sysfs queues/qK/ */
+
+	/* Completion side. */
+	spinlock_t cq_lock ____cacheline_aligned_in_smp;
+	u16 cq_head;
+	u8 cq_phase;
+	bool mod_masked;		/* vector masked, timer polls */
+	u64 mod_start_ns;		/* start of the window */
+	struct ssdt_mod_est mod_est;	/* adaptive estimate */
+	u64 completed;			/* counters for sysfs queues/qK/ */
 	u64 interrupts;
 	u64 polled;
+	u64 mod_lost;			/* submitted, never to complete (reset) */
+	struct hrtimer mod_timer;
 
 	struct kobject kobj;		/* queues/qK */
 	bool kobj_init;
