@@ -54,6 +54,8 @@ int ssdt_energy_format(const struct ssdt_energy_model *m, char *buf,
  * used since the previous update, however far apart updates are.
  */
 #define SSDT_EST_HALF_LIFE_NS	(50 * NSEC_PER_MSEC)
+/* power_estimate_mw: reads closer together than this share one value. */
+#define SSDT_EST_MIN_READ_NS	(100 * NSEC_PER_MSEC)
 
 struct ssdt_estimate {
 	u64 stamp_ns;

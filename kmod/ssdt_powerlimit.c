@@ -11,6 +11,7 @@
  * driver.md says why this and not a requeue list).
  */
 #include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/moduleparam.h>
 #include "ssdt.h"
 #include "ssdt_power.h"
@@ -87,7 +88,9 @@ int ssdt_power_init(struct ssdt_ctrl *ctrl)
 	pl->mode = SSDT_POWER_AUTO;
 	pl->active = SSDT_POWER_OFF;
 	pl->model = ssdt_energy_default;
-	ssdt_est_init(&pl->est, ktime_get_ns());
+	pl->fold_ns = ktime_get_ns();
+	pl->est_mw = pl->model.idle_mw;
+	ssdt_est_init(&pl->est, pl->fold_ns);
 	hrtimer_init(&pl->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	pl->timer.function = ssdt_power_timer_fn;
 	return 0;
@@ -258,30 +261,56 @@ void ssdt_power_restore(struct ssdt_ctrl *ctrl)
 	mutex_unlock(&pl->mutex);
 }
 
-/* Under pl->mutex: idle power plus the moving average of the rest. */
-static u64 ssdt_power_estimate(struct ssdt_ctrl *ctrl)
+/*
+ * The energy of what was submitted since the last fold (priced by the
+ * model in force) and of the idle power over the time since then, in nJ;
+ * pl->mutex held.  Changes nothing: @sum gets the counts it priced, and
+ * @dyn_nj the part above idle.
+ */
+static u64 ssdt_power_since_fold(struct ssdt_ctrl *ctrl, u64 now,
+				 struct ssdt_power_pcpu *sum, u64 *dyn_nj)
 {
 	struct ssdt_powerlimit *pl = &ctrl->power;
-	struct ssdt_power_pcpu sum = { }, d;
+	struct ssdt_power_pcpu d;
 	unsigned int c;
 	int cpu;
 
+	memset(sum, 0, sizeof(*sum));
 	for_each_possible_cpu(cpu) {
 		struct ssdt_power_pcpu *p = per_cpu_ptr(pl->pcpu, cpu);
 
 		for (c = 0; c < SSDT_OPC_NR; c++) {
-			sum.cmds[c] += READ_ONCE(p->cmds[c]);
-			sum.bytes[c] += READ_ONCE(p->bytes[c]);
+			sum->cmds[c] += READ_ONCE(p->cmds[c]);
+			sum->bytes[c] += READ_ONCE(p->bytes[c]);
 		}
 	}
 	for (c = 0; c < SSDT_OPC_NR; c++) {
-		d.cmds[c] = sum.cmds[c] - pl->seen.cmds[c];
-		d.bytes[c] = sum.bytes[c] - pl->seen.bytes[c];
+		d.cmds[c] = sum->cmds[c] - pl->seen.cmds[c];
+		d.bytes[c] = sum->bytes[c] - pl->seen.bytes[c];
 	}
+	*dyn_nj = ssdt_energy_of(&pl->model, d.cmds, d.bytes);
+	/* mW times ns is pJ */
+	return *dyn_nj + mul_u64_u64_div_u64(pl->model.idle_mw,
+					     now - pl->fold_ns, 1000);
+}
+
+/*
+ * Fold what was submitted since the last fold into the energy total and
+ * the moving average; pl->mutex held.  Runs before the model changes (what
+ * was submitted until then is priced at the old one) and when
+ * power_estimate_mw is read at least SSDT_EST_MIN_READ_NS after the last
+ * fold: reads closer together get the value of that fold.
+ */
+static void ssdt_power_fold(struct ssdt_ctrl *ctrl)
+{
+	struct ssdt_powerlimit *pl = &ctrl->power;
+	struct ssdt_power_pcpu sum;
+	u64 now = ktime_get_ns(), dyn;
+
+	pl->energy_nj += ssdt_power_since_fold(ctrl, now, &sum, &dyn);
 	pl->seen = sum;
-	return pl->model.idle_mw +
-	       ssdt_est_update(&pl->est, ktime_get_ns(),
-			       ssdt_energy_of(&pl->model, d.cmds, d.bytes));
+	pl->fold_ns = now;
+	pl->est_mw = pl->model.idle_mw + ssdt_est_update(&pl->est, now, dyn);
 }
 
 /* ---- sysfs knobs -------------------------------------------------------- */
@@ -315,8 +344,13 @@ static const struct ssdt_knob_group ssdt_power_knobs = {
 static int ssdt_power_apply_model(struct ssdt_ctrl *ctrl,
 				  const union ssdt_knob_val *v)
 {
-	ssdt_power_estimate(ctrl);
-	return ssdt_power_apply(ctrl, v);
+	int ret;
+
+	ssdt_power_fold(ctrl);
+	ret = ssdt_power_apply(ctrl, v);
+	/* Again, so that power_estimate_mw shows the new idle_mw at once. */
+	ssdt_power_fold(ctrl);
+	return ret;
 }
 
 static ssize_t power_limit_mw_show(const union ssdt_knob_val *v, char *buf)
@@ -352,11 +386,30 @@ static ssize_t power_estimate_mw_show(struct device *dev,
 	u64 mw;
 
 	mutex_lock(&ctrl->power.mutex);
-	mw = ssdt_power_estimate(ctrl);
+	if (ktime_get_ns() - ctrl->power.fold_ns >= SSDT_EST_MIN_READ_NS)
+		ssdt_power_fold(ctrl);
+	mw = ctrl->power.est_mw;
 	mutex_unlock(&ctrl->power.mutex);
 	return sysfs_emit(buf, "%llu\n", mw);
 }
 static DEVICE_ATTR_RO(power_estimate_mw);
+
+/* The estimated energy so far, as RAPL's energy_uj: a read stores nothing. */
+static ssize_t energy_uj_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
+	struct ssdt_power_pcpu sum;
+	u64 nj, dyn;
+
+	mutex_lock(&ctrl->power.mutex);
+	nj = ctrl->power.energy_nj +
+	     ssdt_power_since_fold(ctrl, ktime_get_ns(), &sum, &dyn);
+	mutex_unlock(&ctrl->power.mutex);
+	/* nJ to uJ */
+	return sysfs_emit(buf, "%llu\n", div_u64(nj, 1000));
+}
+static DEVICE_ATTR_RO(energy_uj);
 
 /* A counter the throttle updates under power.lock (64 bits on 32-bit too). */
 static u64 ssdt_power_counter(struct ssdt_ctrl *ctrl, const u64 *v)
@@ -381,6 +434,7 @@ static struct attribute *ssdt_power_attrs[] = {
 	&ssdt_knob_power_limit_mode.attr.attr,
 	&dev_attr_power_limit_active.attr,
 	&dev_attr_power_estimate_mw.attr,
+	&dev_attr_energy_uj.attr,
 	&ssdt_knob_energy_model.attr.attr,
 	&dev_attr_throttle_events.attr,
 	&dev_attr_throttled_us.attr,

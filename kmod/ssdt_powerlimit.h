@@ -36,7 +36,11 @@ struct ssdt_powerlimit {
 	enum ssdt_power_mode mode;	/* as written: hw, host or auto */
 	enum ssdt_power_mode active;	/* off, hw or host */
 	struct ssdt_power_pcpu __percpu *pcpu;
-	struct ssdt_power_pcpu seen;	/* counts at the last estimate */
+	/* Under mutex; folded in by ssdt_power_fold(), never by a mere read. */
+	struct ssdt_power_pcpu seen;	/* counts at the last fold */
+	u64 fold_ns;			/* time of the last fold */
+	u64 energy_nj;			/* energy until then, idle included */
+	u64 est_mw;			/* power_estimate_mw as of then */
 	struct ssdt_estimate est;
 
 	bool host_on;			/* the gate; READ_ONCE in queue_rq */

@@ -34,6 +34,7 @@ ctrl_files() {
 	echo 8000 >"$d/power_limit_mw"
 	echo host >"$d/power_limit_active"
 	echo 7251 >"$d/power_estimate_mw"
+	echo 123456789012 >"$d/energy_uj"
 	echo 0 >"$d/power_state"
 	echo 12 >"$d/throttle_events"
 	echo 3500250 >"$d/throttled_us"
@@ -78,6 +79,7 @@ sample() {
 	[ "$(sample 'ssdtune_power_limit_mode{controller="ssdt0",mode="auto"}')" = 1 ]
 	[ "$(sample 'ssdtune_power_limit_active{controller="ssdt0",mode="host"}')" = 1 ]
 	[ "$(sample 'ssdtune_power_estimate_watts{controller="ssdt0"}')" = 7.251 ]
+	[ "$(sample 'ssdtune_energy_joules_total{controller="ssdt0"}')" = 123456.789012 ]
 	[ "$(sample 'ssdtune_power_state{controller="ssdt0"}')" = 0 ]
 	[ "$(sample 'ssdtune_throttle_events_total{controller="ssdt0"}')" = 12 ]
 	[ "$(sample 'ssdtune_throttled_seconds_total{controller="ssdt0"}')" = 3.500250 ]

@@ -71,6 +71,67 @@ knobs() {
 	[[ $t =~ ^-?[0-9]+$ ]] && [ "$t" -gt -40000 ] && [ "$t" -lt 150000 ]
 }
 
+# Reads change nothing (issue 15, defect 8).  A read of power_estimate_mw
+# less than 100 ms after the last one that folded gets that fold's value:
+# before, every read folded, and a fast reader lost the energy of its
+# short intervals (their weight rounds to 0).  energy_uj is computed, not
+# stored, by a read: idle power over the time plus the model's price of
+# each command.
+@test "power reads change nothing: a storm of power_estimate_mw reads gets one value per 100 ms; energy_uj prices idle time and commands" {
+	disk=$(ssdt_disk)
+	pw_set power_limit_mw 0
+	pw_set power_limit_mode auto
+	pw_set energy_model "$PW_VM_MODEL"
+	# idle: 1000 mW for dt us is dt uJ
+	read -r e0 <"$C/energy_uj"
+	t0=${EPOCHREALTIME/./}
+	pw_sleep 1
+	read -r e1 <"$C/energy_uj"
+	t1=${EPOCHREALTIME/./}
+	echo "idle: energy_uj +$((e1 - e0)) in $((t1 - t0)) us"
+	[ $(((e1 - e0) * 100)) -ge $(((t1 - t0) * 90)) ]
+	[ $(((e1 - e0) * 100)) -le $(((t1 - t0) * 110)) ]
+	fio --name=s --filename="$disk" --direct=1 --ioengine=libaio --rw=randread \
+		--bs=4k --iodepth=8 --size=256M --time_based --runtime=10 --randrepeat=0 \
+		--output-format=json --output="$SSDT_TMP/storm.json" &
+	pid=$!
+	pw_wait_io "$C"
+	pw_sleep 0.5
+	read -r e0 <"$C/energy_uj"
+	t0=${EPOCHREALTIME/./}
+	pw_submitted "$C"
+	n0=$PW_SUBMITTED
+	changes=0 prev=
+	for ((i = 0; i < 1000; i++)); do
+		read -r v <"$C/power_estimate_mw"
+		[ "$v" = "$prev" ] || changes=$((changes + 1))
+		prev=$v
+	done
+	t=${EPOCHREALTIME/./}
+	pw_sleep 0.3
+	read -r est <"$C/power_estimate_mw"
+	read -r e1 <"$C/energy_uj"
+	t1=${EPOCHREALTIME/./}
+	pw_submitted "$C"
+	n1=$PW_SUBMITTED
+	kill -0 "$pid" || { echo "fio ended before the reads did"; false; }
+	wait "$pid"
+	echo "1000 reads in $(((t - t0) / 1000)) ms: $changes values (at most $(((t - t0) / 100000 + 2)))"
+	[ "$changes" -le $(((t - t0) / 100000 + 2)) ]
+	# each of the n commands submitted costs 200000 nJ: 200 uJ
+	n=$((n1 - n0))
+	want=$((t1 - t0 + n * 200))
+	mw=$(((e1 - e0) * 1000 / (t1 - t0)))
+	echo "under fio: energy_uj +$((e1 - e0)) in $((t1 - t0)) us with $n commands (model: $want); mean $mw mW, estimate $est mW"
+	[ "$n" -gt 100 ]
+	[ $(((e1 - e0) * 100)) -ge $((want * 95)) ]
+	[ $(((e1 - e0) * 100)) -le $((want * 105)) ]
+	# the estimate after the storm is the power of the I/O, not idle's
+	[ $((est * 2)) -ge "$mw" ]
+	[ "$est" -le $((mw * 2)) ]
+	[ "$est" -gt $((PW_VM_IDLE + 100)) ]
+}
+
 @test "invalid power writes fail with a clear errno and change nothing" {
 	pw_set power_limit_mw 0
 	pw_set power_limit_mode auto
