@@ -315,6 +315,16 @@ dmesg_clean_since_mark() {
 	err "new kernel messages above match $DMESG_BAD"
 }
 
+# dmesg_no_reports: since dmesg_mark the kernel made no report a debug
+# kernel makes (KASAN, lockdep, WARNING, BUG, Oops, hung task, kmemleak)
+# other than the known kernel ones of scripts/guest-log-check.py (the
+# lockdep report pciehp makes of itself on the first hot-unplug of a boot).
+dmesg_no_reports() {
+	dmesg_new >"$SSDT_TMP/dmesg-new.txt"
+	python3 "$SSDT_REPO/scripts/guest-log-check.py" "$SSDT_TMP/dmesg-new.txt" >&2 ||
+		{ err "a kernel report since the mark is not a known one (above)"; return 1; }
+}
+
 # The driver's fault hooks (Documentation/driver.md, "Fault hooks").
 SSDT_DBG=/sys/kernel/debug/ssdtune
 debugfs_mount() {

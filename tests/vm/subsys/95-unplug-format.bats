@@ -66,7 +66,7 @@ load ../lib/common
 	wait_for 10 no_ssdt_nodes
 	dstate=$(ps -eo stat=,pid=,comm= | awk '$1 ~ /^D/')
 	[ -z "$dstate" ] || { echo "tasks in D state: $dstate"; false; }
-	refute grep -Eq 'blocked for more than|hung_task|Oops|BUG|WARNING|KASAN|circular locking' <(dmesg_new)
+	dmesg_no_reports
 	module_unload
 	refute module_loaded
 }
