@@ -183,6 +183,11 @@ u64 ssdt_est_update(struct ssdt_estimate *e, u64 now_ns, u64 energy_nj)
 		e->avg_q10 = (e->avg_q10 * keep + p * (1024 - keep)) >> 10;
 		e->stamp_ns = now_ns;
 	}
+	return ssdt_est_mw(e);
+}
+
+u64 ssdt_est_mw(const struct ssdt_estimate *e)
+{
 	return (e->avg_q10 + 512) >> 10;
 }
 

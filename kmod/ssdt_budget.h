@@ -65,6 +65,8 @@ struct ssdt_estimate {
 void ssdt_est_init(struct ssdt_estimate *e, u64 now_ns);
 /* Fold in @energy_nj used since the last update; returns avg_mw. */
 u64 ssdt_est_update(struct ssdt_estimate *e, u64 now_ns, u64 energy_nj);
+/* The average as of the last update, in mW. */
+u64 ssdt_est_mw(const struct ssdt_estimate *e);
 
 /*
  * Token bucket in picojoules.  It refills at @rate_mw, holds at most

@@ -89,7 +89,6 @@ int ssdt_power_init(struct ssdt_ctrl *ctrl)
 	pl->active = SSDT_POWER_OFF;
 	pl->model = ssdt_energy_default;
 	pl->fold_ns = ktime_get_ns();
-	pl->est_mw = pl->model.idle_mw;
 	ssdt_est_init(&pl->est, pl->fold_ns);
 	hrtimer_init(&pl->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	pl->timer.function = ssdt_power_timer_fn;
@@ -310,7 +309,7 @@ static void ssdt_power_fold(struct ssdt_ctrl *ctrl)
 	pl->energy_nj += ssdt_power_since_fold(ctrl, now, &sum, &dyn);
 	pl->seen = sum;
 	pl->fold_ns = now;
-	pl->est_mw = pl->model.idle_mw + ssdt_est_update(&pl->est, now, dyn);
+	ssdt_est_update(&pl->est, now, dyn);
 }
 
 /* ---- sysfs knobs -------------------------------------------------------- */
@@ -344,13 +343,8 @@ static const struct ssdt_knob_group ssdt_power_knobs = {
 static int ssdt_power_apply_model(struct ssdt_ctrl *ctrl,
 				  const union ssdt_knob_val *v)
 {
-	int ret;
-
 	ssdt_power_fold(ctrl);
-	ret = ssdt_power_apply(ctrl, v);
-	/* Again, so that power_estimate_mw shows the new idle_mw at once. */
-	ssdt_power_fold(ctrl);
-	return ret;
+	return ssdt_power_apply(ctrl, v);
 }
 
 static ssize_t power_limit_mw_show(const union ssdt_knob_val *v, char *buf)
@@ -388,7 +382,7 @@ static ssize_t power_estimate_mw_show(struct device *dev,
 	mutex_lock(&ctrl->power.mutex);
 	if (ktime_get_ns() - ctrl->power.fold_ns >= SSDT_EST_MIN_READ_NS)
 		ssdt_power_fold(ctrl);
-	mw = ctrl->power.est_mw;
+	mw = ctrl->power.model.idle_mw + ssdt_est_mw(&ctrl->power.est);
 	mutex_unlock(&ctrl->power.mutex);
 	return sysfs_emit(buf, "%llu\n", mw);
 }

@@ -40,7 +40,6 @@ struct ssdt_powerlimit {
 	struct ssdt_power_pcpu seen;	/* counts at the last fold */
 	u64 fold_ns;			/* time of the last fold */
 	u64 energy_nj;			/* energy until then, idle included */
-	u64 est_mw;			/* power_estimate_mw as of then */
 	struct ssdt_estimate est;
 
 	bool host_on;			/* the gate; READ_ONCE in queue_rq */
