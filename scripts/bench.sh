@@ -10,7 +10,8 @@
 # BENCH_ROUNDS (9) rounds of BENCH_SECS (5) s runs after a BENCH_WARM (3) s
 # warm-up per binding.  BENCH_QUICK=1: 5 rounds of 2 s runs, 1 s warm-ups
 # (the same table in a few minutes; any BENCH_* set wins).  A cost pass
-# with QEMU's trace events follows the rounds (BENCH_COST=0: none).  Prints the
+# with QEMU's trace events follows the rounds, at BENCH_COST_QDS (default
+# "1 32"; BENCH_COST=0: none).  Prints the
 # table and keeps it in $BUILD/results/bench-KVER.txt (raw runs in .raw).
 # Guest side: tests/vm/lib/bench-guest.sh; the table: benchtable.py.
 # See Documentation/bench.md ("make bench").
@@ -35,7 +36,7 @@ scripts/vm.sh --timeout "${VM_TIMEOUT:-3600}" "$kver" -- \
 	BENCH_PROFILE="${BENCH_PROFILE-adaptive}" BENCH_PIN="${BENCH_PIN:-1}" \
 	BENCH_WARM="${BENCH_WARM:-$warm}" BENCH_SECS="${BENCH_SECS:-$secs}" \
 	BENCH_ENGINE="${BENCH_ENGINE:-io_uring}" BENCH_COST="${BENCH_COST:-1}" \
-	BENCH_COST_SECS="${BENCH_COST_SECS:-3}" \
+	BENCH_COST_SECS="${BENCH_COST_SECS:-3}" BENCH_COST_QDS="${BENCH_COST_QDS:-1 32}" \
 	tests/vm/lib/bench-guest.sh >&2
 rc=$?
 [ -f "$BUILD/results/bench-$kver.txt" ] || { echo "bench: no result (vm.sh exit $rc)" >&2; exit 1; }

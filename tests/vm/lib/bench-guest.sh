@@ -17,7 +17,8 @@
 # ssdtune first), so what is left of an order effect falls on both.
 # Every run records IOPS, p50, p99 and mean clat, interrupts per I/O and
 # fio's CPU time per I/O.  A cost pass follows the rounds (BENCH_COST=0:
-# none): one run of BENCH_COST_SECS (3) s per arm at QD1 and QD32 with
+# none): one run of BENCH_COST_SECS (3) s per arm at each QD of
+# BENCH_COST_QDS (default "1 32") with
 # QEMU's trace events on (qmp-watch.py), for the MMIO accesses, doorbell
 # writes and MSI-X messages each I/O costs and where the guest's CPU time
 # goes (tests/vm/lib/costline.py); tracing slows QEMU, so those runs are
@@ -33,6 +34,7 @@ SECS=${BENCH_SECS:-5}
 QDS=${BENCH_QDS:-"1 8 32 128"}
 COST=${BENCH_COST:-1}
 COST_SECS=${BENCH_COST_SECS:-3}
+COST_QDS=${BENCH_COST_QDS:-"1 32"}
 ENGINE=${BENCH_ENGINE:-io_uring}
 PROFILE=${BENCH_PROFILE-adaptive}
 case $PROFILE in
@@ -131,10 +133,10 @@ cost_point() {
 	echo "$line" | tee -a "$raw.part" >&2
 }
 # binding R ARM: bind for ARM and run its points (and the profile arm);
-# R "cost": the cost pass's traced runs at QD1 and QD32 instead.
+# R "cost": the cost pass's traced runs at BENCH_COST_QDS instead.
 binding() {
 	local r=$1 arm=$2 qd pr prof lab qds=$QDS
-	[ "$r" = cost ] && qds="1 32"
+	[ "$r" = cost ] && qds=$COST_QDS
 	case $arm in
 	nvme) bind_to nvme 0 ;;
 	ssdtune) bind_to ssdtune 0 ;;
