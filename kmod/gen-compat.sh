@@ -28,3 +28,6 @@ have SSDT_HAVE_DISK_LIMITS blk-mq.h 'define[[:space:]]+blk_mq_alloc_disk\([^,)]+
 have SSDT_HAVE_BLK_FEAT blkdev.h 'define[[:space:]]+BLK_FEAT_WRITE_CACHE[[:space:]]'
 # 6.5+: block device operations take a blk_mode_t, not an fmode_t.
 have SSDT_HAVE_BLK_MODE blkdev.h 'typedef[^;]*[[:space:]]blk_mode_t;'
+# 6.13+ (and Debian's 6.12): ->queue_rqs gets a struct rq_list (head and
+# tail), not the head of a bare list of requests.
+have SSDT_HAVE_RQ_LIST blk-mq.h 'queue_rqs\)\(struct rq_list \*'

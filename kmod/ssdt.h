@@ -362,6 +362,7 @@ struct ssdt_queue *ssdt_queue_alloc(struct ssdt_ctrl *ctrl, u16 qid,
 				    u16 depth, u16 vector);
 void ssdt_queue_free(struct ssdt_queue *q);
 void ssdt_queue_reset(struct ssdt_queue *q);
+void ssdt_sq_copy(struct ssdt_queue *q, const struct nvme_command *cmd);
 void ssdt_sq_write(struct ssdt_queue *q, const struct nvme_command *cmd,
 		   bool ring);
 void ssdt_sq_ring(struct ssdt_queue *q);

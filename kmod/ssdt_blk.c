@@ -246,19 +246,8 @@ static blk_status_t ssdt_setup_cmd(struct ssdt_ctrl *ctrl, struct ssdt_ns *ns,
 	}
 }
 
-static blk_status_t ssdt_queue_rq(struct blk_mq_hw_ctx *hctx,
-				  const struct blk_mq_queue_data *bd)
+static void ssdt_iod_init(struct ssdt_iod *iod)
 {
-	struct ssdt_queue *q = hctx->driver_data;
-	struct ssdt_ns *ns = hctx->queue->queuedata;
-	struct request *rq = bd->rq;
-	struct ssdt_iod *iod = blk_mq_rq_to_pdu(rq);
-	blk_status_t ret;
-
-	if (unlikely(!READ_ONCE(q->live)))
-		return READ_ONCE(q->ctrl->state) == SSDT_DEAD ?
-			BLK_STS_IOERR : BLK_STS_RESOURCE;
-
 	iod->nvme_status = 0;
 	iod->aborted = false;
 	iod->requeue = false;
@@ -267,19 +256,142 @@ static blk_status_t ssdt_queue_rq(struct blk_mq_hw_ctx *hctx,
 	iod->bvec_len = 0;
 	iod->dsm_dma = 0;
 	iod->sgl = NULL;
+}
+
+/* Build @rq's command and hand @rq to the timeout clock; not yet in the SQ. */
+static blk_status_t ssdt_prep_rq(struct ssdt_queue *q, struct request *rq,
+				 struct ssdt_iod *iod)
+{
+	blk_status_t ret;
+
+	ret = ssdt_setup_cmd(q->ctrl, rq->q->queuedata, rq, iod);
+	if (ret)
+		return ret;
+	ssdt_power_account(&q->ctrl->power, rq);
+	blk_mq_start_request(rq);
+	return BLK_STS_OK;
+}
+
+static blk_status_t ssdt_queue_rq(struct blk_mq_hw_ctx *hctx,
+				  const struct blk_mq_queue_data *bd)
+{
+	struct ssdt_queue *q = hctx->driver_data;
+	struct request *rq = bd->rq;
+	struct ssdt_iod *iod = blk_mq_rq_to_pdu(rq);
+	blk_status_t ret;
+
+	if (unlikely(!READ_ONCE(q->live)))
+		return READ_ONCE(q->ctrl->state) == SSDT_DEAD ?
+			BLK_STS_IOERR : BLK_STS_RESOURCE;
+
+	ssdt_iod_init(iod);
 	/* host power limit: one predictable branch while there is none */
 	if (unlikely(READ_ONCE(q->ctrl->power.host_on))) {
 		ret = ssdt_power_gate(q->ctrl, rq, &iod->pw);
 		if (ret)
 			return ret;
 	}
-	ret = ssdt_setup_cmd(q->ctrl, ns, rq, iod);
+	ret = ssdt_prep_rq(q, rq, iod);
 	if (ret)
 		return ret;
-	ssdt_power_account(&q->ctrl->power, rq);
-	blk_mq_start_request(rq);
 	ssdt_sq_write(q, &iod->cmd, bd->last);
 	return BLK_STS_OK;
+}
+
+/* A list of requests linked through rq_next, in order. */
+static void ssdt_rqs_add(struct ssdt_rqs *l, struct request *rq)
+{
+	rq->rq_next = NULL;
+	if (l->tail)
+		l->tail->rq_next = rq;
+	else
+		l->head = rq;
+	l->tail = rq;
+}
+
+static struct request *ssdt_rqs_pop(struct ssdt_rqs *l)
+{
+	struct request *rq = l->head;
+
+	if (rq) {
+		l->head = rq->rq_next;
+		if (!l->head)
+			l->tail = NULL;
+		rq->rq_next = NULL;
+	}
+	return rq;
+}
+
+/*
+ * The common request of a plug: a queue that is live, no host power limit
+ * to wait on, read, write and the like.  Prepared as ->queue_rq would;
+ * false leaves nothing to undo.
+ */
+static bool ssdt_prep_rq_batched(struct ssdt_queue *q, struct request *rq)
+{
+	struct ssdt_iod *iod = blk_mq_rq_to_pdu(rq);
+
+	if (unlikely(!READ_ONCE(q->live) ||
+		     READ_ONCE(q->ctrl->power.host_on) ||
+		     blk_rq_is_passthrough(rq)))
+		return false;
+	/*
+	 * blk-mq enters a request in its tag map when it issues one through
+	 * ->queue_rq; a plug's requests come here without that step, and
+	 * completion finds a request by its tag.
+	 */
+	rq->mq_hctx->tags->rqs[rq->tag] = rq;
+	ssdt_iod_init(iod);
+	return ssdt_prep_rq(q, rq, iod) == BLK_STS_OK;
+}
+
+/* Copy a run of prepared commands for @q under one sq_lock, ring once. */
+static void ssdt_sq_write_rqs(struct ssdt_queue *q, struct ssdt_rqs *l)
+{
+	struct request *rq;
+
+	if (!l->head)
+		return;
+	spin_lock(&q->sq_lock);
+	while ((rq = ssdt_rqs_pop(l))) {
+		struct ssdt_iod *iod = blk_mq_rq_to_pdu(rq);
+
+		ssdt_sq_copy(q, &iod->cmd);
+	}
+	ssdt_sq_ring(q);
+	spin_unlock(&q->sq_lock);
+}
+
+/*
+ * ->queue_rqs: a plug's requests in one call (io_uring and aio submit a
+ * batch this way).  Each run of requests for one hardware queue is
+ * copied under one sq_lock and rung with one doorbell write.  A request
+ * the common path does not take is handed back in the list: blk-mq then
+ * issues it through ->queue_rq, which decides it as any other.
+ */
+static void ssdt_queue_rqs(SSDT_PLUG_LIST *plug)
+{
+	struct ssdt_rqs in, run = { }, back = { };
+	struct ssdt_queue *q = NULL;
+	struct request *rq;
+
+	ssdt_plug_take(plug, &in);
+	while ((rq = ssdt_rqs_pop(&in))) {
+		struct ssdt_queue *rq_q = rq->mq_hctx->driver_data;
+
+		if (rq_q != q) {
+			if (q)
+				ssdt_sq_write_rqs(q, &run);
+			q = rq_q;
+		}
+		if (ssdt_prep_rq_batched(q, rq))
+			ssdt_rqs_add(&run, rq);
+		else
+			ssdt_rqs_add(&back, rq);
+	}
+	if (q)
+		ssdt_sq_write_rqs(q, &run);
+	ssdt_plug_give(plug, &back);
 }
 
 static void ssdt_commit_rqs(struct blk_mq_hw_ctx *hctx)
@@ -483,6 +595,7 @@ static int ssdt_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
 
 static const struct blk_mq_ops ssdt_mq_ops = {
 	.queue_rq	= ssdt_queue_rq,
+	.queue_rqs	= ssdt_queue_rqs,
 	.commit_rqs	= ssdt_commit_rqs,
 	.complete	= ssdt_complete_rq,
 	.timeout	= ssdt_timeout,

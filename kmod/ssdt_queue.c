@@ -149,15 +149,22 @@ void ssdt_sq_ring(struct ssdt_queue *q)
 	q->last_sq_tail = q->sq_tail;
 }
 
+/* Copy @cmd into the next submission slot, unrung.  Caller holds sq_lock. */
+void ssdt_sq_copy(struct ssdt_queue *q, const struct nvme_command *cmd)
+{
+	lockdep_assert_held(&q->sq_lock);
+	memcpy(&q->sqes[q->sq_tail], cmd, sizeof(*cmd));
+	if (++q->sq_tail == q->depth)
+		q->sq_tail = 0;
+	q->submitted++;
+}
+
 /* Copy @cmd into the next submission slot; ring now or leave it batched. */
 void ssdt_sq_write(struct ssdt_queue *q, const struct nvme_command *cmd,
 		   bool ring)
 {
 	spin_lock(&q->sq_lock);
-	memcpy(&q->sqes[q->sq_tail], cmd, sizeof(*cmd));
-	if (++q->sq_tail == q->depth)
-		q->sq_tail = 0;
-	q->submitted++;
+	ssdt_sq_copy(q, cmd);
 	if (ring)
 		ssdt_sq_ring(q);
 	spin_unlock(&q->sq_lock);

@@ -138,7 +138,8 @@ table() {
 	{ "jobs": [ { "read": { "total_ios": 2000 } } ] }
 	EOF
 	run python3 "$BATS_TEST_DIRNAME/../vm/lib/costline.py" "$BATS_TEST_TMPDIR/cost.json" ssdtune 32 \
-		"cpu  100 0 200 5000 0 10 20 0 0 0" "cpu  120 0 260 5100 0 12 21 0 0 0" <<-'EOF'
+		"$(printf 'cpu  100 0 200 5000 0 10 20 0 0 0\ncpu0 50 0 100 2500 0 5 10 0 0 0\ncpu1 50 0 100 2500 0 5 10 0 0 0')" \
+		"$(printf 'cpu  120 0 260 5100 0 12 21 0 0 0\ncpu0 50 0 100 2578 2 5 10 0 0 0\ncpu1 70 0 160 2520 0 7 11 0 0 0')" <<-'EOF'
 	ok
 	pci_nvme_mmio_write 1000
 	pci_nvme_mmio_read 0
@@ -150,10 +151,11 @@ table() {
 	EOF
 	echo "$output"
 	[ "$status" -eq 0 ]
-	# 20 jiffies of user = 200 ms over 2000 I/Os = 100 us; sys 60 -> 300 us
-	[ "$output" = "cost ssdtune qd=32 ios=2000 mmio_w=0.500 mmio_r=0.000 db_sq=0.200 db_cq=0.300 msix=0.050 evidx=2.000 usr=100.0 sys=300.0 irq=10.0 softirq=5.0 idle=500.0" ]
+	# 20 jiffies of user = 200 ms over 2000 I/Os = 100 us; sys 60 -> 300 us;
+	# cpu1 was busy 83 of its 103 jiffies (81%), cpu0 idle
+	[ "$output" = "cost ssdtune qd=32 ios=2000 mmio_w=0.500 mmio_r=0.000 db_sq=0.200 db_cq=0.300 msix=0.050 evidx=2.000 usr=100.0 sys=300.0 irq=10.0 softirq=5.0 idle=500.0 busy=81" ]
 	raw 5 ssdtune=1.0
 	echo "$output" >>"$BATS_TEST_TMPDIR/raw"
 	table
-	[[ $output == *"QD32   ssdtune              2000   0.500   0.000  0.200  0.300  0.050  2.000   100.0   300.0   10.0     5.0   500.0"* ]]
+	[[ $output == *"QD32   ssdtune              2000   0.500   0.000  0.200  0.300  0.050  2.000   100.0   300.0   10.0     5.0   500.0    81"* ]]
 }

@@ -92,6 +92,68 @@ stat_field() { awk -v f="$2" '{ print $f }' "/sys/block/$(basename "$1")/stat"; 
 	[ "$(trim "$(ssdt_ctrl)/shadow_doorbells")" = on ]
 }
 
+# kprobe counters (kprobe_profile): calls of a module function, no tracing
+T=/sys/kernel/tracing
+kp_add() {
+	[ -e "$T/kprobe_events" ] || mount -t tracefs nodev "$T" || return 1
+	echo "-:ssdtt/$1" >>"$T/kprobe_events" 2>/dev/null || true
+	echo "p:ssdtt/$1 $1" >>"$T/kprobe_events" || { err "cannot put a kprobe on $1"; return 1; }
+	echo 1 >"$T/events/ssdtt/$1/enable"
+}
+kp_hits() { awk -v e="$1" '$1 == e { print $2 }' "$T/kprobe_profile"; }
+kp_del() {
+	echo 0 >"$T/events/ssdtt/$1/enable" 2>/dev/null || true
+	echo "-:ssdtt/$1" >>"$T/kprobe_events" 2>/dev/null || true
+}
+# all_submitted: commands submitted on the I/O queues (q0 is the admin queue)
+all_submitted() { cat "$(ssdt_ctrl)"/queues/q[1-9]*/submitted | awk '{ n += $1 } END { print n }'; }
+
+# io_uring submits a batch in a plug; blk-mq hands a plug to ->queue_rqs.
+batch_job() {
+	fio_verify "$(ssdt_disk)" --ioengine=io_uring --rw=randwrite --bs=4k --size=16M \
+		--iodepth=32 --iodepth_batch_submit=16 --iodepth_batch_complete_min=8 >/dev/null
+}
+
+@test "a plug's requests go through ->queue_rqs, one run per queue; with a host power limit they are handed back to ->queue_rq; crc32c verify both ways" {
+	local c0 q0 s0 calls rqs subs C nm
+	C=$(ssdt_ctrl)
+	# no merging in the plug: one command per fio I/O
+	nm=/sys/block/$(basename "$(ssdt_disk)")/queue/nomerges
+	echo 2 >"$nm"
+	kp_add ssdt_queue_rqs
+	kp_add ssdt_queue_rq
+	c0=$(kp_hits ssdt_queue_rqs) q0=$(kp_hits ssdt_queue_rq) s0=$(all_submitted)
+	batch_job
+	calls=$(($(kp_hits ssdt_queue_rqs) - c0)) rqs=$(($(kp_hits ssdt_queue_rq) - q0))
+	subs=$(($(all_submitted) - s0))
+	echo "no limit: queue_rqs calls $calls, queue_rq calls $rqs, commands $subs"
+	# 4096 writes and 4096 verify reads, in batches of up to 16
+	[ "$subs" -ge 8192 ]
+	[ "$calls" -ge 100 ]
+	# most commands came through ->queue_rqs, not one by one
+	[ "$rqs" -lt $((subs / 2)) ]
+
+	# a host power limit far above the load: every request is gated in
+	# ->queue_rq, so ->queue_rqs takes none and hands every one back
+	echo host >"$C/power_limit_mode"
+	echo 20000 >"$C/power_limit_mw"
+	[ "$(trim "$C/power_limit_active")" = host ]
+	c0=$(kp_hits ssdt_queue_rqs) q0=$(kp_hits ssdt_queue_rq) s0=$(all_submitted)
+	batch_job
+	calls=$(($(kp_hits ssdt_queue_rqs) - c0)) rqs=$(($(kp_hits ssdt_queue_rq) - q0))
+	subs=$(($(all_submitted) - s0))
+	echo 0 >"$C/power_limit_mw"
+	echo auto >"$C/power_limit_mode"
+	kp_del ssdt_queue_rqs
+	kp_del ssdt_queue_rq
+	echo 0 >"$nm"
+	echo "host limit: queue_rqs calls $calls, queue_rq calls $rqs, commands $subs"
+	[ "$subs" -ge 8192 ]
+	[ "$calls" -ge 100 ]
+	[ "$rqs" -ge "$subs" ]
+	[ "$(trim "$C/power_limit_active")" = off ]
+}
+
 @test "no kernel warnings or errors during the data-integrity tests" {
 	dmesg_clean_since_mark
 }

@@ -122,11 +122,11 @@ cost_point() {
 	*) opt+=(--ioengine="$3") ;;
 	esac
 	vm_request trace-start 30 >/dev/null || die "the host did not start QEMU's tracing"
-	s0=$(head -n 1 /proc/stat)
+	s0=$(grep '^cpu' /proc/stat)
 	fio --name=c --filename="$dev" --direct=1 --rw=randread --bs=4k --iodepth="$2" \
 		--size=512M --time_based --runtime="$COST_SECS" --randrepeat=0 "${opt[@]}" \
 		--output-format=json --output="$json" || die "fio failed: cost $1 QD$2"
-	s1=$(head -n 1 /proc/stat)
+	s1=$(grep '^cpu' /proc/stat)
 	ans=$(vm_request trace-stop 30) || die "the host did not stop QEMU's tracing: $ans"
 	line=$(python3 tests/vm/lib/costline.py "$json" "$1" "$2" "$s0" "$s1" <<<"$ans") ||
 		die "cannot read the cost of $1 QD$2"

@@ -51,7 +51,7 @@ def load(paths):
 
 
 COST = ("mmio_w", "mmio_r", "db_sq", "db_cq", "msix", "evidx",
-        "usr", "sys", "irq", "softirq", "idle")
+        "usr", "sys", "irq", "softirq", "idle", "busy")
 
 
 def load_cost(paths):
@@ -69,17 +69,18 @@ def load_cost(paths):
 
 def print_cost(cost, arms):
     print("cost per I/O (cost pass: one run per arm with QEMU's trace events on, so slower;")
-    print("device accesses counted by QEMU; guest CPU from /proc/stat, all vCPUs, in us)")
-    hdr = "%-6s %-18s %6s %7s %7s %6s %6s %6s %6s %7s %7s %6s %7s %7s" % (
+    print("device accesses counted by QEMU; guest CPU from /proc/stat, all vCPUs, in us;")
+    print("busy%: the busiest vCPU's share of the run not idle)")
+    hdr = "%-6s %-18s %6s %7s %7s %6s %6s %6s %6s %7s %7s %6s %7s %7s %5s" % (
         "QD", "arm", "IOs", "MMIO wr", "MMIO rd", "SQ db", "CQ db", "MSI-X",
-        "evidx", "usr", "sys", "irq", "softirq", "idle")
+        "evidx", "usr", "sys", "irq", "softirq", "idle", "busy%")
     print(hdr)
     print("-" * len(hdr))
     order = {a: i for i, a in enumerate(arms)}
     for qd, arm in sorted(cost, key=lambda k: (k[0], order.get(k[1], 99), k[1])):
         kv = cost[(qd, arm)]
         v = [float(kv.get(k, 0)) for k in COST]
-        print("%-6s %-18s %6s %7.3f %7.3f %6.3f %6.3f %6.3f %6.3f %7.1f %7.1f %6.1f %7.1f %7.1f"
+        print("%-6s %-18s %6s %7.3f %7.3f %6.3f %6.3f %6.3f %6.3f %7.1f %7.1f %6.1f %7.1f %7.1f %5.0f"
               % ("QD%d" % qd, arm, kv["ios"], *v))
     print()
 
