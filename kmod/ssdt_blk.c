@@ -371,12 +371,11 @@ static void ssdt_sq_write_rqs(struct ssdt_queue *q, struct ssdt_rqs *l)
  */
 static void ssdt_queue_rqs(SSDT_PLUG_LIST *plug)
 {
-	struct ssdt_rqs in, run = { }, back = { };
+	struct ssdt_rqs run = { }, back = { };
 	struct ssdt_queue *q = NULL;
 	struct request *rq;
 
-	ssdt_plug_take(plug, &in);
-	while ((rq = ssdt_rqs_pop(&in))) {
+	while ((rq = rq_list_pop(plug))) {
 		struct ssdt_queue *rq_q = rq->mq_hctx->driver_data;
 
 		if (rq_q != q) {

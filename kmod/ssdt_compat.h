@@ -102,9 +102,9 @@ ssdt_alloc_disk(struct blk_mq_tag_set *set, const struct ssdt_limits *l,
 /*
  * A list of requests linked through rq_next, head and tail (ssdt_blk.c).
  * ->queue_rqs gets the plug's list as a struct rq_list where the kernel
- * has one, else as the head of a bare list: SSDT_PLUG_LIST is its type,
- * ssdt_plug_take() empties it into an ssdt_rqs, ssdt_plug_give() puts
- * back the requests the driver did not take.
+ * has one, else as the head of a bare list: SSDT_PLUG_LIST is its type.
+ * rq_list_pop() takes from either; ssdt_plug_give() puts back the
+ * requests the driver did not take.
  */
 struct ssdt_rqs {
 	struct request *head;
@@ -114,13 +114,6 @@ struct ssdt_rqs {
 #ifdef SSDT_HAVE_RQ_LIST
 #define SSDT_PLUG_LIST struct rq_list
 
-static inline void ssdt_plug_take(struct rq_list *plug, struct ssdt_rqs *l)
-{
-	l->head = plug->head;
-	l->tail = plug->tail;
-	rq_list_init(plug);
-}
-
 static inline void ssdt_plug_give(struct rq_list *plug,
 				  const struct ssdt_rqs *l)
 {
@@ -129,17 +122,6 @@ static inline void ssdt_plug_give(struct rq_list *plug,
 }
 #else
 #define SSDT_PLUG_LIST struct request *
-
-static inline void ssdt_plug_take(struct request **plug, struct ssdt_rqs *l)
-{
-	struct request *rq;
-
-	l->head = *plug;
-	l->tail = NULL;
-	for (rq = *plug; rq; rq = rq->rq_next)
-		l->tail = rq;
-	*plug = NULL;
-}
 
 static inline void ssdt_plug_give(struct request **plug,
 				  const struct ssdt_rqs *l)
