@@ -32,7 +32,7 @@
 #define SSDT_NAME		"ssdtune"
 #define SSDT_PAGE_SIZE		4096u
 #define SSDT_ADMIN_DEPTH	32
-#define SSDT_MAX_SEGS		64
+#define SSDT_MAX_SEGS		128	/* 512 KiB of 4 KiB pages */
 #define SSDT_MAX_XFER		(512u * 1024)	/* bytes, before MDTS */
 #define SSDT_MAX_PRP_LISTS	2
 #define SSDT_MAX_NS		16
@@ -233,6 +233,8 @@ struct ssdt_ctrl {
 	char serial[21];
 	char firmware[9];
 	u32 max_xfer;			/* bytes per request */
+	u32 max_zeroes_sectors;		/* per Write Zeroes (WZSL or max_xfer) */
+	u32 dmrsl;			/* blocks per DSM range, 0: no limit */
 	u16 oncs;
 	u16 oacs;
 	u8 fna;				/* Format NVM attributes */

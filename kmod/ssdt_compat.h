@@ -25,6 +25,7 @@ struct ssdt_limits {
 	unsigned int max_hw_sectors;
 	unsigned short max_segments;
 	unsigned long virt_boundary;
+	unsigned int dma_alignment;		/* mask: address & it == 0 */
 	unsigned int max_discard_sectors;	/* 0: no discard */
 	unsigned int max_write_zeroes_sectors;	/* 0: no write zeroes */
 	bool write_cache;
@@ -56,6 +57,7 @@ ssdt_alloc_disk(struct blk_mq_tag_set *set, const struct ssdt_limits *l,
 		.max_hw_sectors = l->max_hw_sectors,
 		.max_segments = l->max_segments,
 		.virt_boundary_mask = l->virt_boundary,
+		.dma_alignment = l->dma_alignment,
 		.max_hw_discard_sectors = l->max_discard_sectors,
 		.max_discard_segments = 1,
 		.discard_granularity = l->max_discard_sectors ? l->lba_size : 0,
@@ -86,6 +88,7 @@ ssdt_alloc_disk(struct blk_mq_tag_set *set, const struct ssdt_limits *l,
 	blk_queue_max_hw_sectors(q, l->max_hw_sectors);
 	blk_queue_max_segments(q, l->max_segments);
 	blk_queue_virt_boundary(q, l->virt_boundary);
+	blk_queue_dma_alignment(q, l->dma_alignment);
 	if (l->max_discard_sectors) {
 		blk_queue_max_discard_sectors(q, l->max_discard_sectors);
 		blk_queue_max_discard_segments(q, 1);

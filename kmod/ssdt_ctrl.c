@@ -369,6 +369,54 @@ out:
 	return ret;
 }
 
+/* 2^@shift 512-byte sectors, or UINT_MAX when that does not fit. */
+static u32 ssdt_shift_sectors(u32 shift)
+{
+	return shift >= 32 ? UINT_MAX : 1u << shift;
+}
+
+/*
+ * The limits Identify Controller does not carry: Identify I/O Command Set
+ * specific Controller (CNS 06h) for the NVM set gives the Write Zeroes
+ * size limit (WZSL, in minimum page sizes) and the Dataset Management
+ * range size limit (DMRSL, in logical blocks).  A controller older than
+ * NVMe 2.0 refuses the command: no such limits then.  Write Zeroes is
+ * held to the transfer limit when WZSL is 0, as the stock driver does:
+ * MDTS does not bind it by the letter, but devices have failed larger.
+ */
+static int ssdt_identify_nvm_limits(struct ssdt_ctrl *ctrl)
+{
+	u32 mps_shift = 12 + NVME_CAP_MPSMIN(ctrl->cap);
+	struct nvme_command cmd = { };
+	struct nvme_id_ctrl_nvm *id;
+	dma_addr_t dma;
+	int ret;
+
+	ctrl->max_zeroes_sectors = ctrl->max_xfer >> SECTOR_SHIFT;
+	ctrl->dmrsl = 0;
+	id = dma_alloc_coherent(ssdt_dev(ctrl), sizeof(*id), &dma, GFP_KERNEL);
+	if (!id)
+		return -ENOMEM;
+	cmd.identify.opcode = nvme_admin_identify;
+	cmd.identify.cns = NVME_ID_CNS_CS_CTRL;
+	cmd.identify.csi = NVME_CSI_NVM;
+	cmd.identify.dptr.prp1 = cpu_to_le64(dma);
+	ret = ssdt_admin_exec(ctrl, &cmd, NULL);
+	if (ret > 0) {
+		dev_dbg(ssdt_dev(ctrl), "no NVM command set limits (status %#x)\n",
+			ret);
+		ret = 0;
+	} else if (!ret) {
+		if (id->wzsl)
+			ctrl->max_zeroes_sectors =
+				ssdt_shift_sectors(id->wzsl + mps_shift -
+						   SECTOR_SHIFT);
+		ctrl->dmrsl = le32_to_cpu(id->dmrsl);
+	}
+	dma_free_coherent(ssdt_dev(ctrl), sizeof(*id), id, dma);
+	return ret;
+}
+
 static int ssdt_set_queue_count(struct ssdt_ctrl *ctrl, unsigned int *count)
 {
 	struct nvme_command cmd = { };
@@ -520,6 +568,9 @@ int ssdt_ctrl_init(struct ssdt_ctrl *ctrl)
 	if (ret)
 		goto free_irqs;
 	ret = ssdt_identify_ctrl(ctrl, false);
+	if (ret)
+		goto disable;
+	ret = ssdt_identify_nvm_limits(ctrl);
 	if (ret)
 		goto disable;
 

@@ -140,6 +140,20 @@ static u8 ssdt_ns_shift(struct ssdt_ctrl *ctrl, u32 nsid,
 	return shift;
 }
 
+/*
+ * Sectors one Dataset Management range may cover: what a request's byte
+ * count can hold, in whole blocks of 2^@shift bytes, and no more than the
+ * controller's range size limit (DMRSL) when it has one.
+ */
+static u32 ssdt_ns_discard_sectors(struct ssdt_ctrl *ctrl, u8 shift)
+{
+	u32 blocks = UINT_MAX >> shift;
+
+	if (ctrl->dmrsl)
+		blocks = min(blocks, ctrl->dmrsl);
+	return blocks << (shift - SECTOR_SHIFT);
+}
+
 static int ssdt_ns_add(struct ssdt_ctrl *ctrl, u32 nsid,
 		       const struct nvme_id_ns *id)
 {
@@ -170,11 +184,15 @@ static int ssdt_ns_add(struct ssdt_ctrl *ctrl, u32 nsid,
 				   dma_max_mapping_size(ssdt_dev(ctrl))) >> SECTOR_SHIFT;
 	lim.max_segments = SSDT_MAX_SEGS;
 	lim.virt_boundary = SSDT_PAGE_SIZE - 1;
+	/* PRP entries are dword aligned: user buffers need no more. */
+	lim.dma_alignment = 3;
 	if (ctrl->oncs & NVME_CTRL_ONCS_DSM)
-		lim.max_discard_sectors = UINT_MAX >> (shift - SECTOR_SHIFT)
-					  << (shift - SECTOR_SHIFT);
+		lim.max_discard_sectors = ssdt_ns_discard_sectors(ctrl, shift);
+	/* NLB is 16 bits; the controller may allow less (WZSL). */
 	if (ctrl->oncs & NVME_CTRL_ONCS_WRITE_ZEROES)
-		lim.max_write_zeroes_sectors = 0x10000u << (shift - SECTOR_SHIFT);
+		lim.max_write_zeroes_sectors =
+			min(0x10000u << (shift - SECTOR_SHIFT),
+			    ctrl->max_zeroes_sectors);
 	lim.write_cache = ctrl->vwc & NVME_CTRL_VWC_PRESENT;
 	lim.fua = lim.write_cache;
 

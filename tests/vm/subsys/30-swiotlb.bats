@@ -46,13 +46,14 @@ teardown_file() {
 	job_4k_randwrite "$(ssdt_disk)"
 }
 
-@test "buffers 512 bytes past a page boundary keep their offset through the bounce: fio verify, 4K to 64K" {
+@test "buffers 4 bytes past a page boundary (dma_alignment 3) keep their offset through the bounce: fio verify, 4K to 64K" {
 	setup_attached
-	# iomem_align=512: every fio buffer starts 512 bytes into a page, so
-	# each I/O spans a page boundary at an offset a bounce must keep
+	# iomem_align=4: every fio buffer starts 4 bytes into a page (the
+	# dword PRP1 may carry), so each I/O spans a page boundary at an
+	# offset a bounce must keep
 	fio_verify "$(ssdt_disk)" --rw=randwrite --bsrange=4k-64k --iodepth=16 \
-		--offset=128M --size=16M --iomem_align=512
-	fio_verify "$(ssdt_disk)" --rw=randrw --bs=8k --iodepth=8 --iomem_align=512 \
+		--offset=128M --size=16M --iomem_align=4
+	fio_verify "$(ssdt_disk)" --rw=randrw --bs=8k --iodepth=8 --iomem_align=4 \
 		--offset=160M --size=8M
 	dmesg_clean_since_mark
 }
