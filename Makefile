@@ -9,6 +9,7 @@
 #   make lint      checkpatch --strict, sparse and W=1 on both kernels
 #   make bench     long measurements (reports, not tests)
 #   make bench-power  power limit sweep (a report, not a test)
+#   make bench-stages  where the guest's time per I/O goes, stock vs ssdtune
 #   make deb       the Debian packages ssdtune and ssdtune-dkms in build/deb
 #                  (scripts/deb.sh; lintian-clean; installs nothing)
 
@@ -79,6 +80,11 @@ bench: setup modules tools
 
 bench-power: setup modules tools
 	@scripts/bench-power.sh
+
+# Time per I/O by stage under ftrace, stock vs ssdtune (issue 19; a report).
+.PHONY: bench-stages
+bench-stages: setup modules tools
+	@scripts/bench-stages.sh
 
 clean:
 	$(MAKE) -C tools/ssdtune clean
