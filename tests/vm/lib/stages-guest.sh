@@ -69,13 +69,15 @@ bind_ssdtune() {
 	ssdt_disk || die "no ssdtune disk"
 }
 
-# the region once, so the host's page cache under the image is warm
-dd if="$(bind_nvme)" of=/dev/null bs=1M count=512 iflag=direct status=none ||
+# the region once, so the host's page cache under the image is warm (a
+# bind_* that dies does so in $(...): its status stops the script here)
+dev=$(bind_nvme) || exit 1
+dd if="$dev" of=/dev/null bs=1M count=512 iflag=direct status=none ||
 	die "cannot read the fio region once"
 for r in $(seq 1 "$ROUNDS"); do
 	if [ $((r % 2)) = 1 ]; then order="nvme ssdtune"; else order="ssdtune nvme"; fi
 	for drv in $order; do
-		dev=$(bind_$drv)
+		dev=$(bind_$drv) || exit 1
 		traced_run "$drv" "$dev" "$r"
 	done
 done
