@@ -8,6 +8,8 @@
 # non-fatal one error_detected (normal) and resume.  Not in make
 # check-debug: the debug kernel has no AER (27-faults drives the same
 # handlers there through the driver's aer hook).
+#
+# vm-kernels: both (the kernel's AER driver)
 
 load lib/common
 
@@ -19,7 +21,9 @@ setup_file() {
 setup() {
 	bdf=$(nvme_bdf)
 	# the Root Port the controller sits below
-	rp=$(basename "$(dirname "$(readlink -f "/sys/bus/pci/devices/$bdf")")")
+	rp=$(readlink -f "/sys/bus/pci/devices/$bdf")
+	rp=${rp%/*}
+	rp=${rp##*/}
 	dmesg_mark
 }
 
@@ -40,7 +44,7 @@ AER_LINES='pcieport|AER|PCIe Bus Error|error status/mask|DLP|Poisoned TLP|aer_in
 	setup_attached
 	ctrl=$(ssdt_ctrl)
 	echo host >"$ctrl/coalesce_mode"
-	(sleep 2; python3 "$SSDT_REPO/tests/vm/lib/aer-inject.py" "$rp" 0x10) &
+	(io_flows || exit 1; python3 "$SSDT_REPO/tests/vm/lib/aer-inject.py" "$rp" 0x10) &
 	apid=$!
 	verify_while "$apid" --offset=420M
 	wait "$apid"
@@ -59,7 +63,7 @@ AER_LINES='pcieport|AER|PCIe Bus Error|error status/mask|DLP|Poisoned TLP|aer_in
 @test "a non-fatal error (Poisoned TLP) at the Root Port: the channel stays up, nothing halts, fio verify goes on" {
 	setup_attached
 	ctrl=$(ssdt_ctrl)
-	(sleep 2; python3 "$SSDT_REPO/tests/vm/lib/aer-inject.py" "$rp" 0x1000) &
+	(io_flows || exit 1; python3 "$SSDT_REPO/tests/vm/lib/aer-inject.py" "$rp" 0x1000) &
 	apid=$!
 	verify_while "$apid" --offset=450M
 	wait "$apid"

@@ -1,6 +1,8 @@
 #!/usr/bin/env bats
 # The on-disk format is the device's, not the driver's: data written through
 # one driver reads back identically through the other.
+#
+# vm-kernels: both (data shared with each kernel's stock nvme)
 
 load lib/common
 
@@ -26,8 +28,9 @@ check_pattern() {
 @test "a pattern written through ssdtune reads back identically through nvme after detach" {
 	bdf=$(nvme_bdf)
 	[ "$(pci_driver "$bdf")" = ssdtune ] || attach
-	put_pattern "$(ssdt_disk)" 600
-	check_pattern "$(ssdt_disk)" 600
+	disk=$(ssdt_disk)
+	put_pattern "$disk" 600
+	check_pattern "$disk" 600
 	detach
 	[ "$(pci_driver "$bdf")" = nvme ]
 	check_pattern "$(nvme_disk)" 600

@@ -5,6 +5,8 @@
 # and workqueue masks off it; a task started with 'ssdtune run' runs only
 # there while the rest stays off; revert (after a kill mid-apply, too)
 # restores every value and removes the partition.
+#
+# vm-kernels: both (cgroup v2 cpusets and isolation)
 
 bats_require_minimum_version 1.5.0
 
@@ -26,31 +28,55 @@ teardown_file() {
 
 
 # Every value isolation touches, as the host has it now (with "host":
-# not the controller's own vectors, which every profile steers).  One
-# python process: a fork per file costs ~50-100 ms under TCG.
+# not the controller's own vectors, which every profile steers).  Shell
+# builtins only: a fork per file costs ~50-100 ms under TCG, and a python
+# start (what this was) seconds.  Each file holds one line.
 isolation_values() {
-	local skip=""
-	[ "${1:-}" != host ] || skip=$(ssdt_queue_irqs | awk '{ print $2 }' | tr '\n' ' ')
-	python3 - "$skip" <<'PY'
-import glob, os, sys
-skip = set(sys.argv[1].split())
-files = ["/proc/irq/default_smp_affinity"]
-files += sorted(f for f in glob.glob("/proc/irq/*/smp_affinity_list")
-                if f.split("/")[3] not in skip)
-files += ["/sys/devices/virtual/workqueue/cpumask",
-          "/sys/devices/virtual/workqueue/writeback/cpumask",
-          "/sys/fs/cgroup/cgroup.subtree_control"]
-files += sorted(glob.glob("/sys/devices/system/cpu/cpu*/power/pm_qos_resume_latency_us"))
-for f in files:
-    if os.path.exists(f):
-        print(f, open(f).read().strip())
-for d in sorted(glob.glob("/sys/fs/cgroup/*/")):
-    print("cgroup", d)
-PY
+	local skip=" " q irq f v d
+	if [ "${1:-}" = host ]; then
+		while read -r q irq; do skip+="$irq "; done < <(ssdt_queue_irqs)
+	fi
+	for f in /proc/irq/default_smp_affinity /proc/irq/*/smp_affinity_list \
+		/sys/devices/virtual/workqueue/cpumask \
+		/sys/devices/virtual/workqueue/writeback/cpumask \
+		/sys/fs/cgroup/cgroup.subtree_control \
+		/sys/devices/system/cpu/cpu*/power/pm_qos_resume_latency_us; do
+		[ -e "$f" ] || continue
+		if [[ $f == /proc/irq/*/smp_affinity_list ]]; then
+			irq=${f#/proc/irq/}
+			[[ $skip == *" ${irq%%/*} "* ]] && continue
+		fi
+		# an empty file (cgroup.subtree_control with no controller
+		# enabled) is a value; a file that does not open is an error
+		v=""
+		{ read -r v || true; } <"$f" || { echo "cannot read $f" >&2; return 1; }
+		echo "$f $v"
+	done
+	for d in /sys/fs/cgroup/*/; do
+		[ -d "$d" ] && echo "cgroup $d"
+	done
+	return 0
 }
 
-# allowed PID: the CPUs task PID may run on
-allowed() { awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$1/status"; }
+# mask_has MASK CPU: the CPU mask MASK (hex, in comma-separated 32-bit
+# groups, the last one CPUs 0-31) has CPU
+mask_has() {
+	local k
+	local -a groups
+	IFS=, read -ra groups <<<"$1"
+	k=$((${#groups[@]} - 1 - $2 / 32))
+	[ "$k" -ge 0 ] && (((0x${groups[k]} >> ($2 % 32)) & 1))
+}
+
+# allowed PID: the CPUs task PID may run on (builtins: an awk costs ~0.1 s
+# under TCG)
+allowed() {
+	local k v
+	while read -r k v; do
+		[ "$k" = Cpus_allowed_list: ] && { echo "$v"; return 0; }
+	done <"/proc/$1/status"
+	return 1
+}
 
 @test "the guest has cgroup v2 with the cpuset controller" {
 	[ -e /sys/fs/cgroup/cgroup.controllers ]
@@ -68,30 +94,35 @@ allowed() { awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$1/status"; }
 	run --separate-stderr ssdt apply --profile latency --isolate --state-dir "$STATE" "$bdf"
 	echo "$output" | grep -v "^/proc/irq/[0-9]*/smp.*already" | tail -20
 	[ "$status" -eq 0 ] || { echo "apply: $stderr"; false; }
-	[ "$(cat /sys/fs/cgroup/ssdtune/cpuset.cpus.partition)" = isolated ]
-	[ "$(cat /sys/fs/cgroup/ssdtune/cpuset.cpus.effective)" = "$io" ]
+	read -r partition </sys/fs/cgroup/ssdtune/cpuset.cpus.partition
+	read -r effective </sys/fs/cgroup/ssdtune/cpuset.cpus.effective
+	[ "$partition" = isolated ]
+	[ "$effective" = "$io" ]
+	mine=$(allowed $$)
 	for c in $(expand_cpulist "$io"); do
 		# neither this shell nor the unbound workqueues may use an I/O core
-		[[ ",$(expand_cpulist "$(allowed $$)" | tr ' ' ,)," != *",$c,"* ]] ||
-			{ echo "the test's shell may run on I/O core $c: $(allowed $$)"; false; }
-		python3 - "$c" <<'PY'
-import sys
-c = int(sys.argv[1])
-for f in ("/sys/devices/virtual/workqueue/cpumask",
-          "/sys/devices/virtual/workqueue/writeback/cpumask",
-          "/proc/irq/default_smp_affinity"):
-    mask = int(open(f).read().strip().replace(",", ""), 16)
-    assert not mask & (1 << c), "%s still has I/O core %d" % (f, c)
-PY
+		[[ " $(expand_cpulist "$mine") " != *" $c "* ]] ||
+			{ echo "the test's shell may run on I/O core $c: $mine"; false; }
+		for f in /sys/devices/virtual/workqueue/cpumask \
+			/sys/devices/virtual/workqueue/writeback/cpumask \
+			/proc/irq/default_smp_affinity; do
+			read -r mask <"$f"
+			[[ $mask =~ ^[0-9a-f]+(,[0-9a-f]+)*$ ]] || { echo "$f: not a CPU mask: $mask"; false; }
+			if mask_has "$mask" "$c"; then
+				echo "$f still has I/O core $c: $mask"
+				false
+			fi
+		done
 	done
 	# a task started with ssdtune run: only the I/O cores, and it runs there
 	run --separate-stderr ssdt run --state-dir "$STATE" -- sh -c \
 		'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; grep Cpus_allowed_list /proc/self/status; cat /proc/self/cgroup; awk "{ print \$39 }" /proc/self/stat'
 	echo "$output"
 	[ "$status" -eq 0 ] || { echo "run: $stderr"; false; }
-	[ "$(echo "$output" | sed -n 1p | awk '{ print $2 }')" = "$io" ]
-	[ "$(echo "$output" | sed -n 2p)" = "0::/ssdtune" ]
-	[[ " $(expand_cpulist "$io") " == *" $(echo "$output" | sed -n 3p) "* ]]
+	read -r _ ran_allowed <<<"${lines[0]}"
+	[ "$ran_allowed" = "$io" ]
+	[ "${lines[1]}" = "0::/ssdtune" ]
+	[[ " $(expand_cpulist "$io") " == *" ${lines[2]} "* ]]
 	run --separate-stderr ssdt verify --state-dir "$STATE"
 	echo "$output" | grep -v "^ok" || true
 	[ "$status" -eq 0 ]
@@ -108,7 +139,8 @@ PY
 	run --separate-stderr ssdt revert --force --state-dir "$STATE"
 	[ "$status" -eq 0 ] || { echo "revert --force: $stderr"; false; }
 	[ ! -e /sys/fs/cgroup/ssdtune ]
-	[ "$(allowed "$pid")" = "$(cat /sys/devices/system/cpu/online)" ]
+	read -r online </sys/devices/system/cpu/online
+	[ "$(allowed "$pid")" = "$online" ]
 	kill "$pid"
 	wait "$pid" || true
 	after=$(isolation_values)

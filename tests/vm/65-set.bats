@@ -3,6 +3,9 @@
 # files, verify and revert work on them, and a write the driver refuses
 # (hw coalescing on QEMU's NVMe, which cannot change features 0x08/0x09)
 # undoes the command's other writes.
+#
+# vm-kernels: one (the tool's knob transaction; the knobs themselves are the
+# driver's own logic)
 
 load lib/common
 
@@ -22,10 +25,14 @@ teardown_file() {
 	teardown_stock
 }
 
+# knobs: the coalescing files as "name=value ..." on one line (read, not
+# trim: no subshell per file, as a fork costs ~0.1 s under TCG)
 knobs() {
-	local f
+	local f v
 	for f in coalesce_mode coalesce_threshold coalesce_time_us coalesce_profile; do
-		printf '%s=%s ' "$f" "$(trim "$ctrl/$f")"
+		v=""
+		read -r v <"$ctrl/$f" || [ -n "$v" ] || return 1
+		printf '%s=%s ' "$f" "$v"
 	done
 	echo
 }

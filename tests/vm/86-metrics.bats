@@ -3,6 +3,8 @@
 # promtool (unpacked by setup into build/prometheus), the queues' counters
 # rise under fio, and node_exporter's textfile collector (Debian's, also
 # unpacked there) serves the file ssdtune-metrics.service writes.
+#
+# vm-kernels: one (the tool's Prometheus export)
 
 load lib/common
 
@@ -46,8 +48,9 @@ total() {
 	ssdt metrics >"$m2"
 	"$PROM/promtool" check metrics <"$m2"
 	for c in ssdtune_queue_submitted_commands_total ssdtune_queue_completions_total; do
-		echo "$c: $(total "$m1" "$c") -> $(total "$m2" "$c")"
-		[ $(($(total "$m2" "$c") - $(total "$m1" "$c"))) -ge 2048 ]
+		a=$(total "$m1" "$c") b=$(total "$m2" "$c")
+		echo "$c: $a -> $b"
+		[ $((b - a)) -ge 2048 ]
 	done
 	[ "$(total "$m2" ssdtune_queue_interrupts_total)" -gt "$(total "$m1" ssdtune_queue_interrupts_total)" ]
 	dmesg_clean_since_mark

@@ -7,6 +7,8 @@
 # ssdtune.service; stop reverts.  Twice, with a "reboot" between (the
 # controller back on nvme, the module reloaded): the second boot ends in
 # the same tuned state, and verify is clean.
+#
+# vm-kernels: one (the systemd units' command lines, run by hand)
 
 load lib/common
 load lib/units

@@ -1,8 +1,17 @@
 #!/usr/bin/env bats
 # Surprise removal: QMP device_del of the NVMe while fio runs on ssdtune.
 # LAST in the suite: the controller is gone afterwards.
+#
+# vm-kernels: both (PCIe hotplug)
 
 load lib/common
+
+# ios_past DISK N: more than N reads and writes have completed on DISK
+ios_past() {
+	local r w x
+	read -r r x x x w x <"/sys/block/${1#/dev/}/stat" || return 1
+	[ $((r + w)) -gt "$2" ]
+}
 
 @test "hot-unplug (QMP device_del) during fio: fio ends with errors, no task hangs, the module unloads" {
 	setup_attached
@@ -13,11 +22,16 @@ load lib/common
 	ht=/proc/sys/kernel/hung_task_timeout_secs
 	[ ! -w "$ht" ] || echo 10 >"$ht"
 	dmesg_mark
+	read -r r x x x w x <"/sys/block/${disk#/dev/}/stat"
 	fio --name=t --filename="$disk" --direct=1 --ioengine=libaio --rw=randrw \
 		--bs=4k --iodepth=32 --size=256M --time_based --runtime=120 \
 		--output="$SSDT_TMP/unplug.fio" >/dev/null 2>&1 3>&- &
 	fpid=$!
-	sleep 3
+	# Unplug once fio's I/O flows (a queue depth of it done), not after a
+	# fixed 3 s.  The unplug itself gives the driver's remove 5 s more of it
+	# (pciehp's attention button delay).
+	wait_for 30 ios_past "$disk" $((r + w + 32)) ||
+		{ echo "fio completed no I/O on $disk in 30 s"; false; }
 	kill -0 "$fpid"
 	if ! vm_request unplug 150; then
 		# what the guest was doing (a CI run once saw no DEVICE_DELETED

@@ -71,6 +71,10 @@ mv "$dat.part" "$dat"
 		[ "$l" = 0 ] && l="none"
 		echo "| $n | $l | $i | $m | $p | $e | $q |"
 	done <"$dat"
+	# what 80-power.bats used to assert: 4K random read IOPS fall with
+	# each lower limit (a comparison of runs: a report, not a test)
+	awk '$1 == "randread4k" && $2 != 0 { if (n++ && $3 >= last) bad = 1; last = $3 }
+		END { printf "\nIOPS fall with the limit (randread4k, %d limits): %s\n", n, (bad ? "NO" : "yes") }' "$dat"
 	python3 - "${ratios[@]}" <<-'PY'
 	import statistics, sys
 	r = [int(a) / int(b) for a, b in (x.split("/") for x in sys.argv[1:])]

@@ -20,16 +20,22 @@ load ../lib/common
 	# the removal waits for the Format to time out: long enough for the
 	# unplug (pciehp waits 5 s after the attention button) to start
 	# while it waits, so the timeout comes during removal, when no reset
-	# may follow it (debug kernel: slow)
-	fmt_s=30
+	# may follow it (debug kernel: slow).  The removal starts some 6-8 s
+	# after the Format is sent (the QMP round trip, pciehp's 5 s): 20 s
+	# leaves twice that again for a loaded host, and the test waits out
+	# every second of it.
+	fmt_s=20
 	[ -z "${SSDT_VM_SLOW:-}" ] || fmt_s=40
 	echo "$fmt_s" >/sys/module/ssdtune/parameters/format_timeout
 	dmesg_mark
+	io0=$(io_sum)
 	fio --name=t --filename="$disk" --direct=1 --ioengine=libaio --rw=randrw \
 		--bs=4k --iodepth=16 --size=64M --time_based --runtime=300 \
 		--output="$SSDT_TMP/unplug-fmt.fio" >/dev/null 2>&1 3>&- &
 	fiopid=$!
-	sleep 2
+	# fio is doing I/O (it takes a second or two to start under TCG)
+	# before the Format freezes the disk
+	wait_for 30 io_beyond "$io0"
 	kill -0 "$fiopid"
 	echo 1 >"$SSDT_DBG/${ctrl##*/}/drop_admin_completions"
 	python3 "$SSDT_REPO/tests/vm/lib/genl-format.py" "${ctrl##*/ssdt}" 1 0 >"$SSDT_TMP/fmt.out" 2>&1 3>&- &
