@@ -1,23 +1,29 @@
 #!/bin/sh
-# Summarise $BUILD/results/<suite>.tap for every suite make check expects:
-# build, kunit, host, and vm-<kver> and vm-subsys-<kver> for each kernel
-# scripts/kvers.sh names.
+# Summarise $BUILD/results/<suite>.tap for every suite the run expects:
+# build, kunit, deb, host, and for each kernel scripts/kvers.sh names vm-<kver>
+# and, in make check-full (CHECK_SCOPE=full), vm-subsys-<kver>.
 # One line per suite ("suite: P passed, F failed" or "suite: DID NOT RUN",
-# failing cases listed under it), then as the last line "N passed, M failed".
+# failing cases listed under it); then where the time went: each suite's
+# wall time ($BUILD/results/times, and times.vm per VM boot), the 10
+# slowest tests and the 10 slowest VM test files; then as the last line
+# "N passed, M failed".
 # A suite without a .tap file, or whose .tap holds no test, counts as one
 # failure; so do tests a plan line promises but the file lacks, and
-# skipped tests (a skip proves nothing).  Exits
-# non-zero iff M > 0.
+# skipped tests (a skip proves nothing).  Exits non-zero iff M > 0.
+#
+#   CHECK_SCOPE=check|full   which suites are expected (default check)
 set -eu
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$REPO/build}
 RESULTS=$BUILD/results
+scope=${CHECK_SCOPE:-check}
 
-suites="build kunit host"
+suites="build kunit deb host"
 if kvers=$("$REPO/scripts/kvers.sh" 2>/dev/null); then
 	for k in $kvers; do
-		suites="$suites vm-$k vm-subsys-$k"
+		suites="$suites vm-$k"
+		[ "$scope" = full ] && suites="$suites vm-subsys-$k"
 	done
 else
 	# Without the kernel list the vm suites cannot even be named.
@@ -53,5 +59,54 @@ for s in $suites; do
 	total_fail=$((total_fail + fail))
 done
 
+# Where the time went.  Every line of $RESULTS/times is "step seconds".
+if [ -s "$RESULTS/times" ]; then
+	echo
+	echo "time per step ($scope):"
+	awk '{ printf "  %-34s %5d s\n", $1, $2; t += $2 } END { printf "  %-34s %5d s\n", "total", t }' \
+		"$RESULTS/times"
+	if [ -s "$RESULTS/times.vm" ]; then
+		awk '{ printf "    boot %-29s %5d s\n", $1, $2 }' "$RESULTS/times.vm"
+	fi
+fi
+# bats --timing ends each result line with "in NNNms".
+slowest=$(for s in $suites; do
+	[ -f "$RESULTS/$s.tap" ] || continue
+	sed -n 's/^\(not \)\{0,1\}ok [0-9][0-9]* \(.*\) in \([0-9][0-9]*\)ms\( #.*\)\{0,1\}$/\3\t\2/p' \
+		"$RESULTS/$s.tap" | sed "s/^/$s\t/"
+done | sort -t "$(printf '\t')" -k2,2nr | head -n 10)
+if [ -n "$slowest" ]; then
+	echo
+	echo "10 slowest tests:"
+	echo "$slowest" | awk -F '\t' '{ n = $3; if (length(n) > 90) n = substr(n, 1, 87) "..."
+		printf "  %6.1f s  %-22s %s\n", $2 / 1000, $1, n }'
+fi
+# run-suite.sh's .counts ("file:tests", in the order bats ran them) give
+# each VM file the time of its tests (setup_file and teardown_file are not
+# in bats' timings: what is left of the boot is shown as one line).
+files=$(for s in $suites; do
+	[ -f "$RESULTS/$s.counts" ] && [ -f "$RESULTS/$s.tap" ] || continue
+	awk -v s="$s" -v boot="$(awk -v n="$s" '$1 == n { print $2 }' "$RESULTS/times.vm" 2>/dev/null)" '
+	FNR == 1 { f++ }
+	f == 1 { n = split($0, p, ":"); file[++nf] = p[1]; cnt[nf] = p[n]; end[nf] = end[nf - 1] + p[n]; next }
+	/^(not )?ok [0-9]+ .* in [0-9]+ms( #.*)?$/ {
+		t = $0; sub(/ms( #.*)?$/, "", t); sub(/.* in /, "", t)
+		i++
+		for (k = 1; k < nf && i > end[k]; k++) ;
+		ms[k] += t; total += t
+	}
+	END {
+		for (j = 1; j <= nf; j++) { g = file[j]; sub(/^tests\/vm\//, "", g)
+			printf "%s\t%d\t%s\t%d\n", s, ms[j] / 1000, g, cnt[j] }
+		if (boot != "")
+			printf "%s\t%d\t%s\t0\n", s, boot - total / 1000, "(boot, bats, setup_file, teardown_file)"
+	}' "$RESULTS/$s.counts" "$RESULTS/$s.tap"
+done | sort -t "$(printf '\t')" -k2,2nr | head -n 10)
+if [ -n "$files" ]; then
+	echo
+	echo "10 slowest VM test files (the sum of their tests):"
+	echo "$files" | awk -F '\t' '{ printf "  %6d s  %-22s %s%s\n", $2, $1, $3, ($4 > 0 ? " (" $4 " tests)" : "") }'
+fi
+echo
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

@@ -26,3 +26,24 @@ LINT=$REPO/scripts/lint-lib.sh
 	[[ "$output" == *"lib/quit.c prints or exits (uses: exit)"* ]]
 	[[ "$output" != *"error.c"* ]]
 }
+
+# Which VM file runs on which kernel in make check (tests/vm/run-suite.sh
+# reads the tag; Documentation/testing.md has the table).
+@test "every VM test file says where it runs (vm-kernels: both, one or full, with a reason), as testing.md's table does" {
+	doc=$REPO/Documentation/testing.md
+	n=0
+	for f in "$REPO"/tests/vm/*.bats; do
+		n=$((n + 1))
+		base=${f##*/}
+		base=${base%.bats}
+		line=$(grep -m 1 '^# vm-kernels:' "$f") || { echo "$base: no vm-kernels line"; false; }
+		[[ $line =~ ^'# vm-kernels: '(both|one|full)' ('.+ ]] ||
+			{ echo "$base: '$line' is not 'vm-kernels: both|one|full (why)'"; false; }
+		tag=${BASH_REMATCH[1]}
+		# the table row that names the file carries the same tag
+		row=$(grep -E "^\| [^|]*\b$base\b[^|]* \| (both|one|full) \|" "$doc") ||
+			{ echo "$base is in no row of the table in testing.md"; false; }
+		[[ $row == *" | $tag | "* ]] || { echo "$base: testing.md says '$row', the file says $tag"; false; }
+	done
+	[ "$n" -gt 20 ]
+}

@@ -53,3 +53,20 @@ pkg_debs() {
 	fi
 	export TOOL_DEB DKMS_DEB
 }
+
+# pkgns_setup_debs: pkg_debs, VERSION from the tool's package, the
+# controller back on nvme, and the namespace, with one kernel in its /boot
+# (for setup_file of the package tests).
+pkgns_setup_debs() {
+	pkg_debs || return 1
+	VERSION=$(dpkg-deb -f "$TOOL_DEB" Version)
+	teardown_stock
+	pkgns_setup
+	# One kernel installed, as on a fresh Debian host: Debian's DKMS
+	# builds for the running kernel and for the newest one in /boot,
+	# which here would be a second build of 5 minutes under TCG
+	mkdir -p "$PKG_DIR/boot"
+	cp "/boot/config-$(uname -r)" "$PKG_DIR/boot/"
+	in_pkg mount --bind "$PKG_DIR/boot" /boot
+	export VERSION
+}
