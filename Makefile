@@ -2,10 +2,10 @@
 #
 #   make demo      boot a QEMU VM with an emulated NVMe, attach it to ssdtune,
 #                  tune, run fio, print the result (installs what it needs)
-#   make check     the README's test command (25 minutes here): every
+#   make check     the README's test command (36 minutes here): every
 #                  suite, both kernels, a logic-only VM file on the first;
 #                  last line "N passed, N failed"
-#   make check-full  what CI runs (50 minutes here): every VM file on both
+#   make check-full  what CI runs (about 50 minutes here): every VM file on both
 #                  kernels, the subsystem boots, the guest's DKMS compile
 #   make check-debug  the lifecycle fault matrix on a KASAN/lockdep/kmemleak
 #                  kernel (built once, cached in build/debug-kernel)

@@ -43,8 +43,12 @@ esac
 
 if [ $# -gt 0 ]; then
 	kvers=$*
+	all_kernels=""
 else
 	kvers=$(scripts/kvers.sh) || exit 1
+	all_kernels=1
+	# an earlier run's file lists must not vouch for this one (below)
+	rm -f "$BUILD"/results/vm-*.counts
 fi
 
 # suite NAME KVER SECS TAGS [VM.SH-OPTION...]: one VM boot runs
@@ -89,7 +93,10 @@ suite() {
 # boots last: what those files need from a step running beside this one
 # (the packages of make check's deb suite, VM_NEEDS) has time to appear.
 boots=()
-first=${kvers%% *}
+first=""
+for k in $kvers; do
+	[ -n "$first" ] || first=$k
+done
 for k in $kvers; do
 	b=()
 	if [ "$scope" = check ]; then
@@ -151,6 +158,20 @@ done
 wait
 
 fail=0
+# Every file the scope selects ran in some boot (each boot's .counts names
+# its files): a file that no boot ran would otherwise pass unseen.
+if [ -n "$all_kernels" ]; then
+	want="both one"
+	[ "$scope" = full ] && want="both one full"
+	for f in tests/vm/*.bats; do
+		tag=$(sed -n 's/^# vm-kernels: *\([a-z]*\).*/\1/p' "$f" | head -n 1)
+		[[ " $want " == *" $tag "* ]] || continue
+		if ! cat "$BUILD"/results/vm-*.counts 2>/dev/null | grep -q "^$f:"; then
+			echo "vm-test: $f (vm-kernels: $tag) ran in no boot of this run"
+			fail=1
+		fi
+	done
+fi
 for name in "${names[@]}"; do
 	v=$BUILD/vm/$name.verdict
 	if [ ! -f "$v" ]; then
