@@ -69,7 +69,8 @@ if [ -s "$RESULTS/times" ]; then
 		awk '{ printf "    boot %-29s %5d s\n", $1, $2 }' "$RESULTS/times.vm"
 	fi
 fi
-# bats --timing ends each result line with "in NNNms".
+# Each result line ends "in NNNms" (bats --timing on the host; on a VM
+# boot, run-suite.sh's time since the line before).
 slowest=$(for s in $suites; do
 	[ -f "$RESULTS/$s.tap" ] || continue
 	sed -n 's/^\(not \)\{0,1\}ok [0-9][0-9]* \(.*\) in \([0-9][0-9]*\)ms\( #.*\)\{0,1\}$/\3\t\2/p' \
@@ -82,8 +83,8 @@ if [ -n "$slowest" ]; then
 		printf "  %6.1f s  %-22s %s\n", $2 / 1000, $1, n }'
 fi
 # run-suite.sh's .counts ("file:tests", in the order bats ran them) give
-# each VM file the time of its tests (setup_file and teardown_file are not
-# in bats' timings: what is left of the boot is shown as one line).
+# each VM file the time of its tests, setup_file and teardown_file
+# included; what is left of the boot (booting, starting bats) is one line.
 files=$(for s in $suites; do
 	[ -f "$RESULTS/$s.counts" ] && [ -f "$RESULTS/$s.tap" ] || continue
 	awk -v s="$s" -v boot="$(awk -v n="$s" '$1 == n { print $2 }' "$RESULTS/times.vm" 2>/dev/null)" '
@@ -99,7 +100,7 @@ files=$(for s in $suites; do
 		for (j = 1; j <= nf; j++) { g = file[j]; sub(/^tests\/vm\//, "", g)
 			printf "%s\t%d\t%s\t%d\n", s, ms[j] / 1000, g, cnt[j] }
 		if (boot != "")
-			printf "%s\t%d\t%s\t0\n", s, boot - total / 1000, "(boot, bats, setup_file, teardown_file)"
+			printf "%s\t%d\t%s\t0\n", s, boot - total / 1000, "(booting and starting bats)"
 	}' "$RESULTS/$s.counts" "$RESULTS/$s.tap"
 done | sort -t "$(printf '\t')" -k2,2nr | head -n 10)
 if [ -n "$files" ]; then

@@ -17,7 +17,6 @@
 #   --scope full                         make check-full (the default): the
 #                     first kernel also runs "full", every kernel "both" and
 #                     "one", and each has its subsystem boot
-#   VM_JOBS=N                            boots at a time (default 1)
 #   VM_NEEDS=FILE                        the boot of the first kernel waits
 #                     for FILE (make check: the deb suite's result, whose
 #                     packages 89-packages installs)
@@ -27,6 +26,7 @@
 set -u
 . "$(dirname "$0")/tap-counts.sh"
 cd "$(dirname "$0")/.." || exit 1
+. tests/vm/lib/tags.bash
 BUILD=${BUILD:-$(pwd)/build}
 export BUILD
 mkdir -p "$BUILD/results" "$BUILD/vm"
@@ -132,7 +132,6 @@ needs_wait() {
 	echo "vm-test: $VM_NEEDS did not appear in 30 minutes; booting anyway"
 }
 
-jobs=${VM_JOBS:-1}
 names=()
 for b in "${boots[@]}"; do
 	# shellcheck disable=SC2086 # the words of one boot line
@@ -142,20 +141,10 @@ for b in "${boots[@]}"; do
 	t=$1
 	shift
 	[ "$t" = all ] || t=${t//_/ }
-	# wait for a free slot
-	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
-		wait -n
-	done
 	names+=("$name")
 	needs_wait "$t"
-	if [ "$jobs" -gt 1 ]; then
-		echo "vm-test: $name: started (output in $BUILD/vm/$name.log)"
-		suite "$name" "$k" "$secs" "$t" "$@" >/dev/null 2>&1 &
-	else
-		suite "$name" "$k" "$secs" "$t" "$@"
-	fi
+	suite "$name" "$k" "$secs" "$t" "$@"
 done
-wait
 
 fail=0
 # Every file the scope selects ran in some boot (each boot's .counts names
@@ -163,8 +152,10 @@ fail=0
 if [ -n "$all_kernels" ]; then
 	want="both one"
 	[ "$scope" = full ] && want="both one full"
+	declare -A VM_TAG=()
+	vm_tags tests/vm/*.bats
 	for f in tests/vm/*.bats; do
-		tag=$(sed -n 's/^# vm-kernels: *\([a-z]*\).*/\1/p' "$f" | head -n 1)
+		tag=${VM_TAG[$f]}
 		[[ " $want " == *" $tag "* ]] || continue
 		if ! cat "$BUILD"/results/vm-*.counts 2>/dev/null | grep -q "^$f:"; then
 			echo "vm-test: $f (vm-kernels: $tag) ran in no boot of this run"

@@ -35,16 +35,11 @@ if [ $# -eq 0 ] && [ "${SSDT_VM_SUBSYS:-}" = 1 ]; then
 	files=(tests/vm/subsys/*.bats)
 	base=$SSDT_RESULTS/vm-subsys-$kver
 elif [ $# -eq 0 ]; then
-	# one grep for every file's tag (each exec costs ~0.1 s under TCG)
-	declare -A tagof=()
-	while IFS= read -r line; do
-		f=${line%%:*}
-		line=${line#*:# vm-kernels:}
-		read -r tag _ <<<"$line"
-		[ -n "${tagof[$f]:-}" ] || tagof[$f]=$tag
-	done < <(grep -H '^# vm-kernels:' tests/vm/*.bats)
+	. tests/vm/lib/tags.bash
+	declare -A VM_TAG=()
+	vm_tags tests/vm/*.bats
 	for f in tests/vm/*.bats; do
-		tag=${tagof[$f]:-}
+		tag=${VM_TAG[$f]}
 		case $tag in
 		both|one|full) ;;
 		*) bad+=("$f"); continue ;;

@@ -438,31 +438,27 @@ no_ssdt_nodes() {
 # io_counter NAME: sum of queues/qK/NAME (submitted, completed, interrupts,
 # polled) over the test controller's I/O queues
 io_counter() {
-	local c f s=0
-	c=$(ssdt_ctrl) || return 1
-	for f in "$c"/queues/q[1-9]*/"$1"; do
-		s=$((s + $(trim "$f")))
-	done
-	echo "$s"
+	local ctrl
+	ctrl=$(ssdt_ctrl) || return 1
+	io_counter_v "$1" && echo "$IO_SUM"
 }
 
-# io_sum: commands submitted on the I/O queues of $ctrl (the test's
-# controller directory, else ssdt_ctrl's): io_counter's sum with builtins
-# only, as wait_for calls io_beyond ten times a second.  io_sum_v leaves
-# it in IO_SUM without a subshell.
-io_sum_v() {
+# io_counter_v NAME: io_counter's sum in IO_SUM, with builtins only and no
+# subshell (wait_for calls io_beyond ten times a second), over the queues
+# of $ctrl (the test's controller directory), else of ssdt_ctrl's.
+io_counter_v() {
 	local c=${ctrl:-} f n
 	[ -n "$c" ] || c=$(ssdt_ctrl) || return 1
 	IO_SUM=0
-	for f in "$c"/queues/q[1-9]*/submitted; do
+	for f in "$c"/queues/q[1-9]*/"$1"; do
 		read -r n <"$f" || return 1
 		IO_SUM=$((IO_SUM + n))
 	done
 }
-io_sum() { io_sum_v && echo "$IO_SUM"; }
+io_sum() { io_counter_v submitted && echo "$IO_SUM"; }
 
 # io_beyond N: more than N commands went out on those queues.
-io_beyond() { io_sum_v && [ "$IO_SUM" -gt "$1" ]; }
+io_beyond() { io_counter_v submitted && [ "$IO_SUM" -gt "$1" ]; }
 
 # io_flows: wait (up to 60 s) until 64 more commands than now went out:
 # the background fio's I/O is in flight, or goes on again after a fault.
