@@ -14,6 +14,10 @@
 # /usr/src/linux-source-6.1), JOBS (default: number of CPUs),
 # KUNIT_TIMEOUT (seconds the tests may run, default 300).
 # Arguments are passed to kunit.py run (e.g. a filter glob 'ssdtune_prp.*').
+#
+#   scripts/kunit.sh --build-only   build the UML kernel and stop: make setup
+#                                   does this once, so the first make check
+#                                   of a checkout rebuilds only what changed
 set -eu
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,7 +34,7 @@ LOG=$BUILD/kunit.log
 die() { echo "kunit: $*" >&2; exit 1; }
 
 mkdir -p "$BUILD/results"
-rm -f "$TAP"
+[ "${1:-}" = --build-only ] || rm -f "$TAP"
 
 [ -f "$KSRC/tools/testing/kunit/kunit.py" ] ||
 	die "no kernel source with kunit.py at $KSRC (run: make setup)"
@@ -87,6 +91,11 @@ grep -q 'Kconfig.ssdtune' "$SRC/drivers/Kconfig" ||
 
 # --- build and run -------------------------------------------------------------
 mkdir -p "$OUT"
+if [ "${1:-}" = --build-only ]; then
+	exec python3 "$SRC/tools/testing/kunit/kunit.py" build --arch=um \
+		--build_dir="$OUT" --kunitconfig="$REPO/kmod/tests/.kunitconfig" \
+		--jobs="$JOBS"
+fi
 rm -f "$JSON"
 start=$(date +%s)
 set +e
