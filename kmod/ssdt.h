@@ -273,9 +273,11 @@ struct ssdt_ctrl {
 	struct rw_semaphore pt_rwsem;	/* passthrough: read; ssdt_chr_del */
 	bool pt_gone;			/* no more passthrough */
 	struct kobject *queues_kobj;
+#ifdef CONFIG_SSDTUNE_DEBUG
 	struct dentry *debugfs;
 	atomic_t drop_completions;	/* debug: completions to lose */
 	atomic_t drop_admin_completions;	/* debug: admin ones */
+#endif
 };
 
 extern struct workqueue_struct *ssdt_wq;	/* resets: WQ_MEM_RECLAIM */
@@ -286,8 +288,6 @@ extern unsigned int ssdt_poll_queues;
 extern unsigned int ssdt_io_queue_depth;
 
 void ssdt_shutdown(struct pci_dev *pdev);
-void ssdt_ctrl_get(struct ssdt_ctrl *ctrl);
-void ssdt_ctrl_put(struct ssdt_ctrl *ctrl);
 
 /* ssdt_ioctl.c: /dev/ssdtN and the NVMe ioctls (nvme_ioctl.h) */
 int ssdt_chr_init(void);
@@ -298,20 +298,52 @@ void ssdt_chr_del(struct ssdt_ctrl *ctrl);
 int ssdt_blk_ioctl(struct block_device *bdev, ssdt_blk_mode_t mode,
 		   unsigned int cmd, unsigned long arg);
 
-/* ssdt_debug.c: fault hooks for the lifecycle tests (debugfs) */
+/*
+ * ssdt_debug.c: fault hooks for the lifecycle tests (debugfs), built only
+ * with CONFIG_SSDTUNE_DEBUG=y (the test builds: make modules, make
+ * check-debug).  A release build (DKMS, the Debian package) has the stubs
+ * below: no hook on the completion paths, no debugfs files.
+ */
+#ifdef CONFIG_SSDTUNE_DEBUG
 int ssdt_probe_fault(struct ssdt_ctrl *ctrl, int step, const char *what);
 void ssdt_debug_add(struct ssdt_ctrl *ctrl);
 void ssdt_debug_remove(struct ssdt_ctrl *ctrl);
 void ssdt_debug_init(void);
 void ssdt_debug_exit(void);
 extern u32 ssdt_nl_queues_per_msg;	/* 0: as many as fit */
-extern u32 ssdt_scan_delay_ms;		/* debug: a rescan's delay */
+extern u32 ssdt_scan_delay_ms;		/* a rescan's delay */
 
 /* A debug counter of completions to lose: true (and one less) when set. */
 static inline bool ssdt_debug_drop(atomic_t *left)
 {
 	return unlikely(atomic_read(left) > 0) && atomic_dec_if_positive(left) >= 0;
 }
+
+static inline u32 ssdt_debug_nl_queues_per_msg(void)
+{
+	return READ_ONCE(ssdt_nl_queues_per_msg);
+}
+
+static inline u32 ssdt_debug_scan_delay_ms(void)
+{
+	return READ_ONCE(ssdt_scan_delay_ms);
+}
+#else
+static inline int ssdt_probe_fault(struct ssdt_ctrl *ctrl, int step,
+				   const char *what)
+{
+	return 0;
+}
+
+static inline void ssdt_debug_add(struct ssdt_ctrl *ctrl) { }
+static inline void ssdt_debug_remove(struct ssdt_ctrl *ctrl) { }
+static inline void ssdt_debug_init(void) { }
+static inline void ssdt_debug_exit(void) { }
+/* no counter to name: the argument is not compiled */
+#define ssdt_debug_drop(left) false
+static inline u32 ssdt_debug_nl_queues_per_msg(void) { return 0; }
+static inline u32 ssdt_debug_scan_delay_ms(void) { return 0; }
+#endif
 
 /* ssdt_aer.c: asynchronous events */
 void ssdt_aer_init(struct ssdt_ctrl *ctrl);
@@ -339,9 +371,21 @@ void ssdt_nl_notify_timeout(struct ssdt_ctrl *ctrl, u32 qid, u32 tag);
 void ssdt_nl_notify_async(struct ssdt_ctrl *ctrl, const struct ssdt_nl_async *ev);
 const char *ssdt_state_name(enum ssdt_state state);
 
-/* ssdt_ctrl.c: controller bring-up, admin commands, reset */
+/* ssdt_ctrl.c: CC/CSTS, bring-up (probe and reset alike), reset, teardown */
 int ssdt_ctrl_init(struct ssdt_ctrl *ctrl);
 void ssdt_ctrl_teardown(struct ssdt_ctrl *ctrl, bool shutdown);
+void ssdt_ctrl_get(struct ssdt_ctrl *ctrl);
+void ssdt_ctrl_put(struct ssdt_ctrl *ctrl);
+void ssdt_ctrl_fence(struct ssdt_ctrl *ctrl);
+void ssdt_schedule_reset(struct ssdt_ctrl *ctrl);
+void ssdt_reset_work(struct work_struct *work);
+void ssdt_ctrl_pause(struct ssdt_ctrl *ctrl, bool shutdown, const char *why);
+void ssdt_ctrl_kill(struct ssdt_ctrl *ctrl);
+void ssdt_ctrl_unpause(struct ssdt_ctrl *ctrl);
+bool ssdt_ctrl_gone(struct ssdt_ctrl *ctrl);
+void ssdt_mark_dead(struct ssdt_ctrl *ctrl, bool shutdown);
+
+/* ssdt_admin.c: admin commands */
 int ssdt_admin_exec_cqe(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
 			struct nvme_completion *cqe, unsigned int timeout_s);
 int ssdt_admin_exec_timeout(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
@@ -351,13 +395,11 @@ int ssdt_admin_exec(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
 int ssdt_admin_submit_nowait(struct ssdt_ctrl *ctrl, struct nvme_command *cmd);
 int ssdt_admin_submit_aer(struct ssdt_ctrl *ctrl, struct nvme_command *cmd);
 void ssdt_admin_complete(struct ssdt_ctrl *ctrl, struct nvme_completion *cqe);
-void ssdt_schedule_reset(struct ssdt_ctrl *ctrl);
-void ssdt_reset_work(struct work_struct *work);
-void ssdt_ctrl_pause(struct ssdt_ctrl *ctrl, bool shutdown, const char *why);
-void ssdt_ctrl_kill(struct ssdt_ctrl *ctrl);
-void ssdt_ctrl_unpause(struct ssdt_ctrl *ctrl);
-bool ssdt_ctrl_gone(struct ssdt_ctrl *ctrl);
-void ssdt_mark_dead(struct ssdt_ctrl *ctrl, bool shutdown);
+void ssdt_admin_cancel_all(struct ssdt_ctrl *ctrl);
+
+/* ssdt_identify.c: Identify Controller and the NVM command set limits */
+int ssdt_identify_ctrl(struct ssdt_ctrl *ctrl, bool again);
+int ssdt_identify_nvm_limits(struct ssdt_ctrl *ctrl);
 
 /* ssdt_queue.c: queue memory, doorbells, interrupts, completion reaping */
 struct ssdt_queue *ssdt_queue_alloc(struct ssdt_ctrl *ctrl, u16 qid,

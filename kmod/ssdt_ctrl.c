@@ -87,7 +87,7 @@ static void ssdt_ctrl_shutdown(struct ssdt_ctrl *ctrl)
  * follows sets it up again, or, during removal, fails what it held
  * (ssdt_reset_work()); until then admin commands fail and I/O waits.
  */
-static void ssdt_ctrl_fence(struct ssdt_ctrl *ctrl)
+void ssdt_ctrl_fence(struct ssdt_ctrl *ctrl)
 {
 	unsigned int i;
 
@@ -101,319 +101,80 @@ static void ssdt_ctrl_fence(struct ssdt_ctrl *ctrl)
 	}
 }
 
-/* ---- admin commands ---------------------------------------------------- */
+/* ---- bring-up: probe and reset run the same start ----------------------- */
 
-static int ssdt_slot_get(struct ssdt_ctrl *ctrl, struct completion *waiter,
-			 bool aer)
+/* The admin queue, fresh, to the controller, and the controller on. */
+static int ssdt_admin_start(struct ssdt_ctrl *ctrl)
 {
-	unsigned long flags;
-	int i;
+	int ret;
 
-	if (down_timeout(&ctrl->slot_sem, ssdt_admin_timeout * HZ))
-		return -EBUSY;
-	spin_lock_irqsave(&ctrl->slot_lock, flags);
-	for (i = 0; i < ARRAY_SIZE(ctrl->slots); i++) {
-		if (!ctrl->slots[i].busy) {
-			ctrl->slots[i].busy = true;
-			ctrl->slots[i].waiter = waiter;
-			ctrl->slots[i].aer = aer;
-			break;
-		}
+	ssdt_queue_reset(ctrl->admin);
+	pci_set_master(ctrl->pdev);
+	/* what an AER recovery's slot_reset restores after the link reset */
+	pci_save_state(ctrl->pdev);
+	ret = ssdt_ctrl_enable(ctrl);
+	if (!ret) {
+		WRITE_ONCE(ctrl->fenced, false);
+		WRITE_ONCE(ctrl->admin->live, true);
 	}
-	spin_unlock_irqrestore(&ctrl->slot_lock, flags);
-	/* The semaphore counts free slots, so one was free. */
-	return i;
+	return ret;
 }
 
-static void ssdt_slot_put(struct ssdt_ctrl *ctrl, int i)
+/* Doorbell pairs BAR0 has room for after the registers. */
+static u64 ssdt_doorbell_pairs(struct ssdt_ctrl *ctrl)
 {
-	unsigned long flags;
+	resource_size_t len = pci_resource_len(ctrl->pdev, 0);
 
-	spin_lock_irqsave(&ctrl->slot_lock, flags);
-	ctrl->slots[i].busy = false;
-	ctrl->slots[i].waiter = NULL;
-	spin_unlock_irqrestore(&ctrl->slot_lock, flags);
-	up(&ctrl->slot_sem);
+	return len <= 0x1000 ? 0 : (len - 0x1000) / (2 * ctrl->db_stride);
 }
 
-/* Called from completion reaping of the admin queue (any context). */
-void ssdt_admin_complete(struct ssdt_ctrl *ctrl, struct nvme_completion *cqe)
+/* Probe: what CAP and BAR0 promise must be enough for this driver. */
+static int ssdt_ctrl_check(struct ssdt_ctrl *ctrl)
 {
-	u16 cid = cqe->command_id;
-	struct ssdt_admin_slot *slot;
-	unsigned long flags;
-	bool release = false, aer;
-
-	if (cid >= ARRAY_SIZE(ctrl->slots)) {
-		dev_warn_ratelimited(ssdt_dev(ctrl), "admin completion with bad id %u\n",
-				     cid);
-		return;
-	}
-	slot = &ctrl->slots[cid];
-	spin_lock_irqsave(&ctrl->slot_lock, flags);
-	if (!slot->busy) {
-		spin_unlock_irqrestore(&ctrl->slot_lock, flags);
-		dev_warn_ratelimited(ssdt_dev(ctrl), "spurious admin completion %u\n",
-				     cid);
-		return;
-	}
-	/* The debug hook loses a command's completion, never an AER's. */
-	if (!slot->aer && ssdt_debug_drop(&ctrl->drop_admin_completions)) {
-		spin_unlock_irqrestore(&ctrl->slot_lock, flags);
-		dev_warn(ssdt_dev(ctrl), "debug: dropping admin completion %u\n", cid);
-		return;
-	}
-	slot->cqe = *cqe;
-	aer = slot->aer;
-	slot->aer = false;
-	if (slot->waiter) {
-		complete(slot->waiter);
-		slot->waiter = NULL;	/* the waiter frees the slot */
-	} else {
-		slot->busy = false;
-		release = true;
-	}
-	spin_unlock_irqrestore(&ctrl->slot_lock, flags);
-	if (release)
-		up(&ctrl->slot_sem);
-	if (aer)
-		ssdt_aer_done(ctrl, le16_to_cpu(cqe->status) >> 1,
-			      le32_to_cpu(cqe->result.u32));
-}
-
-/* Fail every outstanding admin command: the admin queue is being reset. */
-static void ssdt_admin_cancel_all(struct ssdt_ctrl *ctrl)
-{
-	struct nvme_completion cqe = {
-		.status = cpu_to_le16(NVME_SC_HOST_ABORTED_CMD << 1),
-	};
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(ctrl->slots); i++) {
-		if (!READ_ONCE(ctrl->slots[i].busy))
-			continue;
-		cqe.command_id = i;
-		ssdt_admin_complete(ctrl, &cqe);
-	}
-}
-
-/*
- * Post @cmd in a free slot: @waiter (if any) is completed when it ends;
- * an Asynchronous Event Request (@aer) goes to ssdt_aer_done() then.
- */
-static int ssdt_admin_post(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
-			   struct completion *waiter, bool aer)
-{
-	int slot;
-
-	if (!READ_ONCE(ctrl->admin->live))
+	ctrl->cap = lo_hi_readq(ctrl->bar + NVME_REG_CAP);
+	if (ssdt_csts(ctrl) == ~0u)
 		return -ENODEV;
-	slot = ssdt_slot_get(ctrl, waiter, aer);
-	if (slot < 0)
-		return slot;
-	cmd->common.command_id = slot;
-	ssdt_sq_write(ctrl->admin, cmd, true);
-	return slot;
-}
-
-/*
- * Run an admin command and wait for it, at most @timeout_s seconds; its
- * completion entry into @cqe.  On a timeout the controller is stopped
- * (ssdt_ctrl_fence) before this returns, so the caller may free the
- * command's buffers, and then reset.  Returns 0 when the controller
- * answered (whatever the status), or a negative errno: -ETIMEDOUT,
- * -EINTR (cancelled by a reset), or what posting it failed with.
- */
-int ssdt_admin_exec_cqe(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
-			struct nvme_completion *cqe, unsigned int timeout_s)
-{
-	DECLARE_COMPLETION_ONSTACK(done);
-	struct ssdt_admin_slot *s;
-	unsigned long flags, left;
-	int slot;
-
-	slot = ssdt_admin_post(ctrl, cmd, &done, false);
-	if (slot < 0)
-		return slot;
-	s = &ctrl->slots[slot];
-	left = wait_for_completion_timeout(&done, timeout_s * HZ);
-	spin_lock_irqsave(&ctrl->slot_lock, flags);
-	if (!left && s->waiter) {
-		/* Still outstanding: whoever completes it frees the slot. */
-		s->waiter = NULL;
-		spin_unlock_irqrestore(&ctrl->slot_lock, flags);
-		dev_err(ssdt_dev(ctrl), "admin command %#x timed out: stopping the controller\n",
-			cmd->common.opcode);
-		ssdt_ctrl_fence(ctrl);
-		ssdt_schedule_reset(ctrl);
-		return -ETIMEDOUT;
+	ctrl->db_stride = 4 << NVME_CAP_STRIDE(ctrl->cap);
+	ctrl->ready_timeout = (NVME_CAP_TIMEOUT(ctrl->cap) + 1) * HZ / 2;
+	if (NVME_CAP_MPSMIN(ctrl->cap) > ilog2(SSDT_PAGE_SIZE) - 12) {
+		dev_err(ssdt_dev(ctrl), "controller needs pages above %u bytes\n",
+			SSDT_PAGE_SIZE);
+		return -ENODEV;
 	}
-	*cqe = s->cqe;
-	spin_unlock_irqrestore(&ctrl->slot_lock, flags);
-	ssdt_slot_put(ctrl, slot);
-	if ((le16_to_cpu(cqe->status) >> 1) == NVME_SC_HOST_ABORTED_CMD)
-		return -EINTR;
+	/* Doorbells for the admin queue and at least one I/O queue pair. */
+	if (ssdt_doorbell_pairs(ctrl) < 2) {
+		dev_err(ssdt_dev(ctrl), "BAR0 too small for the doorbells\n");
+		return -ENODEV;
+	}
 	return 0;
 }
 
 /*
- * The same, returning 0, a negative errno, or the positive NVMe status
- * code (status code type and code) of the answer; its result dword into
- * @result.
+ * Probe: the admin queue's memory and its interrupt, on a vector of its
+ * own until the I/O queue count is known.  Undone on failure.
  */
-int ssdt_admin_exec_timeout(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
-			    u32 *result, unsigned int timeout_s)
+static int ssdt_admin_alloc(struct ssdt_ctrl *ctrl)
 {
-	struct nvme_completion cqe;
 	int ret;
 
-	ret = ssdt_admin_exec_cqe(ctrl, cmd, &cqe, timeout_s);
-	if (ret)
+	ret = pci_alloc_irq_vectors(ctrl->pdev, 1, 1, PCI_IRQ_ALL_TYPES);
+	if (ret < 0)
 		return ret;
-	if (result)
-		*result = le32_to_cpu(cqe.result.u32);
-	return (le16_to_cpu(cqe.status) >> 1) & 0x7ff;
-}
-
-/* An admin command within the admin_timeout module parameter. */
-int ssdt_admin_exec(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
-		    u32 *result)
-{
-	return ssdt_admin_exec_timeout(ctrl, cmd, result, ssdt_admin_timeout);
-}
-
-/*
- * Post an Asynchronous Event Request: nobody waits, its completion goes
- * to ssdt_aer_done() whenever the controller has something to say.
- */
-int ssdt_admin_submit_aer(struct ssdt_ctrl *ctrl, struct nvme_command *cmd)
-{
-	int slot = ssdt_admin_post(ctrl, cmd, NULL, true);
-
-	return slot < 0 ? slot : 0;
-}
-
-/* Post an admin command nobody waits for (Abort from the timeout path). */
-int ssdt_admin_submit_nowait(struct ssdt_ctrl *ctrl, struct nvme_command *cmd)
-{
-	int slot = ssdt_admin_post(ctrl, cmd, NULL, false);
-
-	return slot < 0 ? slot : 0;
-}
-
-/*
- * Identify Controller.  Again after a reset (@again) the controller must be
- * the one the disks were set up for: same model and serial, no smaller
- * transfer limit; else -ENODEV.
- */
-static int ssdt_identify_ctrl(struct ssdt_ctrl *ctrl, bool again)
-{
-	struct nvme_command cmd = { };
-	struct nvme_id_ctrl *id;
-	char model[41], serial[21];
-	u32 max_xfer;
-	dma_addr_t dma;
-	int ret;
-
-	id = dma_alloc_coherent(ssdt_dev(ctrl), sizeof(*id), &dma, GFP_KERNEL);
-	if (!id)
-		return -ENOMEM;
-	cmd.identify.opcode = nvme_admin_identify;
-	cmd.identify.cns = NVME_ID_CNS_CTRL;
-	cmd.identify.dptr.prp1 = cpu_to_le64(dma);
-	ret = ssdt_admin_exec(ctrl, &cmd, NULL);
-	if (ret) {
-		dev_err(ssdt_dev(ctrl), "Identify Controller failed: %d\n", ret);
-		ret = ret < 0 ? ret : -EIO;
-		goto out;
+	ctrl->nr_io = 0;
+	ctrl->nr_irq_io = 0;
+	ctrl->nr_poll = 0;
+	ctrl->admin = ssdt_queue_alloc(ctrl, 0, SSDT_ADMIN_DEPTH, 0);
+	if (!ctrl->admin) {
+		ret = -ENOMEM;
+		goto free_vecs;
 	}
-	max_xfer = SSDT_MAX_XFER;
-	/* MDTS is in units of the minimum page size, 0 = no limit. */
-	if (id->mdts && id->mdts < 20)
-		max_xfer = min_t(u32, max_xfer, (1u << id->mdts) *
-				 (1u << (12 + NVME_CAP_MPSMIN(ctrl->cap))));
-	memcpy(model, id->mn, sizeof(id->mn));
-	memcpy(serial, id->sn, sizeof(id->sn));
-	model[sizeof(id->mn)] = '\0';
-	serial[sizeof(id->sn)] = '\0';
-	strim(model);
-	strim(serial);
-	if (again && (strcmp(model, ctrl->model) || strcmp(serial, ctrl->serial) ||
-		      max_xfer < ctrl->max_xfer)) {
-		dev_err(ssdt_dev(ctrl), "after the reset the controller is %s serial %s, max transfer %u: not the %s serial %s, %u it was\n",
-			model, serial, max_xfer, ctrl->model, ctrl->serial,
-			ctrl->max_xfer);
-		ret = -ENODEV;
-		goto out;
-	}
-	strscpy(ctrl->model, model, sizeof(ctrl->model));
-	strscpy(ctrl->serial, serial, sizeof(ctrl->serial));
-	memcpy(ctrl->firmware, id->fr, sizeof(id->fr));
-	strim(ctrl->firmware);
-	ctrl->oncs = le16_to_cpu(id->oncs);
-	ctrl->oacs = le16_to_cpu(id->oacs);
-	ctrl->oaes = le32_to_cpu(id->oaes);
-	ctrl->aerl = id->aerl;
-	ctrl->fna = id->fna;
-	ctrl->wctemp = le16_to_cpu(id->wctemp);
-	ctrl->vwc = id->vwc;
-	ctrl->npss = min_t(u8, id->npss, ARRAY_SIZE(ctrl->psd) - 1);
-	memcpy(ctrl->psd, id->psd, sizeof(ctrl->psd));
-	if (!again) {
-		ctrl->max_xfer = max_xfer;
-		dev_info(ssdt_dev(ctrl), "%s, serial %s, firmware %s\n",
-			 ctrl->model, ctrl->serial, ctrl->firmware);
-	}
-out:
-	dma_free_coherent(ssdt_dev(ctrl), sizeof(*id), id, dma);
-	return ret;
-}
-
-/* 2^@shift 512-byte sectors, or UINT_MAX when that does not fit. */
-static u32 ssdt_shift_sectors(u32 shift)
-{
-	return shift >= 32 ? UINT_MAX : 1u << shift;
-}
-
-/*
- * The limits Identify Controller does not carry: Identify I/O Command Set
- * specific Controller (CNS 06h) for the NVM set gives the Write Zeroes
- * size limit (WZSL, in minimum page sizes) and the Dataset Management
- * range size limit (DMRSL, in logical blocks).  A controller older than
- * NVMe 2.0 refuses the command: no such limits then.  Write Zeroes is
- * held to the transfer limit when WZSL is 0, as the stock driver does:
- * MDTS does not bind it by the letter, but devices have failed larger.
- */
-static int ssdt_identify_nvm_limits(struct ssdt_ctrl *ctrl)
-{
-	u32 mps_shift = 12 + NVME_CAP_MPSMIN(ctrl->cap);
-	struct nvme_command cmd = { };
-	struct nvme_id_ctrl_nvm *id;
-	dma_addr_t dma;
-	int ret;
-
-	ctrl->max_zeroes_sectors = ctrl->max_xfer >> SECTOR_SHIFT;
-	ctrl->dmrsl = 0;
-	id = dma_alloc_coherent(ssdt_dev(ctrl), sizeof(*id), &dma, GFP_KERNEL);
-	if (!id)
-		return -ENOMEM;
-	cmd.identify.opcode = nvme_admin_identify;
-	cmd.identify.cns = NVME_ID_CNS_CS_CTRL;
-	cmd.identify.csi = NVME_CSI_NVM;
-	cmd.identify.dptr.prp1 = cpu_to_le64(dma);
-	ret = ssdt_admin_exec(ctrl, &cmd, NULL);
-	if (ret > 0) {
-		dev_dbg(ssdt_dev(ctrl), "no NVM command set limits (status %#x)\n",
-			ret);
-		ret = 0;
-	} else if (!ret) {
-		if (id->wzsl)
-			ctrl->max_zeroes_sectors =
-				ssdt_shift_sectors(id->wzsl + mps_shift -
-						   SECTOR_SHIFT);
-		ctrl->dmrsl = le32_to_cpu(id->dmrsl);
-	}
-	dma_free_coherent(ssdt_dev(ctrl), sizeof(*id), id, dma);
+	ret = ssdt_irqs_request(ctrl);
+	if (!ret)
+		return 0;
+	ssdt_queue_free(ctrl->admin);
+	ctrl->admin = NULL;
+free_vecs:
+	pci_free_irq_vectors(ctrl->pdev);
 	return ret;
 }
 
@@ -432,6 +193,120 @@ static int ssdt_set_queue_count(struct ssdt_ctrl *ctrl, unsigned int *count)
 		return ret < 0 ? ret : -EIO;
 	}
 	*count = min3(*count, (result & 0xffff) + 1, (result >> 16) + 1);
+	return 0;
+}
+
+/*
+ * Allocate the vectors for @want interrupt-driven I/O queues; @poll
+ * queues without a vector follow them.  Settles nr_io and the layout.
+ */
+static int ssdt_setup_vectors(struct ssdt_ctrl *ctrl, unsigned int want,
+			      unsigned int poll)
+{
+	struct pci_dev *pdev = ctrl->pdev;
+	int got;
+
+	got = pci_alloc_irq_vectors(pdev, 1, want + 1, PCI_IRQ_ALL_TYPES);
+	if (got < 0)
+		return got;
+	ctrl->nr_vecs = got;
+	ctrl->single_vector = got == 1;
+	ctrl->nr_irq_io = ctrl->single_vector ? 1 : min_t(unsigned int, want, got - 1);
+	ctrl->nr_poll = poll;
+	ctrl->nr_io = ctrl->nr_irq_io + poll;
+	return 0;
+}
+
+/* The nr_io I/O queues' memory; on failure none, and nr_io is 0. */
+static int ssdt_io_queues_alloc(struct ssdt_ctrl *ctrl)
+{
+	unsigned int i;
+
+	ctrl->io_depth = min_t(u32, NVME_CAP_MQES(ctrl->cap) + 1,
+			       ssdt_io_queue_depth);
+	ctrl->ioq = kcalloc_node(ctrl->nr_io, sizeof(*ctrl->ioq), GFP_KERNEL,
+				 ctrl->node);
+	if (!ctrl->ioq)
+		goto none;
+	for (i = 0; i < ctrl->nr_io; i++) {
+		bool polled = i >= ctrl->nr_irq_io;
+		u16 vec = ctrl->single_vector || polled ? 0 : i + 1;
+
+		ctrl->ioq[i] = ssdt_queue_alloc(ctrl, i + 1, ctrl->io_depth, vec);
+		if (!ctrl->ioq[i])
+			goto free;
+		ctrl->ioq[i]->poll = polled;
+	}
+	return 0;
+
+free:
+	while (i--)
+		ssdt_queue_free(ctrl->ioq[i]);
+	kfree(ctrl->ioq);
+	ctrl->ioq = NULL;
+none:
+	ctrl->nr_io = 0;
+	ctrl->nr_irq_io = 0;
+	ctrl->nr_poll = 0;
+	return -ENOMEM;
+}
+
+/*
+ * Probe: as many I/O queues as CPUs (within max_io_queues and BAR0's
+ * doorbells) plus poll_queues, what the controller grants of them, and
+ * their vectors (the admin queue keeps vector 0), memory and interrupts.
+ * What is done stays consistent for ssdt_ctrl_teardown() on failure.
+ */
+static int ssdt_io_queues_setup(struct ssdt_ctrl *ctrl)
+{
+	u64 pairs = ssdt_doorbell_pairs(ctrl);
+	unsigned int want, poll, count;
+	int ret;
+
+	want = num_online_cpus();
+	if (ssdt_max_io_queues)
+		want = min(want, ssdt_max_io_queues);
+	/* poll queues on top, leaving doorbells for one interrupt queue */
+	poll = min_t(u64, ssdt_poll_queues, pairs - 2);
+	want = min_t(u64, want, min_t(u64, 64, pairs - 1 - poll));
+	count = want + poll;
+	ret = ssdt_set_queue_count(ctrl, &count);
+	if (ret)
+		return ret;
+	/* fewer granted: the poll queues give way first */
+	want = min(want, count);
+	poll = count - want;
+
+	ssdt_irqs_free(ctrl);
+	pci_free_irq_vectors(ctrl->pdev);
+	ret = ssdt_setup_vectors(ctrl, want, poll);
+	if (ret)
+		return ret;
+	ret = ssdt_io_queues_alloc(ctrl);
+	if (ret)
+		return ret;
+	return ssdt_irqs_request(ctrl);
+}
+
+/*
+ * Reset: the controller must grant again the I/O queues the disks were
+ * set up with; they start empty.
+ */
+static int ssdt_io_queues_reuse(struct ssdt_ctrl *ctrl)
+{
+	unsigned int i, count = ctrl->nr_io;
+	int ret;
+
+	ret = ssdt_set_queue_count(ctrl, &count);
+	if (ret)
+		return ret;
+	if (count < ctrl->nr_io) {
+		dev_err(ssdt_dev(ctrl), "the controller now grants %u I/O queues, not %u: detach and attach it again\n",
+			count, ctrl->nr_io);
+		return -ENODEV;
+	}
+	for (i = 0; i < ctrl->nr_io; i++)
+		ssdt_queue_reset(ctrl->ioq[i]);
 	return 0;
 }
 
@@ -484,178 +359,67 @@ static int ssdt_create_io_queues(struct ssdt_ctrl *ctrl)
 	return 0;
 }
 
-static int ssdt_admin_start(struct ssdt_ctrl *ctrl)
-{
-	int ret;
-
-	ssdt_queue_reset(ctrl->admin);
-	pci_set_master(ctrl->pdev);
-	/* what an AER recovery's slot_reset restores after the link reset */
-	pci_save_state(ctrl->pdev);
-	ret = ssdt_ctrl_enable(ctrl);
-	if (!ret) {
-		WRITE_ONCE(ctrl->fenced, false);
-		WRITE_ONCE(ctrl->admin->live, true);
-	}
-	return ret;
-}
-
 /*
- * Allocate the vectors for @want interrupt-driven I/O queues; @poll
- * queues without a vector follow them.  Settles nr_io and the layout.
+ * The bring-up that probe and reset share (the stock driver's
+ * nvme_reset_work): admin queue, Identify, I/O queues.  Probe (@reset
+ * false) sizes and allocates the I/O queues; a reset must find the same
+ * controller and takes the queues it had back.  Leaves the controller
+ * live, or returns an error for the caller to undo (probe) or to declare
+ * the controller dead (reset).
  */
-static int ssdt_setup_vectors(struct ssdt_ctrl *ctrl, unsigned int want,
-			      unsigned int poll)
+static int ssdt_ctrl_start(struct ssdt_ctrl *ctrl, bool reset)
 {
-	struct pci_dev *pdev = ctrl->pdev;
-	int got;
-
-	got = pci_alloc_irq_vectors(pdev, 1, want + 1, PCI_IRQ_ALL_TYPES);
-	if (got < 0)
-		return got;
-	ctrl->nr_vecs = got;
-	ctrl->single_vector = got == 1;
-	ctrl->nr_irq_io = ctrl->single_vector ? 1 : min_t(unsigned int, want, got - 1);
-	ctrl->nr_poll = poll;
-	ctrl->nr_io = ctrl->nr_irq_io + poll;
-	return 0;
-}
-
-int ssdt_ctrl_init(struct ssdt_ctrl *ctrl)
-{
-	struct pci_dev *pdev = ctrl->pdev;
-	unsigned int want, poll, count, i;
-	u64 bar_pairs;
 	int ret;
 
-	ctrl->cap = lo_hi_readq(ctrl->bar + NVME_REG_CAP);
-	if (ssdt_csts(ctrl) == ~0u)
-		return -ENODEV;
-	ctrl->db_stride = 4 << NVME_CAP_STRIDE(ctrl->cap);
-	ctrl->ready_timeout = (NVME_CAP_TIMEOUT(ctrl->cap) + 1) * HZ / 2;
-	if (NVME_CAP_MPSMIN(ctrl->cap) > ilog2(SSDT_PAGE_SIZE) - 12) {
-		dev_err(ssdt_dev(ctrl), "controller needs pages above %u bytes\n",
-			SSDT_PAGE_SIZE);
-		return -ENODEV;
-	}
-	/* Doorbells for the admin queue and at least one I/O queue pair. */
-	bar_pairs = (pci_resource_len(pdev, 0) - 0x1000) / (2 * ctrl->db_stride);
-	if (pci_resource_len(pdev, 0) <= 0x1000 || bar_pairs < 2) {
-		dev_err(ssdt_dev(ctrl), "BAR0 too small for the doorbells\n");
-		return -ENODEV;
-	}
-
-	ret = ssdt_ctrl_disable(ctrl);
-	if (ret)
-		return ret;
-
-	/* One vector for the admin queue until we know the queue count. */
-	ret = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_ALL_TYPES);
-	if (ret < 0)
-		return ret;
-	ctrl->admin = ssdt_queue_alloc(ctrl, 0, SSDT_ADMIN_DEPTH, 0);
-	if (!ctrl->admin) {
-		ret = -ENOMEM;
-		goto free_vecs;
-	}
-	ctrl->nr_io = 0;
-	ctrl->nr_irq_io = 0;
-	ctrl->nr_poll = 0;
-	ret = ssdt_irqs_request(ctrl);
-	if (ret)
-		goto free_admin;
 	ret = ssdt_admin_start(ctrl);
 	if (ret)
-		goto free_irqs;
-	ret = ssdt_identify_ctrl(ctrl, false);
+		return ret;
+	/* The controller may come back different (firmware activation). */
+	ret = ssdt_identify_ctrl(ctrl, reset);
 	if (ret)
-		goto disable;
-	ret = ssdt_identify_nvm_limits(ctrl);
+		return ret;
+	if (reset)
+		ret = ssdt_io_queues_reuse(ctrl);
+	else
+		ret = ssdt_identify_nvm_limits(ctrl) ?: ssdt_io_queues_setup(ctrl);
 	if (ret)
-		goto disable;
-
-	want = num_online_cpus();
-	if (ssdt_max_io_queues)
-		want = min(want, ssdt_max_io_queues);
-	/* poll queues on top, leaving doorbells for one interrupt queue */
-	poll = min_t(u64, ssdt_poll_queues, bar_pairs - 2);
-	want = min_t(u64, want, min_t(u64, 64, bar_pairs - 1 - poll));
-	count = want + poll;
-	ret = ssdt_set_queue_count(ctrl, &count);
-	if (ret)
-		goto disable;
-	/* fewer granted: the poll queues give way first */
-	want = min(want, count);
-	poll = count - want;
-
-	/* Now the real vector layout: admin on 0, one per I/O queue after. */
-	ssdt_irqs_free(ctrl);
-	pci_free_irq_vectors(pdev);
-	ret = ssdt_setup_vectors(ctrl, want, poll);
-	if (ret)
-		goto disable_noirq;
-
-	ctrl->io_depth = min_t(u32, NVME_CAP_MQES(ctrl->cap) + 1,
-			       ssdt_io_queue_depth);
-	ctrl->ioq = kcalloc_node(ctrl->nr_io, sizeof(*ctrl->ioq), GFP_KERNEL,
-				 ctrl->node);
-	if (!ctrl->ioq) {
-		ret = -ENOMEM;
-		goto disable_noirq;
-	}
-	for (i = 0; i < ctrl->nr_io; i++) {
-		bool polled = i >= ctrl->nr_irq_io;
-		u16 vec = ctrl->single_vector || polled ? 0 : i + 1;
-
-		ctrl->ioq[i] = ssdt_queue_alloc(ctrl, i + 1, ctrl->io_depth, vec);
-		if (!ctrl->ioq[i]) {
-			ret = -ENOMEM;
-			goto free_ioq;
-		}
-		ctrl->ioq[i]->poll = polled;
-	}
-	ret = ssdt_irqs_request(ctrl);
-	if (ret)
-		goto free_ioq;
+		return ret;
 	ssdt_dbbuf_setup(ctrl);
 	ret = ssdt_create_io_queues(ctrl);
 	if (ret)
-		goto free_irqs_io;
+		return ret;
+	spin_lock_irq(&ctrl->state_lock);
+	ctrl->state = SSDT_LIVE;
+	spin_unlock_irq(&ctrl->state_lock);
+	return 0;
+}
 
+/*
+ * Probe: check the controller, disable it, give the admin queue memory
+ * and a vector, then start it as a reset does.  On an error everything
+ * is undone (ssdt_ctrl_teardown()).
+ */
+int ssdt_ctrl_init(struct ssdt_ctrl *ctrl)
+{
+	struct pci_dev *pdev = ctrl->pdev;
+	int ret;
+
+	ret = ssdt_ctrl_check(ctrl) ?: ssdt_ctrl_disable(ctrl) ?:
+	      ssdt_admin_alloc(ctrl);
+	if (ret)
+		return ret;
+	ret = ssdt_ctrl_start(ctrl, false);
+	if (ret) {
+		ssdt_ctrl_teardown(ctrl, false);
+		return ret;
+	}
 	dev_info(ssdt_dev(ctrl), "%u I/O queues (%u polled) of depth %u, %u %s vectors, shadow doorbells %s\n",
 		 ctrl->nr_io, ctrl->nr_poll, ctrl->io_depth, ctrl->nr_vecs,
 		 pdev->msix_enabled ? "MSI-X" :
 		 pdev->msi_enabled ? "MSI" : "INTx",
 		 ssdt_dbbuf_name(ctrl->dbbuf));
-	ctrl->state = SSDT_LIVE;
 	ssdt_aer_start(ctrl);
 	return 0;
-
-free_irqs_io:
-	ssdt_ctrl_disable(ctrl);
-	ssdt_irqs_free(ctrl);
-	ssdt_dbbuf_free(ctrl);
-free_ioq:
-	for (i = 0; i < ctrl->nr_io; i++)
-		ssdt_queue_free(ctrl->ioq[i]);
-	kfree(ctrl->ioq);
-	ctrl->ioq = NULL;
-	ctrl->nr_io = 0;
-	ctrl->nr_irq_io = 0;
-	ctrl->nr_poll = 0;
-disable_noirq:
-	ssdt_ctrl_disable(ctrl);
-	goto free_admin;
-disable:
-	ssdt_ctrl_disable(ctrl);
-free_irqs:
-	ssdt_irqs_free(ctrl);
-free_admin:
-	ssdt_queue_free(ctrl->admin);
-	ctrl->admin = NULL;
-free_vecs:
-	pci_free_irq_vectors(pdev);
-	return ret;
 }
 
 /* Stop every queue and the controller; reap what already completed. */
@@ -772,49 +536,22 @@ static void ssdt_ctrl_halt(struct ssdt_ctrl *ctrl, bool shutdown)
  */
 static void ssdt_ctrl_restart(struct ssdt_ctrl *ctrl)
 {
-	unsigned int i, count;
-	int ret;
+	int ret = -ENODEV;
 
-	ret = -ENODEV;
-	if (ssdt_ctrl_gone(ctrl))
-		goto dead;
-	ret = ssdt_admin_start(ctrl);
-	if (ret)
-		goto dead;
-	/* The controller may come back different (firmware activation). */
-	ret = ssdt_identify_ctrl(ctrl, true);
-	if (ret)
-		goto dead;
-	count = ctrl->nr_io;
-	ret = ssdt_set_queue_count(ctrl, &count);
-	if (!ret && count < ctrl->nr_io) {
-		dev_err(ssdt_dev(ctrl), "the controller now grants %u I/O queues, not %u: detach and attach it again\n",
-			count, ctrl->nr_io);
-		ret = -ENODEV;
+	if (!ssdt_ctrl_gone(ctrl))
+		ret = ssdt_ctrl_start(ctrl, true);
+	if (ret) {
+		dev_err(ssdt_dev(ctrl), "reset failed (%d): failing all I/O\n", ret);
+		ssdt_io_unquiesce(ctrl);
+		ssdt_mark_dead(ctrl, false);
+		return;
 	}
-	if (ret)
-		goto dead;
-	for (i = 0; i < ctrl->nr_io; i++)
-		ssdt_queue_reset(ctrl->ioq[i]);
-	ssdt_dbbuf_setup(ctrl);
-	ret = ssdt_create_io_queues(ctrl);
-	if (ret)
-		goto dead;
-
-	spin_lock_irq(&ctrl->state_lock);
-	ctrl->state = SSDT_LIVE;
-	spin_unlock_irq(&ctrl->state_lock);
 	ssdt_coalesce_restore(ctrl);
 	ssdt_power_restore(ctrl);
 	ssdt_aer_start(ctrl);
 	ssdt_io_unquiesce(ctrl);
 	dev_info(ssdt_dev(ctrl), "reset done\n");
 	ssdt_nl_notify(ctrl, SSDTUNE_EVENT_RESET_DONE);
-	return;
-dead:
-	dev_err(ssdt_dev(ctrl), "reset failed (%d): failing all I/O\n", ret);
-	ssdt_io_unquiesce(ctrl);
-	ssdt_mark_dead(ctrl, false);
 }
 
 /*
@@ -881,4 +618,23 @@ void ssdt_ctrl_kill(struct ssdt_ctrl *ctrl)
 	if (ctrl->state != SSDT_DEAD)
 		ssdt_mark_dead(ctrl, false);
 	mutex_unlock(&ctrl->dev_mutex);
+}
+
+static void ssdt_ctrl_free(struct kref *ref)
+{
+	kfree(container_of(ref, struct ssdt_ctrl, ref));
+}
+
+/*
+ * The controller's memory stays while a disk of it or an open /dev/ssdtN
+ * may still look at it, after remove() has taken everything else down.
+ */
+void ssdt_ctrl_get(struct ssdt_ctrl *ctrl)
+{
+	kref_get(&ctrl->ref);
+}
+
+void ssdt_ctrl_put(struct ssdt_ctrl *ctrl)
+{
+	kref_put(&ctrl->ref, ssdt_ctrl_free);
 }

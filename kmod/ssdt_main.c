@@ -179,25 +179,6 @@ static void ssdt_take_down(struct ssdt_ctrl *ctrl, bool live)
 	ssdt_pci_release(ctrl);
 }
 
-static void ssdt_ctrl_free(struct kref *ref)
-{
-	kfree(container_of(ref, struct ssdt_ctrl, ref));
-}
-
-/*
- * The controller's memory stays while a disk of it or an open /dev/ssdtN
- * may still look at it, after remove() has taken everything else down.
- */
-void ssdt_ctrl_get(struct ssdt_ctrl *ctrl)
-{
-	kref_get(&ctrl->ref);
-}
-
-void ssdt_ctrl_put(struct ssdt_ctrl *ctrl)
-{
-	kref_put(&ctrl->ref, ssdt_ctrl_free);
-}
-
 static int ssdt_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct ssdt_ctrl *ctrl;

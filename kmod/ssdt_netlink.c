@@ -94,8 +94,8 @@ static int ssdt_nl_fill_ctrl(struct sk_buff *skb, struct ssdt_ctrl *ctrl,
 	unsigned int i, last = ctrl->nr_io;
 	void *hdr;
 
-	if (READ_ONCE(ssdt_nl_queues_per_msg))	/* debug: force pages */
-		last = min(last, *first + READ_ONCE(ssdt_nl_queues_per_msg));
+	if (ssdt_debug_nl_queues_per_msg())	/* debug: force pages */
+		last = min(last, *first + ssdt_debug_nl_queues_per_msg());
 	hdr = genlmsg_put(skb, portid, seq, &ssdt_nl_family, NLM_F_MULTI,
 			  SSDTUNE_CMD_GET_CTRL);
 	if (!hdr)

@@ -288,8 +288,8 @@ static int ssdt_ns_update(struct ssdt_ctrl *ctrl, bool probe)
 	unsigned int i;
 	int ret;
 
-	if (!probe && READ_ONCE(ssdt_scan_delay_ms))
-		msleep(READ_ONCE(ssdt_scan_delay_ms));	/* debug hook */
+	if (!probe && ssdt_debug_scan_delay_ms())
+		msleep(ssdt_debug_scan_delay_ms());	/* debug hook */
 	list = kzalloc(NVME_IDENTIFY_DATA_SIZE, GFP_KERNEL);
 	id = kmalloc(NVME_IDENTIFY_DATA_SIZE, GFP_KERNEL);
 	ret = -ENOMEM;

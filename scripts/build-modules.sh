@@ -24,7 +24,8 @@ n=0; fail=0; out=""
 for k in $kvers; do
 	n=$((n + 1))
 	log=$BUILD/kmod-$k.log
-	if make -s -C kmod KVER="$k" OBJ="$BUILD/kmod-$k" KCFLAGS=-Werror >"$log" 2>&1 &&
+	if make -s -C kmod KVER="$k" OBJ="$BUILD/kmod-$k" KCFLAGS=-Werror \
+		CONFIG_SSDTUNE_DEBUG=y >"$log" 2>&1 &&
 	   [ -f "$BUILD/kmod-$k/ssdtune.ko" ]; then
 		out="${out}ok $n - ssdtune.ko builds for $k
 "

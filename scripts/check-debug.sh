@@ -30,7 +30,7 @@ die() { echo "check-debug: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
 BUILD_DIR=$BUILD scripts/setup.sh || die "setup failed"
 tree=$(scripts/debug-kernel.sh) || die "no debug kernel"
 kver=$(cat "$tree/include/config/kernel.release") || die "$tree has no kernel.release"
-make -s -C kmod KVER="$kver" KDIR="$tree" OBJ="$BUILD/kmod-$kver" KCFLAGS=-Werror \
+make -s -C kmod KVER="$kver" KDIR="$tree" OBJ="$BUILD/kmod-$kver" KCFLAGS=-Werror CONFIG_SSDTUNE_DEBUG=y \
 	>"$BUILD/kmod-$kver.log" 2>&1 || die "ssdtune.ko does not build for $kver (see $BUILD/kmod-$kver.log)"
 make -s -C tools/ssdtune >/dev/null || die "the tool does not build"
 

@@ -54,7 +54,8 @@ for k in $kvers; do
 	rm -rf "$obj"
 	# (without the caller's MAKEFLAGS: `make -s lint` would hide the CHECK
 	# lines that show sparse ran)
-	if env -u MAKEFLAGS -u MFLAGS make -C kmod KVER="$k" OBJ="$obj" W=1 C=1 >"$log" 2>&1; then
+	if env -u MAKEFLAGS -u MFLAGS make -C kmod KVER="$k" OBJ="$obj" W=1 C=1 \
+		CONFIG_SSDTUNE_DEBUG=y >"$log" 2>&1; then
 		built=1
 	else
 		built=0

@@ -144,7 +144,7 @@ Architecture: all" ]
 	dpkg-deb -I "$DKMS_DEB" prerm | grep -q 'dkms remove'
 }
 
-@test "dkms builds ssdtune.ko from the packaged /usr/src/ssdtune-VERSION for every test kernel, each in a binaries-only DKMS tarball (a private dkms tree, unsigned: nothing on the host)" {
+@test "dkms builds ssdtune.ko from the packaged /usr/src/ssdtune-VERSION for every test kernel, each in a binaries-only DKMS tarball (a private dkms tree, unsigned: nothing on the host), a release build without the debugfs test hooks" {
 	built
 	command -v dkms >/dev/null || { echo "dkms is not installed (scripts/setup.sh)"; false; }
 	kvers=$("$REPO/scripts/kvers.sh" 2>/dev/null) || true
@@ -164,6 +164,18 @@ Architecture: all" ]
 		[ -n "$ko" ] || { echo "no module for $kver"; false; }
 		modinfo -F vermagic "$ko" | grep -q "^$kver "
 		[ "$(modinfo -F version "$ko")" = "$VERSION" ] || modinfo "$ko"
+		# CONFIG_SSDTUNE_DEBUG is for test builds only (kmod/Kbuild)
+		case $ko in
+		*.xz) xz -dc "$ko" ;;
+		*.zst) zstd -qdc "$ko" ;;
+		*.gz) gzip -dc "$ko" ;;
+		*) cat "$ko" ;;
+		esac >"$BATS_TEST_TMPDIR/ssdtune.ko"
+		if grep -q -a -e ssdt_probe_fault -e drop_completions -e probe_fail_step \
+			"$BATS_TEST_TMPDIR/ssdtune.ko"; then
+			echo "$kver: the packaged ssdtune.ko has the test hooks"
+			false
+		fi
 	done
 }
 

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ssdtune admin commands: the admin queue's slots, posting a command and
+ * waiting for it within a timeout (a timeout stops the controller, which
+ * a reset then brings back), completions, and cancelling what is
+ * outstanding when the queue is reset.
+ */
+#include <linux/jiffies.h>
+#include "ssdt.h"
+
+static int ssdt_slot_get(struct ssdt_ctrl *ctrl, struct completion *waiter,
+			 bool aer)
+{
+	unsigned long flags;
+	int i;
+
+	if (down_timeout(&ctrl->slot_sem, ssdt_admin_timeout * HZ))
+		return -EBUSY;
+	spin_lock_irqsave(&ctrl->slot_lock, flags);
+	for (i = 0; i < ARRAY_SIZE(ctrl->slots); i++) {
+		if (!ctrl->slots[i].busy) {
+			ctrl->slots[i].busy = true;
+			ctrl->slots[i].waiter = waiter;
+			ctrl->slots[i].aer = aer;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&ctrl->slot_lock, flags);
+	/* The semaphore counts free slots, so one was free. */
+	return i;
+}
+
+static void ssdt_slot_put(struct ssdt_ctrl *ctrl, int i)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ctrl->slot_lock, flags);
+	ctrl->slots[i].busy = false;
+	ctrl->slots[i].waiter = NULL;
+	spin_unlock_irqrestore(&ctrl->slot_lock, flags);
+	up(&ctrl->slot_sem);
+}
+
+/* Called from completion reaping of the admin queue (any context). */
+void ssdt_admin_complete(struct ssdt_ctrl *ctrl, struct nvme_completion *cqe)
+{
+	u16 cid = cqe->command_id;
+	struct ssdt_admin_slot *slot;
+	unsigned long flags;
+	bool release = false, aer;
+
+	if (cid >= ARRAY_SIZE(ctrl->slots)) {
+		dev_warn_ratelimited(ssdt_dev(ctrl), "admin completion with bad id %u\n",
+				     cid);
+		return;
+	}
+	slot = &ctrl->slots[cid];
+	spin_lock_irqsave(&ctrl->slot_lock, flags);
+	if (!slot->busy) {
+		spin_unlock_irqrestore(&ctrl->slot_lock, flags);
+		dev_warn_ratelimited(ssdt_dev(ctrl), "spurious admin completion %u\n",
+				     cid);
+		return;
+	}
+	/* The debug hook loses a command's completion, never an AER's. */
+	if (!slot->aer && ssdt_debug_drop(&ctrl->drop_admin_completions)) {
+		spin_unlock_irqrestore(&ctrl->slot_lock, flags);
+		dev_warn(ssdt_dev(ctrl), "debug: dropping admin completion %u\n", cid);
+		return;
+	}
+	slot->cqe = *cqe;
+	aer = slot->aer;
+	slot->aer = false;
+	if (slot->waiter) {
+		complete(slot->waiter);
+		slot->waiter = NULL;	/* the waiter frees the slot */
+	} else {
+		slot->busy = false;
+		release = true;
+	}
+	spin_unlock_irqrestore(&ctrl->slot_lock, flags);
+	if (release)
+		up(&ctrl->slot_sem);
+	if (aer)
+		ssdt_aer_done(ctrl, le16_to_cpu(cqe->status) >> 1,
+			      le32_to_cpu(cqe->result.u32));
+}
+
+/* Fail every outstanding admin command: the admin queue is being reset. */
+void ssdt_admin_cancel_all(struct ssdt_ctrl *ctrl)
+{
+	struct nvme_completion cqe = {
+		.status = cpu_to_le16(NVME_SC_HOST_ABORTED_CMD << 1),
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ctrl->slots); i++) {
+		if (!READ_ONCE(ctrl->slots[i].busy))
+			continue;
+		cqe.command_id = i;
+		ssdt_admin_complete(ctrl, &cqe);
+	}
+}
+
+/*
+ * Post @cmd in a free slot: @waiter (if any) is completed when it ends;
+ * an Asynchronous Event Request (@aer) goes to ssdt_aer_done() then.
+ */
+static int ssdt_admin_post(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
+			   struct completion *waiter, bool aer)
+{
+	int slot;
+
+	if (!READ_ONCE(ctrl->admin->live))
+		return -ENODEV;
+	slot = ssdt_slot_get(ctrl, waiter, aer);
+	if (slot < 0)
+		return slot;
+	cmd->common.command_id = slot;
+	ssdt_sq_write(ctrl->admin, cmd, true);
+	return slot;
+}
+
+/*
+ * Run an admin command and wait for it, at most @timeout_s seconds; its
+ * completion entry into @cqe.  On a timeout the controller is stopped
+ * (ssdt_ctrl_fence) before this returns, so the caller may free the
+ * command's buffers, and then reset.  Returns 0 when the controller
+ * answered (whatever the status), or a negative errno: -ETIMEDOUT,
+ * -EINTR (cancelled by a reset), or what posting it failed with.
+ */
+int ssdt_admin_exec_cqe(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
+			struct nvme_completion *cqe, unsigned int timeout_s)
+{
+	DECLARE_COMPLETION_ONSTACK(done);
+	struct ssdt_admin_slot *s;
+	unsigned long flags, left;
+	int slot;
+
+	slot = ssdt_admin_post(ctrl, cmd, &done, false);
+	if (slot < 0)
+		return slot;
+	s = &ctrl->slots[slot];
+	left = wait_for_completion_timeout(&done, timeout_s * HZ);
+	spin_lock_irqsave(&ctrl->slot_lock, flags);
+	if (!left && s->waiter) {
+		/* Still outstanding: whoever completes it frees the slot. */
+		s->waiter = NULL;
+		spin_unlock_irqrestore(&ctrl->slot_lock, flags);
+		dev_err(ssdt_dev(ctrl), "admin command %#x timed out: stopping the controller\n",
+			cmd->common.opcode);
+		ssdt_ctrl_fence(ctrl);
+		ssdt_schedule_reset(ctrl);
+		return -ETIMEDOUT;
+	}
+	*cqe = s->cqe;
+	spin_unlock_irqrestore(&ctrl->slot_lock, flags);
+	ssdt_slot_put(ctrl, slot);
+	if ((le16_to_cpu(cqe->status) >> 1) == NVME_SC_HOST_ABORTED_CMD)
+		return -EINTR;
+	return 0;
+}
+
+/*
+ * The same, returning 0, a negative errno, or the positive NVMe status
+ * code (status code type and code) of the answer; its result dword into
+ * @result.
+ */
+int ssdt_admin_exec_timeout(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
+			    u32 *result, unsigned int timeout_s)
+{
+	struct nvme_completion cqe;
+	int ret;
+
+	ret = ssdt_admin_exec_cqe(ctrl, cmd, &cqe, timeout_s);
+	if (ret)
+		return ret;
+	if (result)
+		*result = le32_to_cpu(cqe.result.u32);
+	return (le16_to_cpu(cqe.status) >> 1) & 0x7ff;
+}
+
+/* An admin command within the admin_timeout module parameter. */
+int ssdt_admin_exec(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
+		    u32 *result)
+{
+	return ssdt_admin_exec_timeout(ctrl, cmd, result, ssdt_admin_timeout);
+}
+
+/*
+ * Post an Asynchronous Event Request: nobody waits, its completion goes
+ * to ssdt_aer_done() whenever the controller has something to say.
+ */
+int ssdt_admin_submit_aer(struct ssdt_ctrl *ctrl, struct nvme_command *cmd)
+{
+	int slot = ssdt_admin_post(ctrl, cmd, NULL, true);
+
+	return slot < 0 ? slot : 0;
+}
+
+/* Post an admin command nobody waits for (Abort from the timeout path). */
+int ssdt_admin_submit_nowait(struct ssdt_ctrl *ctrl, struct nvme_command *cmd)
+{
+	int slot = ssdt_admin_post(ctrl, cmd, NULL, false);
+
+	return slot < 0 ? slot : 0;
+}

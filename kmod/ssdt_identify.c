@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ssdtune Identify: who the controller is (model, serial, firmware, the
+ * optional features and power states it reports) and the transfer limits
+ * the disks are set up with.
+ */
+#include <linux/dma-mapping.h>
+#include "ssdt.h"
+
+/*
+ * Identify Controller.  Again after a reset (@again) the controller must be
+ * the one the disks were set up for: same model and serial, no smaller
+ * transfer limit; else -ENODEV.
+ */
+int ssdt_identify_ctrl(struct ssdt_ctrl *ctrl, bool again)
+{
+	struct nvme_command cmd = { };
+	struct nvme_id_ctrl *id;
+	char model[41], serial[21];
+	u32 max_xfer;
+	dma_addr_t dma;
+	int ret;
+
+	id = dma_alloc_coherent(ssdt_dev(ctrl), sizeof(*id), &dma, GFP_KERNEL);
+	if (!id)
+		return -ENOMEM;
+	cmd.identify.opcode = nvme_admin_identify;
+	cmd.identify.cns = NVME_ID_CNS_CTRL;
+	cmd.identify.dptr.prp1 = cpu_to_le64(dma);
+	ret = ssdt_admin_exec(ctrl, &cmd, NULL);
+	if (ret) {
+		dev_err(ssdt_dev(ctrl), "Identify Controller failed: %d\n", ret);
+		ret = ret < 0 ? ret : -EIO;
+		goto out;
+	}
+	max_xfer = SSDT_MAX_XFER;
+	/* MDTS is in units of the minimum page size, 0 = no limit. */
+	if (id->mdts && id->mdts < 20)
+		max_xfer = min_t(u32, max_xfer, (1u << id->mdts) *
+				 (1u << (12 + NVME_CAP_MPSMIN(ctrl->cap))));
+	memcpy(model, id->mn, sizeof(id->mn));
+	memcpy(serial, id->sn, sizeof(id->sn));
+	model[sizeof(id->mn)] = '\0';
+	serial[sizeof(id->sn)] = '\0';
+	strim(model);
+	strim(serial);
+	if (again && (strcmp(model, ctrl->model) || strcmp(serial, ctrl->serial) ||
+		      max_xfer < ctrl->max_xfer)) {
+		dev_err(ssdt_dev(ctrl), "after the reset the controller is %s serial %s, max transfer %u: not the %s serial %s, %u it was\n",
+			model, serial, max_xfer, ctrl->model, ctrl->serial,
+			ctrl->max_xfer);
+		ret = -ENODEV;
+		goto out;
+	}
+	strscpy(ctrl->model, model, sizeof(ctrl->model));
+	strscpy(ctrl->serial, serial, sizeof(ctrl->serial));
+	memcpy(ctrl->firmware, id->fr, sizeof(id->fr));
+	strim(ctrl->firmware);
+	ctrl->oncs = le16_to_cpu(id->oncs);
+	ctrl->oacs = le16_to_cpu(id->oacs);
+	ctrl->oaes = le32_to_cpu(id->oaes);
+	ctrl->aerl = id->aerl;
+	ctrl->fna = id->fna;
+	ctrl->wctemp = le16_to_cpu(id->wctemp);
+	ctrl->vwc = id->vwc;
+	ctrl->npss = min_t(u8, id->npss, ARRAY_SIZE(ctrl->psd) - 1);
+	memcpy(ctrl->psd, id->psd, sizeof(ctrl->psd));
+	if (!again) {
+		ctrl->max_xfer = max_xfer;
+		dev_info(ssdt_dev(ctrl), "%s, serial %s, firmware %s\n",
+			 ctrl->model, ctrl->serial, ctrl->firmware);
+	}
+out:
+	dma_free_coherent(ssdt_dev(ctrl), sizeof(*id), id, dma);
+	return ret;
+}
+
+/* 2^@shift 512-byte sectors, or UINT_MAX when that does not fit. */
+static u32 ssdt_shift_sectors(u32 shift)
+{
+	return shift >= 32 ? UINT_MAX : 1u << shift;
+}
+
+/*
+ * The limits Identify Controller does not carry: Identify I/O Command Set
+ * specific Controller (CNS 06h) for the NVM set gives the Write Zeroes
+ * size limit (WZSL, in minimum page sizes) and the Dataset Management
+ * range size limit (DMRSL, in logical blocks).  A controller older than
+ * NVMe 2.0 refuses the command: no such limits then.  Write Zeroes is
+ * held to the transfer limit when WZSL is 0, as the stock driver does:
+ * MDTS does not bind it by the letter, but devices have failed larger.
+ */
+int ssdt_identify_nvm_limits(struct ssdt_ctrl *ctrl)
+{
+	u32 mps_shift = 12 + NVME_CAP_MPSMIN(ctrl->cap);
+	struct nvme_command cmd = { };
+	struct nvme_id_ctrl_nvm *id;
+	dma_addr_t dma;
+	int ret;
+
+	ctrl->max_zeroes_sectors = ctrl->max_xfer >> SECTOR_SHIFT;
+	ctrl->dmrsl = 0;
+	id = dma_alloc_coherent(ssdt_dev(ctrl), sizeof(*id), &dma, GFP_KERNEL);
+	if (!id)
+		return -ENOMEM;
+	cmd.identify.opcode = nvme_admin_identify;
+	cmd.identify.cns = NVME_ID_CNS_CS_CTRL;
+	cmd.identify.csi = NVME_CSI_NVM;
+	cmd.identify.dptr.prp1 = cpu_to_le64(dma);
+	ret = ssdt_admin_exec(ctrl, &cmd, NULL);
+	if (ret > 0) {
+		dev_dbg(ssdt_dev(ctrl), "no NVM command set limits (status %#x)\n",
+			ret);
+		ret = 0;
+	} else if (!ret) {
+		if (id->wzsl)
+			ctrl->max_zeroes_sectors =
+				ssdt_shift_sectors(id->wzsl + mps_shift -
+						   SECTOR_SHIFT);
+		ctrl->dmrsl = le32_to_cpu(id->dmrsl);
+	}
+	dma_free_coherent(ssdt_dev(ctrl), sizeof(*id), id, dma);
+	return ret;
+}
