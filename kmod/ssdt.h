@@ -487,8 +487,19 @@ struct ssdt_knob_group {
 	void (*peek)(struct ssdt_ctrl *ctrl, union ssdt_knob_val *v);
 };
 
+/*
+ * The knobs of include/uapi/linux/ssdtune_knobs.h, the table the tool
+ * reads too: SSDT_KNOB() builds only for a name in it.
+ */
+enum ssdt_knob_id {
+#define SSDTUNE_KNOB(file, kind, max)	SSDT_KNOB_ID_##file,
+#include <linux/ssdtune_knobs.h>
+	SSDT_NR_KNOBS,
+};
+
 struct ssdt_knob {
 	struct device_attribute attr;
+	enum ssdt_knob_id id;
 	const struct ssdt_knob_group *group;
 	int (*parse)(union ssdt_knob_val *v, const char *buf);
 	int (*apply)(struct ssdt_ctrl *ctrl, const union ssdt_knob_val *v);
@@ -505,6 +516,7 @@ ssize_t ssdt_knob_store(struct device *dev, struct device_attribute *attr,
 #define SSDT_KNOB(_name, _group, _parse, _apply, _show_locked)		\
 	struct ssdt_knob ssdt_knob_##_name = {				\
 		.attr = __ATTR(_name, 0644, ssdt_knob_show, ssdt_knob_store), \
+		.id = SSDT_KNOB_ID_##_name,				\
 		.group = &(_group),					\
 		.parse = _parse,					\
 		.apply = _apply,					\

@@ -13,18 +13,25 @@
 #include "ssdt_knob.h"
 
 const char *const ssdt_coalesce_mode_names[SSDT_COALESCE_NR_MODES] = {
-	[SSDT_COALESCE_OFF] = "off",
-	[SSDT_COALESCE_HW] = "hw",
-	[SSDT_COALESCE_HOST] = "host",
-	[SSDT_COALESCE_AUTO] = "auto",
+/* in the order of the enum, built from the same lines */
+#define SSDTUNE_COALESCE_MODE(id, word)	word,
+#include <linux/ssdtune_knobs.h>
 };
 
-const struct ssdt_coalesce_profile ssdt_coalesce_profiles[] = {
-	{ "off",      { SSDT_COALESCE_OFF,  0,  0 } },
-	{ "latency",  { SSDT_COALESCE_AUTO, 4,  100 } },
-	{ "balanced", { SSDT_COALESCE_AUTO, 16, 500 } },
-	{ "iops",     { SSDT_COALESCE_AUTO, 64, 2000 } },
-	{ "adaptive", { SSDT_COALESCE_HOST, 64, 2000, true } },
+/*
+ * What each profile of the uapi table sets: a profile added there without
+ * a line here does not build.
+ */
+#define SSDT_PROFILE_SET_OFF		{ SSDT_COALESCE_OFF, 0, 0, false }
+#define SSDT_PROFILE_SET_LATENCY	{ SSDT_COALESCE_AUTO, 4, 100, false }
+#define SSDT_PROFILE_SET_BALANCED	{ SSDT_COALESCE_AUTO, 16, 500, false }
+#define SSDT_PROFILE_SET_IOPS		{ SSDT_COALESCE_AUTO, 64, 2000, false }
+#define SSDT_PROFILE_SET_ADAPTIVE	{ SSDT_COALESCE_HOST, 64, 2000, true }
+
+const struct ssdt_coalesce_profile ssdt_coalesce_profiles[SSDT_NR_PROFILES] = {
+#define SSDTUNE_COALESCE_PROFILE(id, word)	\
+	[SSDT_PROFILE_##id] = { word, SSDT_PROFILE_SET_##id },
+#include <linux/ssdtune_knobs.h>
 };
 
 const unsigned int ssdt_coalesce_nr_profiles = ARRAY_SIZE(ssdt_coalesce_profiles);
@@ -77,13 +84,13 @@ static int ssdt_coalesce_parse_u32(union ssdt_knob_val *v, u32 *field,
 int ssdt_coalesce_parse_threshold(union ssdt_knob_val *v, const char *buf)
 {
 	return ssdt_coalesce_parse_u32(v, &v->coalesce.threshold,
-				       SSDT_COALESCE_MAX_THRESHOLD, buf);
+				       SSDTUNE_COALESCE_MAX_THRESHOLD, buf);
 }
 
 int ssdt_coalesce_parse_time(union ssdt_knob_val *v, const char *buf)
 {
 	return ssdt_coalesce_parse_u32(v, &v->coalesce.time_us,
-				       SSDT_COALESCE_MAX_TIME_US, buf);
+				       SSDTUNE_COALESCE_MAX_TIME_US, buf);
 }
 
 int ssdt_coalesce_parse_profile(union ssdt_knob_val *v, const char *buf)

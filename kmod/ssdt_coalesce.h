@@ -7,18 +7,21 @@
 #ifndef SSDT_COALESCE_H
 #define SSDT_COALESCE_H
 
+#include <linux/ssdtune.h>
 #include <linux/time64.h>
 #include <linux/types.h>
 
-#define SSDT_COALESCE_MAX_THRESHOLD	256
-#define SSDT_COALESCE_MAX_TIME_US	25500
-
+/* The modes and the profiles: include/uapi/linux/ssdtune_knobs.h */
 enum ssdt_coalesce_mode {
-	SSDT_COALESCE_OFF,
-	SSDT_COALESCE_HW,	/* NVMe features 0x08/0x09 on the device */
-	SSDT_COALESCE_HOST,	/* moderation in the driver */
-	SSDT_COALESCE_AUTO,	/* hw where the device lets it change, else host */
+#define SSDTUNE_COALESCE_MODE(id, word)	SSDT_COALESCE_##id,
+#include <linux/ssdtune_knobs.h>
 	SSDT_COALESCE_NR_MODES,
+};
+
+enum ssdt_coalesce_profile_id {
+#define SSDTUNE_COALESCE_PROFILE(id, word)	SSDT_PROFILE_##id,
+#include <linux/ssdtune_knobs.h>
+	SSDT_NR_PROFILES,
 };
 
 struct ssdt_coalesce {
@@ -35,7 +38,7 @@ struct ssdt_coalesce_profile {
 	struct ssdt_coalesce c;
 };
 
-extern const struct ssdt_coalesce_profile ssdt_coalesce_profiles[];
+extern const struct ssdt_coalesce_profile ssdt_coalesce_profiles[SSDT_NR_PROFILES];
 extern const unsigned int ssdt_coalesce_nr_profiles;
 
 /* The profile named @name, or NULL. */
@@ -48,8 +51,8 @@ union ssdt_knob_val;
 
 /*
  * Writes to coalesce_mode (a mode name), coalesce_threshold
- * (0..SSDT_COALESCE_MAX_THRESHOLD), coalesce_time_us
- * (0..SSDT_COALESCE_MAX_TIME_US) and coalesce_profile (a profile name)
+ * (0..SSDTUNE_COALESCE_MAX_THRESHOLD), coalesce_time_us
+ * (0..SSDTUNE_COALESCE_MAX_TIME_US) and coalesce_profile (a profile name)
  * onto @v->coalesce: 0, or -EINVAL with @v as it was.  A mode, threshold
  * or time written by hand makes the setting static (not adaptive); a
  * profile sets all four.

@@ -12,15 +12,15 @@
 #include "ssdt_power.h"
 
 const char *const ssdt_power_mode_names[SSDT_POWER_NR_MODES] = {
-	[SSDT_POWER_OFF] = "off",
-	[SSDT_POWER_HW] = "hw",
-	[SSDT_POWER_HOST] = "host",
-	[SSDT_POWER_AUTO] = "auto",
+	[SSDT_POWER_OFF] = SSDTUNE_POWER_MODE_OFF,
+/* in the order of the enum, built from the same lines */
+#define SSDTUNE_POWER_MODE(id, word)	word,
+#include <linux/ssdtune_knobs.h>
 };
 
 int ssdt_power_parse_limit(union ssdt_knob_val *v, const char *buf)
 {
-	return ssdt_knob_parse_u32(buf, SSDT_POWER_MAX_MW, &v->power.limit_mw);
+	return ssdt_knob_parse_u32(buf, SSDTUNE_POWER_MAX_MW, &v->power.limit_mw);
 }
 
 int ssdt_power_parse_mode(union ssdt_knob_val *v, const char *buf)

@@ -7,16 +7,15 @@
 #define SSDT_POWER_H
 
 #include <linux/nvme.h>
+#include <linux/ssdtune.h>
 #include <linux/types.h>
 #include "ssdt_budget.h"
 
-#define SSDT_POWER_MAX_MW	1000000u	/* 1 kW: the highest power_limit_mw */
-
+/* The modes power_limit_mode takes: include/uapi/linux/ssdtune_knobs.h */
 enum ssdt_power_mode {
-	SSDT_POWER_OFF,		/* active only: no limit */
-	SSDT_POWER_HW,		/* NVMe power state, feature 0x02 */
-	SSDT_POWER_HOST,	/* energy budget in queue_rq */
-	SSDT_POWER_AUTO,	/* written only: hw where a state fits, else host */
+	SSDT_POWER_OFF,		/* read only: no limit active */
+#define SSDTUNE_POWER_MODE(id, word)	SSDT_POWER_##id,
+#include <linux/ssdtune_knobs.h>
 	SSDT_POWER_NR_MODES,
 };
 
@@ -32,7 +31,7 @@ struct ssdt_power_setting {
 union ssdt_knob_val;
 
 /*
- * Writes to power_limit_mw (0..SSDT_POWER_MAX_MW), power_limit_mode (hw,
+ * Writes to power_limit_mw (0..SSDTUNE_POWER_MAX_MW), power_limit_mode (hw,
  * host or auto: "off" is not a mode) and energy_model (ssdt_energy_parse())
  * onto @v->power: 0, or -EINVAL with @v as it was.
  */

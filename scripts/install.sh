@@ -44,7 +44,9 @@ manifest() {
 	done
 	# the module's source as DKMS wants it (dkms.conf at the top)
 	echo "0644 dkms.conf $dkms/dkms.conf"
-	echo "0644 include/uapi/linux/ssdtune.h $dkms/include/uapi/linux/ssdtune.h"
+	for f in include/uapi/linux/ssdtune*.h; do
+		echo "0644 $f $dkms/$f"
+	done
 	for f in kmod/Makefile kmod/Kbuild kmod/*.c kmod/*.h; do
 		echo "0644 $f $dkms/$f"
 	done

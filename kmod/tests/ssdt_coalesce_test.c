@@ -104,8 +104,8 @@ static void coalesce_round_trip(struct kunit *test)
 	/* Every dword 11 value decodes to a pair that encodes back to it. */
 	for (dw = 0; dw <= 0xffff; dw++) {
 		ssdt_coalesce_decode(dw, &thr, &time);
-		if (thr < 1 || thr > SSDT_COALESCE_MAX_THRESHOLD ||
-		    time > SSDT_COALESCE_MAX_TIME_US || time % 100 ||
+		if (thr < 1 || thr > SSDTUNE_COALESCE_MAX_THRESHOLD ||
+		    time > SSDTUNE_COALESCE_MAX_TIME_US || time % 100 ||
 		    ssdt_coalesce_encode(thr, time) != dw) {
 			KUNIT_FAIL(test, "dw11 %#x -> threshold %u time %u us -> %#x",
 				   dw, thr, time, ssdt_coalesce_encode(thr, time));
@@ -114,8 +114,8 @@ static void coalesce_round_trip(struct kunit *test)
 	}
 
 	/* Every encodable pair comes back unchanged. */
-	for (thr = 1; thr <= SSDT_COALESCE_MAX_THRESHOLD; thr++) {
-		for (time = 0; time <= SSDT_COALESCE_MAX_TIME_US; time += 100) {
+	for (thr = 1; thr <= SSDTUNE_COALESCE_MAX_THRESHOLD; thr++) {
+		for (time = 0; time <= SSDTUNE_COALESCE_MAX_TIME_US; time += 100) {
 			u32 t2, us2;
 
 			ssdt_coalesce_decode(ssdt_coalesce_encode(thr, time),
@@ -170,8 +170,9 @@ static void coalesce_mode_names(struct kunit *test)
 
 static void profile_find_each(struct kunit *test)
 {
+	/* in the order of include/uapi/linux/ssdtune_knobs.h */
 	static const char *const names[] = {
-		"off", "latency", "balanced", "iops", "adaptive"
+		"balanced", "iops", "latency", "adaptive", "off"
 	};
 	char buf[32];
 	unsigned int i;
@@ -252,9 +253,9 @@ static void profile_values_in_range(struct kunit *test)
 		const struct ssdt_coalesce_profile *p = &ssdt_coalesce_profiles[i];
 
 		KUNIT_EXPECT_LE_MSG(test, p->c.threshold,
-				    (u32)SSDT_COALESCE_MAX_THRESHOLD, "%s", p->name);
+				    (u32)SSDTUNE_COALESCE_MAX_THRESHOLD, "%s", p->name);
 		KUNIT_EXPECT_LE_MSG(test, p->c.time_us,
-				    (u32)SSDT_COALESCE_MAX_TIME_US, "%s", p->name);
+				    (u32)SSDTUNE_COALESCE_MAX_TIME_US, "%s", p->name);
 		KUNIT_EXPECT_LT_MSG(test, (int)p->c.mode, (int)SSDT_COALESCE_NR_MODES,
 				    "%s", p->name);
 		/* Names are unique and none is the "custom" fallback. */

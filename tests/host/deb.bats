@@ -129,7 +129,7 @@ Architecture: all" ]
 	built
 	dpkg-deb -c "$DKMS_DEB" | awk '{print $6}' >"$BATS_TEST_TMPDIR/files"
 	src=./usr/src/ssdtune-$VERSION
-	for f in dkms.conf include/uapi/linux/ssdtune.h kmod/Makefile kmod/Kbuild kmod/gen-compat.sh; do
+	for f in dkms.conf include/uapi/linux/ssdtune.h include/uapi/linux/ssdtune_knobs.h kmod/Makefile kmod/Kbuild kmod/gen-compat.sh; do
 		grep -qxF "$src/$f" "$BATS_TEST_TMPDIR/files" || { echo "missing $src/$f"; false; }
 	done
 	for f in "$REPO"/kmod/*.c "$REPO"/kmod/*.h; do

@@ -66,3 +66,58 @@ knobs() {
 	ssdt revert --state-dir "$STATE"
 	[ "$(knobs)" = "$before" ]
 }
+
+# Last in the file: it leaves the knobs as it wrote them (teardown_file
+# detaches).  Both sides build from include/uapi/linux/ssdtune_knobs.h;
+# this fails if one of them stops doing so.
+@test "the driver's knob files and the tool's knob table agree: the same knobs, every word the tool takes the driver parses, the same range ends" {
+	local f k w v max tool_knobs drv_knobs
+	# the driver's knobs: the files of mode 0644 in the controller
+	# directory, but the driver core's uevent
+	drv_knobs=""
+	for f in "$ctrl"/*; do
+		[ -f "$f" ] && [ "${f##*/}" != uevent ] &&
+			[[ $(stat -c %a "$f") == 644 ]] && drv_knobs+="${f##*/} "
+	done
+	# the tool's: the list its refusal of an unknown knob gives
+	run --separate-stderr "$SSDT_TOOL" set --dry-run "${ctrl##*/}" no_such_knob=1
+	[ "$status" -eq 2 ] || [ "$status" -eq 1 ]
+	tool_knobs=$(sed -n 's/.*(knobs: \([^)]*\)).*/\1/p' <<<"$stderr")
+	tool_knobs=${tool_knobs//,/}
+	echo "driver: $drv_knobs"
+	echo "tool:   $tool_knobs"
+	[ -n "$tool_knobs" ]
+	[ "$(tr ' ' '\n' <<<"$drv_knobs" | sort | xargs)" = "$(tr ' ' '\n' <<<"$tool_knobs" | sort | xargs)" ]
+	for k in $tool_knobs; do
+		run --separate-stderr "$SSDT_TOOL" set --dry-run "${ctrl##*/}" "$k=not a value"
+		echo "$k: $stderr"
+		if [[ $stderr == *"$k must be one of "* ]]; then
+			v=${stderr#*must be one of }
+			v=${v%%, not *}
+			for w in ${v//,/}; do
+				# parsed: anything but EINVAL (hw on QEMU is refused
+				# with EOPNOTSUPP: its caps say the device cannot)
+				run bash -c "echo $w >'$ctrl/$k'"
+				echo "  $w: $output"
+				[[ $output != *"Invalid argument"* ]]
+			done
+			run bash -c "echo 'not a value' >'$ctrl/$k'"
+			[[ $output == *"Invalid argument"* ]]
+		elif [[ $stderr == *"$k must be a whole number 0.."* ]]; then
+			max=${stderr#*whole number 0..}
+			max=${max%%,*}
+			echo "  max $max"
+			echo "$max" >"$ctrl/$k"
+			run bash -c "echo $((max + 1)) >'$ctrl/$k'"
+			[[ $output == *"Invalid argument"* ]]
+			run "$SSDT_TOOL" set --dry-run "${ctrl##*/}" "$k=$((max + 1))"
+			[ "$status" -ne 0 ]
+		else
+			# a line the driver parses (energy_model): what it shows,
+			# both take back
+			v=$(cat "$ctrl/$k")
+			ssdt set --dry-run "${ctrl##*/}" "$k=$v"
+			echo "$v" >"$ctrl/$k"
+		fi
+	done
+}

@@ -102,4 +102,14 @@ enum ssdtune_queue_attr {
 
 #define SSDTUNE_Q_MAX (__SSDTUNE_Q_MAX - 1)
 
+/*
+ * The knobs of /sys/class/ssdtune/ssdtN: their files, words and ranges are
+ * in ssdtune_knobs.h, one table for the driver and the tool.
+ */
+#define SSDTUNE_COALESCE_MAX_THRESHOLD	256	/* completions */
+#define SSDTUNE_COALESCE_MAX_TIME_US	25500	/* feature 0x08: 255 x 100 us */
+#define SSDTUNE_POWER_MAX_MW		1000000	/* 1 kW */
+/* power_limit_mode reads "off" while no limit is active; never written */
+#define SSDTUNE_POWER_MODE_OFF		"off"
+
 #endif /* _UAPI_LINUX_SSDTUNE_H */

@@ -6,12 +6,29 @@
 #include <string.h>
 
 #include "lib/knobtab.h"
+#include "uapi/linux/ssdtune.h"
 
-static const char *const coalesce_modes[] = { "off", "hw", "host", "auto", NULL };
-static const char *const coalesce_profiles[] = {
-	"balanced", "iops", "latency", "adaptive", "off", NULL,
+/* The words and ranges: the driver's own table (ssdtune_knobs.h). */
+static const char *const coalesce_modes[] = {
+#define SSDTUNE_COALESCE_MODE(id, word) word,
+#include "uapi/linux/ssdtune_knobs.h"
+	NULL,
 };
-static const char *const power_modes[] = { "hw", "host", "auto", NULL };
+static const char *const coalesce_profiles[] = {
+#define SSDTUNE_COALESCE_PROFILE(id, word) word,
+#include "uapi/linux/ssdtune_knobs.h"
+	NULL,
+};
+static const char *const power_modes[] = {
+#define SSDTUNE_POWER_MODE(id, word) word,
+#include "uapi/linux/ssdtune_knobs.h"
+	NULL,
+};
+
+/*
+ * The files a write changes: any coalescing knob sets the three the driver
+ * keeps (coalesce_profile is only their name), a power knob itself.
+ */
 static const char *const coalesce_files[] = {
 	"coalesce_mode", "coalesce_threshold", "coalesce_time_us", NULL,
 };
@@ -19,15 +36,26 @@ static const char *const power_limit_files[] = { "power_limit_mw", NULL };
 static const char *const power_mode_files[] = { "power_limit_mode", NULL };
 static const char *const energy_files[] = { "energy_model", NULL };
 
-/* Ranges as Documentation/ABI/testing/sysfs-class-ssdtune gives them. */
+/* Per knob of the table: its words and its files (a new knob needs both). */
+#define WORDS_coalesce_mode		coalesce_modes
+#define WORDS_coalesce_threshold	NULL
+#define WORDS_coalesce_time_us		NULL
+#define WORDS_coalesce_profile		coalesce_profiles
+#define WORDS_power_limit_mw		NULL
+#define WORDS_power_limit_mode		power_modes
+#define WORDS_energy_model		NULL
+#define SAVES_coalesce_mode		coalesce_files
+#define SAVES_coalesce_threshold	coalesce_files
+#define SAVES_coalesce_time_us		coalesce_files
+#define SAVES_coalesce_profile		coalesce_files
+#define SAVES_power_limit_mw		power_limit_files
+#define SAVES_power_limit_mode		power_mode_files
+#define SAVES_energy_model		energy_files
+
 static const struct knob knobs[] = {
-	{ "coalesce_mode", KNOB_WORD, coalesce_modes, 0, coalesce_files },
-	{ "coalesce_threshold", KNOB_UINT, NULL, 256, coalesce_files },
-	{ "coalesce_time_us", KNOB_UINT, NULL, 25500, coalesce_files },
-	{ "coalesce_profile", KNOB_WORD, coalesce_profiles, 0, coalesce_files },
-	{ "power_limit_mw", KNOB_UINT, NULL, 1000000, power_limit_files },
-	{ "power_limit_mode", KNOB_WORD, power_modes, 0, power_mode_files },
-	{ "energy_model", KNOB_TEXT, NULL, 0, energy_files },
+#define SSDTUNE_KNOB(file, kind, max) \
+	{ #file, KNOB_##kind, WORDS_##file, max, SAVES_##file },
+#include "uapi/linux/ssdtune_knobs.h"
 };
 
 #define NKNOBS (sizeof(knobs) / sizeof(knobs[0]))
