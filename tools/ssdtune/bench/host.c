@@ -87,6 +87,45 @@ static void find_irqs(struct bench_dev *d)
 	irqvec_free(&v);
 }
 
+/*
+ * A namespace of a multi-controller subsystem under native NVMe multipath
+ * (a dual-port drive; also QEMU 10's emulated NVMe) is a head disk under
+ * /sys/devices/virtual/nvme-subsystem/nvme-subsysN/, with no PCI device
+ * above it: @dir becomes the first controller of that subsystem, whose
+ * path does lead to one.  Anything else is left as it is.
+ */
+static void mpath_first_ctrl(char *dir, size_t len)
+{
+	char subsys[PATH_MAX], p[PATH_MAX * 2], target[PATH_MAX];
+	char best[NAME_MAX + 1] = "";
+	struct dirent *e;
+	char *slash;
+	DIR *dh;
+
+	if (!strstr(dir, "/nvme-subsystem/"))
+		return;
+	snprintf(subsys, sizeof(subsys), "%s", dir);
+	slash = strrchr(subsys, '/');
+	if (!slash)
+		return;
+	*slash = '\0';
+	dh = opendir(subsys);
+	if (!dh)
+		return;
+	/* the controllers are links nvmeN; the lowest N, for a stable pick */
+	while ((e = readdir(dh)))
+		if (e->d_type == DT_LNK && !strncmp(e->d_name, "nvme", 4) &&
+		    (!best[0] || strlen(e->d_name) < strlen(best) ||
+		     (strlen(e->d_name) == strlen(best) && strcmp(e->d_name, best) < 0)))
+			snprintf(best, sizeof(best), "%s", e->d_name);
+	closedir(dh);
+	if (!best[0])
+		return;
+	snprintf(p, sizeof(p), "%s/%s", subsys, best);
+	if (!sys_realpath(p, target))
+		snprintf(dir, len, "%s", target);
+}
+
 static int read_ll(const char *dir, const char *file, long long *v)
 {
 	char p[PATH_MAX + 64], buf[64], *end;
@@ -142,6 +181,7 @@ int bench_dev_resolve(const char *arg, struct bench_dev *d,
 	}
 	/* The PCI function: the last path component that is a BDF. */
 	snprintf(walk, sizeof(walk), "%s", d->sysdir);
+	mpath_first_ctrl(walk, sizeof(walk));
 	while ((slash = strrchr(walk, '/')) && slash != walk) {
 		struct bdf b;
 
