@@ -95,7 +95,7 @@ if [ -z "${VM_QEMU:-}" ] && [ ! -x "$qemu" ]; then
 	echo "vm.sh: no QEMU in $BUILD/qemu (make setup unpacks it): using the system's" >&2
 	qemu="qemu-system-x86_64"
 fi
-command -v "$qemu" >/dev/null || die "$qemu not installed (run: make setup)"
+qemu=$(command -v "$qemu") || die "$qemu not installed (run: make setup)"
 command -v python3 >/dev/null || die "python3 not installed (run: make setup)"
 # vng execs virtme-run from its venv.
 export PATH=$BUILD/venv/bin:$PATH
