@@ -13,6 +13,7 @@
 #include "cmd/output.h"
 #include "cmd/tune.h"
 #include "lib/knobs.h"
+#include "lib/ssdtdev.h"
 #include "lib/sysfs.h"
 #include "lib/tune.h"
 
@@ -39,7 +40,7 @@ static int config_knobs(const struct config *c, const char *ctrl, char *dir,
 {
 	int i;
 
-	snprintf(dir, len, SYS_SSDT_CLASS "/%s", ctrl);
+	ssdtdev_path(dir, len, ctrl, NULL);
 	for (i = 0; i < c->nknobs; i++) {
 		a[i].k = c->knobs[i].k;
 		a[i].value = c->knobs[i].value;

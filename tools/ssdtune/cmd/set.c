@@ -14,6 +14,7 @@
 #include "cmd/cli.h"
 #include "cmd/output.h"
 #include "lib/knobs.h"
+#include "lib/ssdtdev.h"
 #include "lib/state.h"
 
 static const char *set_state_dir;	/* --state-dir; NULL: state_dir_env() */
@@ -129,7 +130,7 @@ static int cmd_set(const struct command *cmd, struct cli *cli)
 	r = parse_args(cmd, cli, &ctrl, a, &na);
 	if (r)
 		return r;
-	r = knob_ctrl_dir(ctrl, dir, sizeof(dir), &err);
+	r = ssdtdev_dir(ctrl, dir, sizeof(dir), &err);
 	if (!r)
 		r = knob_resolve(dir, a, na, &err);
 	if (r)

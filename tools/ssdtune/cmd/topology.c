@@ -6,6 +6,7 @@
 
 #include "cmd/cli.h"
 #include "cmd/output.h"
+#include "lib/cpuset.h"
 #include "lib/parse.h"
 #include "lib/topo.h"
 

@@ -11,6 +11,7 @@
 #include "lib/bind.h"
 #include "lib/parse.h"
 #include "lib/report.h"
+#include "lib/ssdtdev.h"
 #include "lib/sysfs.h"
 
 #define DISK_GRACE_MS	2000	/* for its disks to show up after the bind */
@@ -54,9 +55,9 @@ static int can_attach(struct bind_dev *d, struct lib_err *err)
 				SYS_SSDT_DRIVER);
 	if (strcmp(pd->driver, SSDTUNE_DRV_NAME))
 		return 0;
-	if (!pcidev_ssdt_ctrl(pd->sysdir, d->ctrl, sizeof(d->ctrl)))
+	if (!ssdtdev_of_pci(pd->sysdir, d->ctrl, sizeof(d->ctrl)))
 		return lib_errf(err, ENOENT, "%s is bound to ssdtune but has no controller in %s",
-				pd->name, SYS_SSDT_CLASS);
+				pd->name, SSDTDEV_CLASS_DIR);
 	return 1;
 }
 
@@ -72,7 +73,7 @@ static int can_detach(struct bind_dev *d, struct lib_err *err)
 		return lib_errf(err, ENODEV, "%s is not attached to ssdtune (no driver is bound)",
 				pd->name);
 	}
-	pcidev_ssdt_ctrl(pd->sysdir, d->ctrl, sizeof(d->ctrl));
+	ssdtdev_of_pci(pd->sysdir, d->ctrl, sizeof(d->ctrl));
 	return 0;
 }
 
@@ -246,7 +247,7 @@ int bind_ctrl_disks(const char *pci_sysdir, const char *ctrl,
 	if (r)
 		return r;
 	for (i = 0; i < l->n; i++)
-		if (is_ctrl_disk(l->v[i].name, ctrl))
+		if (ssdtdev_is_disk(l->v[i].name, ctrl))
 			l->v[n++] = l->v[i];
 	l->n = n;
 	return 0;
@@ -271,12 +272,12 @@ int bind_wait_ctrl(struct bind_dev *d, struct lib_err *err)
 	long long deadline;
 
 	deadline = sys_now_ms() + BIND_TIMEOUT_MS;
-	while (!pcidev_ssdt_ctrl(pd->sysdir, d->ctrl, sizeof(d->ctrl))) {
+	while (!ssdtdev_of_pci(pd->sysdir, d->ctrl, sizeof(d->ctrl))) {
 		if (sys_now_ms() >= deadline) {
 			if (pcidev_driver(&pd->bdf, now, sizeof(now), NULL))
 				now[0] = '\0';
 			return lib_errf(err, ETIMEDOUT, "%s did not show up in %s within %d s (driver: %s); %s",
-					pd->name, SYS_SSDT_CLASS,
+					pd->name, SSDTDEV_CLASS_DIR,
 					BIND_TIMEOUT_MS / 1000,
 					now[0] ? now : "none",
 					give_back(pd, d->override, res, sizeof(res)));

@@ -15,6 +15,7 @@
 #include "lib/bdf.h"
 #include "lib/knobs.h"
 #include "lib/plan.h"
+#include "lib/ssdtdev.h"
 #include "lib/sysfs.h"
 
 /* DIR/NAME into @buf; controller directories are short, so a path that
@@ -23,76 +24,6 @@ static void knob_path(char *buf, size_t len, const char *dir, const char *name)
 {
 	if ((size_t)snprintf(buf, len, "%s/%s", dir, name) >= len)
 		buf[0] = '\0';
-}
-
-int knob_ctrl_dir(const char *arg, char *dir, size_t len,
-		  struct lib_err *err)
-{
-	char name[64], pci[64], want[BDF_BUFSZ] = "", path[PATH_MAX];
-	int i, found = 0;
-	struct bdf b;
-
-	if (arg && !bdf_parse(arg, &b))
-		bdf_format(&b, want, sizeof(want));
-	if (!sys_is_dir(SYS_SSDT_CLASS))
-		return lib_errf(err, ENOENT, "no %s: is ssdtune.ko loaded?",
-				SYS_SSDT_CLASS);
-	for (i = 0; i < 1024; i++) {
-		snprintf(name, sizeof(name), SSDTUNE_CTRL_PREFIX "%d", i);
-		snprintf(path, sizeof(path), SYS_SSDT_CLASS "/%s", name);
-		if (!sys_is_dir(path))
-			continue;
-		snprintf(path, sizeof(path), SYS_SSDT_CLASS "/%s/pci_address", name);
-		if (sys_read(path, pci, sizeof(pci)))
-			pci[0] = '\0';
-		if (arg && strcmp(arg, name) && strcmp(want, pci))
-			continue;
-		if (found++)
-			return lib_errf(err, ENOTUNIQ, "more than one controller is attached to ssdtune: name one (ssdtN or its PCI address)");
-		snprintf(dir, len, SYS_SSDT_CLASS "/%s", name);
-	}
-	if (found)
-		return 0;
-	if (arg)
-		return lib_errf(err, ENODEV, "no ssdtune controller '%s' (see 'ssdtune topology')",
-				arg);
-	return lib_errf(err, ENODEV, "no controller is attached to ssdtune (see 'ssdtune attach')");
-}
-
-int knob_ctrl_identity(const char *dir, char *serial, size_t slen,
-		       char *model, size_t mlen)
-{
-	char p[PATH_MAX];
-
-	snprintf(p, sizeof(p), "%s/serial", dir);
-	if (sys_read(p, serial, slen) || !serial[0])
-		return -ENOENT;
-	snprintf(p, sizeof(p), "%s/model", dir);
-	if (sys_read(p, model, mlen) || !model[0])
-		return -ENOENT;
-	return 0;
-}
-
-int knob_ctrl_find(const char *serial, const char *model, const char *bdf,
-		   char *dir, size_t len)
-{
-	char path[PATH_MAX], pp[PATH_MAX + 16], sn[64], mn[64], pci[64];
-	int i, found = 0;
-
-	for (i = 0; i < 1024; i++) {
-		snprintf(path, sizeof(path), SYS_SSDT_CLASS "/" SSDTUNE_CTRL_PREFIX "%d", i);
-		if (knob_ctrl_identity(path, sn, sizeof(sn), mn, sizeof(mn)) ||
-		    strcmp(sn, serial) || strcmp(mn, model))
-			continue;
-		/* Two drives may share a (blank or generic) serial: the
-		 * PCI address breaks the tie. */
-		snprintf(pp, sizeof(pp), "%s/pci_address", path);
-		if (found && (sys_read(pp, pci, sizeof(pci)) || strcmp(pci, bdf)))
-			continue;
-		snprintf(dir, len, "%s", path);
-		found = 1;
-	}
-	return found ? 0 : -ENOENT;
 }
 
 int knob_resolve(const char *dir, struct knob_set *a, int na,
@@ -145,7 +76,7 @@ int knob_save(struct state *s, const char *dir, const struct knob_set *a,
 	      int na, struct lib_err *err)
 {
 	char path[PATH_MAX], raw[4096], key[PATH_MAX], sn[64], mn[64], pci[64];
-	bool ident = !knob_ctrl_identity(dir, sn, sizeof(sn), mn, sizeof(mn));
+	bool ident = !ssdtdev_identity(dir, sn, sizeof(sn), mn, sizeof(mn));
 	const char *const *f;
 	int i, r;
 
@@ -205,7 +136,7 @@ void knob_roll_back(const struct knob_before *b, int nb)
 int knob_record(struct state *s, const char *dir, struct lib_err *err)
 {
 	char now[4096], path[PATH_MAX], sn[64], mn[64];
-	bool ident = !knob_ctrl_identity(dir, sn, sizeof(sn), mn, sizeof(mn));
+	bool ident = !ssdtdev_identity(dir, sn, sizeof(sn), mn, sizeof(mn));
 	size_t dl = strlen(dir);
 	const char *file;
 	int i;

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The ssdtune driver's knobs in /sys/class/ssdtune/ssdtN/ as `set` writes
- * them: the controller lookup, and around the writes the snapshot for
- * rollback and the saved state that revert and verify use.  The table of
- * knobs and their values is knobtab.h's.
+ * them: around the writes the snapshot for rollback and the saved state
+ * that revert and verify use.  The controller lookup is ssdtdev.h's, the
+ * table of knobs and their values knobtab.h's.
  *
  * coalesce_profile writes set coalesce_mode, coalesce_threshold and
  * coalesce_time_us, and a profile file reading "custom" cannot be written
@@ -34,27 +34,6 @@ struct knob_before {
 	char path[PATH_MAX];
 	char raw[4096];
 };
-
-/*
- * The controller directory for @arg (ssdtN or a PCI address), or of the
- * only controller when @arg is NULL, into @dir.  0; -ENOTUNIQ when @arg
- * is NULL and several are attached; else -errno; @err filled.
- */
-int knob_ctrl_dir(const char *arg, char *dir, size_t len,
-		  struct lib_err *err);
-
-/*
- * An ssdtune controller's identity: its serial and model (ssdtN is only
- * an index: a detach and an attach can hand it to another drive).  0, or
- * -ENOENT if @dir has no (non-empty) serial and model files.
- */
-int knob_ctrl_identity(const char *dir, char *serial, size_t slen,
-		       char *model, size_t mlen);
-
-/* The /sys/class/ssdtune/ssdtN of the controller @serial/@model today (at
- * PCI address @bdf if several match).  0 or -ENOENT. */
-int knob_ctrl_find(const char *serial, const char *model, const char *bdf,
-		   char *dir, size_t len);
 
 /* Fill each @a[i].path under @dir; -ENOENT with @err filled if a knob
  * file is missing there. */

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "lib/metrics.h"
+#include "lib/ssdtdev.h"
 #include "lib/sysfs.h"
 #include "lib/tune.h"
 
@@ -270,8 +271,8 @@ static int ctrl_metrics(struct metrics *m, int idx)
 	size_t i;
 	int r;
 
-	snprintf(ctrl, sizeof(ctrl), "ssdt%d", idx);
-	snprintf(dir, sizeof(dir), SYS_SSDT_CLASS "/%s", ctrl);
+	snprintf(ctrl, sizeof(ctrl), SSDTUNE_CTRL_PREFIX "%d", idx);
+	ssdtdev_path(dir, sizeof(dir), ctrl, NULL);
 	for (i = 0; i < sizeof(info_files) / sizeof(info_files[0]); i++) {
 		snprintf(p, sizeof(p), "%s/%s", dir, info_files[i]);
 		sys_read_opt(p, info[i], sizeof(info[i]));
@@ -348,7 +349,7 @@ int metrics_gather(struct metrics *m, const char *state_dir,
 		m->f[i].type = families[i].type;
 		m->f[i].help = families[i].help;
 	}
-	n = sys_list_numbered(SYS_SSDT_CLASS, "ssdt", &ids);
+	n = ssdtdev_list(&ids);
 	if (n < 0)
 		return lib_enomem(err);
 	for (i = 0; i < n && !r; i++)
