@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "cmd/output.h"
-#include "cmd/tune.h"
+#include "cmd/tuning.h"
 #include "lib/knobs.h"
 #include "lib/ssdtdev.h"
 #include "lib/sysfs.h"
@@ -61,7 +61,7 @@ static int config_devices(const struct config *c, struct ctrl_id **ids, int *n,
 	struct lib_err err;
 	int i, r;
 
-	r = tune_config_ctrls(c, ids, n);
+	r = tuning_config_ctrls(c, ids, n);
 	if (r)
 		return r;
 	for (i = 0; i < *n; i++) {
@@ -146,7 +146,7 @@ static int config_knobs_write(const struct config *c, const struct ctrl_id *ids,
 
 static int cmd_apply(const struct command *cmd, struct cli *cli)
 {
-	const char *dir = tune_state_dir();
+	const char *dir = tuning_state_dir();
 	char *names[CONFIG_MAX_CTRLS], **devs = cli->argv;
 	char kfirst[PATH_MAX + 128] = "";
 	int r, fd = -1, set, keep, skip, ndevs = cli->argc, kdone = 0;
@@ -157,11 +157,11 @@ static int cmd_apply(const struct command *cmd, struct cli *cli)
 	struct lib_err err;
 	struct topo t = { 0 };
 	struct plan p = { 0 };
-	const struct plan_opts *o = tune_opts(cmd, &r);
+	const struct plan_opts *o = tuning_opts(cmd, &r);
 
 	if (r)
 		return r;
-	tune_config(cmd, &conf);
+	tuning_config(cmd, &conf);
 	if (conf && cli->argc)
 		return usage_error(cmd, "DEVICE cannot go with --config: %s names the controllers",
 				   conf->file);
@@ -173,7 +173,7 @@ static int cmd_apply(const struct command *cmd, struct cli *cli)
 		/* Nothing selected, or not plugged in yet (ssdtune-attach@
 		 * restarts the boot unit when it comes): nothing to change. */
 		if (!ndevs) {
-			out_set_str("status", "none_present");
+			report_set_str("status", "none_present");
 			if (!out_json())
 				printf("no controller %s selects is present: nothing to do\n",
 				       conf->file);
@@ -215,14 +215,14 @@ static int cmd_apply(const struct command *cmd, struct cli *cli)
 		r = out_fail_err(&err);
 		goto out;
 	}
-	report_plan(&p);
+	tuning_show_plan(&p);
 	tune_residue(&p, &s, &w);
 	if (w.failed) {
 		r = out_fail(EXIT_REFUSED, "%d values the profile before set, and %s does not, could not be restored; first: %s",
 			     w.failed, plan_profile_name(p.profile), w.first);
 		goto out;
 	}
-	json_object_object_add(out_obj(), "residue_restored", json_object_new_int(w.done));
+	json_object_object_add(report_obj(), "residue_restored", json_object_new_int(w.done));
 	if (w.done && !out_json())
 		printf("%s %d values the profile before set and %s does not\n",
 		       cli->dry_run ? "would restore" : "restored", w.done,
@@ -235,8 +235,8 @@ static int cmd_apply(const struct command *cmd, struct cli *cli)
 		goto out;
 	}
 	tune_apply(&p, cli->dry_run ? NULL : &s, &w, cli->dry_run ? NULL : written, NULL);
-	plan_count(&p, &set, &keep, &skip);
-	json_object_object_add(out_obj(), "state_dir", cli->dry_run ? NULL :
+	tuning_count(&p, &set, &keep, &skip);
+	json_object_object_add(report_obj(), "state_dir", cli->dry_run ? NULL :
 			       json_object_new_string(dir));
 	if (w.failed) {
 		r = out_fail(EXIT_REFUSED, "%d of %d writes failed; first: %s", w.failed,
@@ -246,7 +246,7 @@ static int cmd_apply(const struct command *cmd, struct cli *cli)
 	if (conf) {
 		r = config_knobs_write(conf, ids, ndevs, cli->dry_run ? NULL : &s, &kdone,
 				       kfirst, sizeof(kfirst), &err);
-		json_object_object_add(out_obj(), "knobs_set", json_object_new_int(kdone));
+		json_object_object_add(report_obj(), "knobs_set", json_object_new_int(kdone));
 		if (r < 0) {
 			r = out_fail_err(&err);
 			goto out;
@@ -263,7 +263,7 @@ static int cmd_apply(const struct command *cmd, struct cli *cli)
 		r = out_fail_err(&err);
 		goto out;
 	}
-	json_object_object_add(out_obj(), "refused_irqs", json_object_new_int(w.refused));
+	json_object_object_add(report_obj(), "refused_irqs", json_object_new_int(w.refused));
 	if (w.refused && !out_json())
 		printf("%d host interrupts the kernel would not move (kernel-managed): left alone\n",
 		       w.refused);
@@ -312,6 +312,6 @@ const struct command apply_command = {
 	.flags = CMD_DRY_RUN,
 	.min_args = 0, .max_args = 64,
 	.run = cmd_apply,
-	.options = apply_options, .option = tune_option,
+	.options = apply_options, .option = tuning_option,
 };
 

@@ -160,7 +160,7 @@ int cli_main(const struct command *const *commands, size_t ncommands,
 	argc -= optind;
 	argv += optind;
 	out_begin(cmd->name, cli.json);
-	out_set_array("writes");
+	report_set_array("writes");
 	if (merge_options(cmd, opts))
 		return out_fail(EXIT_USAGE, "%s: too many options", cmd->name);
 	optind = 0;	/* glibc: start over with this argv */

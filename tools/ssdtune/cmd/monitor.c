@@ -113,9 +113,9 @@ static struct json_object *list(const char *key)
 {
 	struct json_object *a;
 
-	if (!json_object_object_get_ex(out_obj(), key, &a)) {
+	if (!json_object_object_get_ex(report_obj(), key, &a)) {
 		a = json_object_new_array();
-		json_object_object_add(out_obj(), key, a);
+		json_object_object_add(report_obj(), key, a);
 	}
 	return a;
 }
@@ -200,7 +200,7 @@ static int watch_events(struct genl *g)
 		if (genl_wait(g, ms, &err))
 			return fail(&err);
 	}
-	json_object_object_add(out_obj(), "count", json_object_new_int64(seen));
+	json_object_object_add(report_obj(), "count", json_object_new_int64(seen));
 	return out_done();
 }
 
@@ -287,7 +287,7 @@ static int watch_stats(struct genl *g)
 	if (genl_dump(g, prev, &err))
 		return fail(&err);
 	if (!mopts.interval) {
-		json_object_object_add(out_obj(), "controllers", sample(prev, NULL, 0));
+		json_object_object_add(report_obj(), "controllers", sample(prev, NULL, 0));
 		return out_done();
 	}
 	list("samples");

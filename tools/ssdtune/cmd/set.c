@@ -135,7 +135,7 @@ static int cmd_set(const struct command *cmd, struct cli *cli)
 		r = knob_resolve(dir, a, na, &err);
 	if (r)
 		return knob_fail(r, &err);
-	out_set_str("controller", strrchr(dir, '/') + 1);
+	report_set_str("controller", strrchr(dir, '/') + 1);
 	r = knob_snapshot(dir, a, na, b, &nb, &err);
 	if (r)
 		return knob_fail(r, &err);
@@ -158,7 +158,7 @@ static int cmd_set(const struct command *cmd, struct cli *cli)
 			r = out_fail_err(&err);
 		if (r)
 			goto out;
-		json_object_object_add(out_obj(), "state_dir",
+		json_object_object_add(report_obj(), "state_dir",
 				       json_object_new_string(set_dir()));
 	}
 	if (failed)

@@ -505,7 +505,7 @@ static void print_text(const struct topo *t, const struct package *p, int np,
 
 static int cmd_topology(const struct command *cmd, struct cli *cli)
 {
-	struct json_object *root = out_obj(), *warnings;
+	struct json_object *root = report_obj(), *warnings;
 	struct package *p = NULL;
 	struct lib_err err;
 	struct topo t;

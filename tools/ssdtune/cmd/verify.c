@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "cmd/output.h"
-#include "cmd/tune.h"
+#include "cmd/tuning.h"
 #include "lib/tune.h"
 
 /*
@@ -19,14 +19,14 @@ static int verify_unapplied(const struct config *conf)
 	struct ctrl_id *ids = NULL;
 	int r, n;
 
-	r = tune_config_ctrls(conf, &ids, &n);
+	r = tuning_config_ctrls(conf, &ids, &n);
 	free(ids);
 	if (r)
 		return r;
 	if (n)
 		return out_fail(EXIT_DRIFT, "nothing is applied and %s selects %d present controller%s: 'ssdtune apply --config %s'",
 				conf->file, n, n == 1 ? "" : "s", conf->file);
-	out_set_str("status", "none_present");
+	report_set_str("status", "none_present");
 	if (!out_json())
 		printf("no controller %s selects is present: nothing to verify\n",
 		       conf->file);
@@ -68,19 +68,19 @@ static int cmd_verify(const struct command *cmd, struct cli *cli)
 	char now[40];
 
 	(void)cli;
-	r = tune_config(cmd, &conf);
+	r = tuning_config(cmd, &conf);
 	if (r) {
 		json_object_put(arr);
 		return r;
 	}
-	json_object_object_add(out_obj(), "checks", arr);
-	r = tune_load(tune_state_dir(), &s, &err);
+	json_object_object_add(report_obj(), "checks", arr);
+	r = tune_load(tuning_state_dir(), &s, &err);
 	if (r == -ENOENT && conf)
 		return verify_unapplied(conf);
 	if (r)
 		return out_fail_err(&err);
 	if (conf && strcmp(s.profile, plan_profile_name(conf->profile))) {
-		json_object_object_add(out_obj(), "profile", json_object_new_string(s.profile));
+		json_object_object_add(report_obj(), "profile", json_object_new_string(s.profile));
 		r = out_fail(EXIT_DRIFT, "the applied profile is %s, %s asks for %s: 'ssdtune apply --config %s'",
 			     s.profile, conf->file, plan_profile_name(conf->profile), conf->file);
 		state_free(&s);
@@ -91,10 +91,10 @@ static int cmd_verify(const struct command *cmd, struct cli *cli)
 		return r;
 	}
 	if (tune_stale(&s, now, sizeof(now))) {
-		json_object_object_add(out_obj(), "profile", json_object_new_string(s.profile));
-		out_set_bool("stale", true);
+		json_object_object_add(report_obj(), "profile", json_object_new_string(s.profile));
+		report_set_bool("stale", true);
 		r = out_fail(EXIT_DRIFT, "not applied since boot: the state in %s was saved before the last reboot (boot %s, now %s); 'ssdtune apply' again, or 'ssdtune revert --force'",
-			     tune_state_dir(), s.boot_id, now);
+			     tuning_state_dir(), s.boot_id, now);
 		state_free(&s);
 		return r;
 	}
@@ -126,9 +126,9 @@ static int cmd_verify(const struct command *cmd, struct cli *cli)
 				printf("drift  %s: %s\n", c.path, c.why);
 		}
 	}
-	json_object_object_add(out_obj(), "profile", json_object_new_string(s.profile));
-	json_object_object_add(out_obj(), "drifted", json_object_new_int(drift));
-	json_object_object_add(out_obj(), "pending", json_object_new_int(pending));
+	json_object_object_add(report_obj(), "profile", json_object_new_string(s.profile));
+	json_object_object_add(report_obj(), "drifted", json_object_new_int(drift));
+	json_object_object_add(report_obj(), "pending", json_object_new_int(pending));
 	if (drift)
 		r = out_fail(EXIT_DRIFT, "%d of %d applied settings drifted", drift, s.n);
 	else {
@@ -166,6 +166,6 @@ const struct command verify_command = {
 "  --state-dir DIR  where apply saved (default /var/lib/ssdtune)\n",
 	.min_args = 0, .max_args = 0,
 	.run = cmd_verify,
-	.options = config_state_options, .option = tune_option,
+	.options = config_state_options, .option = tuning_option,
 };
 

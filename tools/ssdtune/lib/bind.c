@@ -26,19 +26,19 @@ static int lookup(const char *arg, struct bind_dev *d, struct lib_err *err)
 	int r;
 
 	memset(d, 0, sizeof(*d));
-	out_set_bool("dry_run", sys_dry_run());
+	report_set_bool("dry_run", sys_dry_run());
 	if (bdf_parse(arg, &b))
 		return lib_errf(err, EINVAL, "invalid PCI address '%s' (want DDDD:BB:DD.F, e.g. 0000:41:00.0)",
 				arg);
 	bdf_format(&b, pd->name, sizeof(pd->name));
-	out_set_str("pci_address", pd->name);
+	report_set_str("pci_address", pd->name);
 	r = pcidev_lookup(&b, pd, err);
 	if (r == -ENOENT)
 		return lib_errf(err, ENOENT, "no PCI device %s (%s/%s does not exist)",
 				pd->name, SYS_PCI_DEVICES, pd->name);
 	if (r)
 		return r;
-	out_set_str("previous_driver", pd->driver[0] ? pd->driver : NULL);
+	report_set_str("previous_driver", pd->driver[0] ? pd->driver : NULL);
 	return 0;
 }
 
@@ -112,9 +112,9 @@ static int hold_idle(const char *verb, struct bind_dev *d,
 	if (r)
 		return lib_errf(err, -r, "cannot list the block devices of %s: %s",
 				pd->name, strerror(-r));
-	out_set_array("block_devices");
+	report_set_array("block_devices");
 	for (i = 0; i < l->n; i++)
-		out_append_str("block_devices", l->v[i].name);
+		report_append_str("block_devices", l->v[i].name);
 	r = blk_busy(l, why, sizeof(why), !sys_dry_run());
 	if (r)
 		blk_free(l);

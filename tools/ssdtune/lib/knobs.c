@@ -14,7 +14,7 @@
 
 #include "lib/bdf.h"
 #include "lib/knobs.h"
-#include "lib/plan.h"
+#include "lib/planner.h"
 #include "lib/ssdtdev.h"
 #include "lib/sysfs.h"
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Inside the planner: the isolation items plan.c asks plan_isol.c for. */
-#ifndef SSDTUNE_PLAN_ISOL_H
-#define SSDTUNE_PLAN_ISOL_H
+/* Inside the planner: the isolation items planner.c asks planner_isol.c for. */
+#ifndef SSDTUNE_PLANNER_ISOL_H
+#define SSDTUNE_PLANNER_ISOL_H
 
 #include "lib/cpuset.h"
-#include "lib/plan.h"
+#include "lib/planner.h"
 
 /*
  * Runtime isolation of the I/O cores @io (o->isolate): the default IRQ

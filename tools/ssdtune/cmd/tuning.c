@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The options plan, apply, verify and revert share, and how a plan is
- * shown (cmd/tune.h).
+ * shown (cmd/tuning.h).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cmd/output.h"
-#include "cmd/tune.h"
+#include "cmd/tuning.h"
 #include "lib/cgroup.h"
 #include "lib/ctrls.h"
 #include "lib/state.h"
@@ -80,7 +80,7 @@ static int io_cores_parse(const char *arg)
 	return (int)n;
 }
 
-int tune_option(struct cli *cli, int val, const char *arg)
+int tuning_option(struct cli *cli, int val, const char *arg)
 {
 	(void)cli;
 	if (val == OPT_PROFILE || val == OPT_ISOLATE || val == OPT_IO_CORES)
@@ -119,7 +119,7 @@ int tune_option(struct cli *cli, int val, const char *arg)
 	return 0;
 }
 
-int tune_config(const struct command *cmd, const struct config **c)
+int tuning_config(const struct command *cmd, const struct config **c)
 {
 	struct lib_err err;
 	int i;
@@ -148,12 +148,12 @@ int tune_config(const struct command *cmd, const struct config **c)
 	return 0;
 }
 
-bool tune_force(void)
+bool tuning_force(void)
 {
 	return force;
 }
 
-int tune_config_ctrls(const struct config *c, struct ctrl_id **ids, int *n)
+int tuning_config_ctrls(const struct config *c, struct ctrl_id **ids, int *n)
 {
 	struct json_object *o = json_object_new_object(), *arr = json_object_new_array(),
 		*absent = json_object_new_array();
@@ -164,7 +164,7 @@ int tune_config_ctrls(const struct config *c, struct ctrl_id **ids, int *n)
 	json_object_object_add(o, "file", json_object_new_string(c->file));
 	json_object_object_add(o, "controllers", arr);
 	json_object_object_add(o, "absent", absent);
-	json_object_object_add(out_obj(), "config", o);
+	json_object_object_add(report_obj(), "config", o);
 	*n = ctrls_configured(c, ids, matched, &err);
 	if (*n < 0)
 		return out_fail_err(&err);
@@ -194,11 +194,11 @@ int tune_config_ctrls(const struct config *c, struct ctrl_id **ids, int *n)
 	return 0;
 }
 
-const struct plan_opts *tune_opts(const struct command *cmd, int *usage)
+const struct plan_opts *tuning_opts(const struct command *cmd, int *usage)
 {
 	const struct config *c;
 
-	*usage = tune_config(cmd, &c);
+	*usage = tuning_config(cmd, &c);
 	if (*usage)
 		return &opts;
 	if ((opts.isolate || opts.boot) && opts.profile == PROFILE_BALANCED)
@@ -209,7 +209,7 @@ const struct plan_opts *tune_opts(const struct command *cmd, int *usage)
 	return &opts;
 }
 
-const char *tune_state_dir(void)
+const char *tuning_state_dir(void)
 {
 	return state_dir ? state_dir : state_dir_env();
 }
@@ -221,9 +221,9 @@ static const char *kind_name(enum plan_kind k)
 	return names[k];
 }
 
-void report_plan(const struct plan *p)
+void tuning_show_plan(const struct plan *p)
 {
-	struct json_object *o = out_obj(), *devs, *items;
+	struct json_object *o = report_obj(), *devs, *items;
 	int i;
 
 	json_object_object_add(o, "profile", json_object_new_string(plan_profile_name(p->profile)));
@@ -327,7 +327,7 @@ void report_plan(const struct plan *p)
 	}
 }
 
-void plan_count(const struct plan *p, int *set, int *keep, int *skip)
+void tuning_count(const struct plan *p, int *set, int *keep, int *skip)
 {
 	int i;
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Prometheus metrics of the driver and the tuning (metrics.h). */
+/* Prometheus metrics of the driver and the tuning (prometheus.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "lib/metrics.h"
+#include "lib/prometheus.h"
 #include "lib/ssdtdev.h"
 #include "lib/sysfs.h"
 #include "lib/tune.h"
@@ -303,7 +303,7 @@ static int applied(struct metrics *m, const char *applied, const char *drift)
 }
 
 /* The saved state of @dir: the applied profile and verify's verdict. */
-static int tuning_metrics(struct metrics *m, const char *dir, struct lib_err *err)
+static int metrics_of_tuning(struct metrics *m, const char *dir, struct lib_err *err)
 {
 	struct tune_check c;
 	struct state s;
@@ -357,7 +357,7 @@ int metrics_gather(struct metrics *m, const char *state_dir,
 	free(ids);
 	if (r)
 		return lib_enomem(err);
-	r = tuning_metrics(m, state_dir, err);
+	r = metrics_of_tuning(m, state_dir, err);
 	if (r == -ENOMEM)
 		return lib_enomem(err);
 	return r;

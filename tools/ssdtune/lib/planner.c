@@ -9,7 +9,7 @@
  *  - governor and turbo per profile, EPP where the governor leaves it;
  *  - coalescing profile and no power limit on ssdtune controllers;
  *  - with --isolate, host interrupts, workqueues and tasks off the I/O
- *    cores (plan_isol.c); boot isolation and irqbalance: printed.
+ *    cores (planner_isol.c); boot isolation and irqbalance: printed.
  */
 #include <errno.h>
 #include <limits.h>
@@ -20,8 +20,8 @@
 
 #include "lib/cpuset.h"
 #include "lib/parse.h"
-#include "lib/plan.h"
-#include "lib/plan_isol.h"
+#include "lib/planner.h"
+#include "lib/planner_isol.h"
 #include "lib/ssdtdev.h"
 #include "lib/sysfs.h"
 
