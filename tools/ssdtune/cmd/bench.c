@@ -142,10 +142,39 @@ static bool offline_cpus(const char *list, char *bad, size_t len)
 	return r;
 }
 
-static int bench_option(struct cli *cli, int val, const char *arg)
+/* bench_option()'s options that name a place: files, state, CPUs. */
+static int bench_place_option(int val, const char *arg)
 {
 	char bad[2200];
 
+	switch (val) {
+	case OPT_OUT:
+		if (!*arg || strlen(arg) >= PATH_MAX / 2)
+			return usage_error(NULL, "bench: --out needs a directory name under %d bytes",
+					   PATH_MAX / 2);
+		out_dir = arg;
+		return 0;
+	case OPT_AB:
+		ab_profile = arg;
+		return 0;
+	case OPT_STATE_DIR:
+		if (!*arg)
+			return usage_error(NULL, "bench: --state-dir needs a directory");
+		o.state_dir = arg;
+		return 0;
+	case OPT_CPUS:
+		if (!*arg || strspn(arg, "0123456789,-") != strlen(arg))
+			return usage_error(NULL, "bench: --cpus '%s' is not a CPU list", arg);
+		if (offline_cpus(arg, bad, sizeof(bad)))
+			return usage_error(NULL, "bench: --cpus '%s': %s", arg, bad);
+		o.cpus = arg;
+		return 0;
+	}
+	return usage_error(NULL, "bench: unknown option");
+}
+
+static int bench_option(struct cli *cli, int val, const char *arg)
+{
 	(void)cli;
 	switch (val) {
 	case OPT_BS:
@@ -186,29 +215,8 @@ static int bench_option(struct cli *cli, int val, const char *arg)
 			return usage_error(NULL, "bench: --suite '%s' is not quick, pts-iops, pts-throughput or pts-latency", arg);
 		o.suite = arg;
 		return 0;
-	case OPT_OUT:
-		if (!*arg || strlen(arg) >= PATH_MAX / 2)
-			return usage_error(NULL, "bench: --out needs a directory name under %d bytes",
-					   PATH_MAX / 2);
-		out_dir = arg;
-		return 0;
-	case OPT_AB:
-		ab_profile = arg;
-		return 0;
-	case OPT_STATE_DIR:
-		if (!*arg)
-			return usage_error(NULL, "bench: --state-dir needs a directory");
-		o.state_dir = arg;
-		return 0;
-	case OPT_CPUS:
-		if (!*arg || strspn(arg, "0123456789,-") != strlen(arg))
-			return usage_error(NULL, "bench: --cpus '%s' is not a CPU list", arg);
-		if (offline_cpus(arg, bad, sizeof(bad)))
-			return usage_error(NULL, "bench: --cpus '%s': %s", arg, bad);
-		o.cpus = arg;
-		return 0;
 	}
-	return usage_error(NULL, "bench: unknown option");
+	return bench_place_option(val, arg);
 }
 
 static void show_progress(void *ctx, const char *line)

@@ -162,3 +162,102 @@ int knob_record(struct state *s, const char *dir, struct lib_err *err)
 	}
 	return 0;
 }
+
+int knob_txn_begin(struct knob_txn *t, const char *dir,
+		   const struct knob_set *a, int na, struct lib_err *err)
+{
+	snprintf(t->dir, sizeof(t->dir), "%s", dir);
+	t->a = a;
+	t->na = na;
+	t->failed = 0;
+	t->first[0] = '\0';
+	return knob_snapshot(dir, a, na, t->b, &t->nb, err);
+}
+
+int knob_txn_commit(struct knob_txn *t, struct state *s,
+		    void (*written)(void *ctx, const struct knob_set *a),
+		    void *ctx, struct lib_err *err)
+{
+	int r;
+
+	t->failed = knob_write(t->a, t->na, t->first, sizeof(t->first),
+			       written, ctx);
+	if (t->failed && s)
+		knob_roll_back(t->b, t->nb);
+	if (s) {
+		r = knob_record(s, t->dir, err);
+		if (r)
+			return r;
+	}
+	return t->failed;
+}
+
+/* set's save, under @state_dir's lock (taken here, into *@fd): the state
+ * there (or a new one, profile "set") with the originals of what @a
+ * changes in controller directory @dir added.  0 or -errno. */
+static int set_save(struct state *s, const char *state_dir, const char *dir,
+		    const struct knob_set *a, int na, int *fd,
+		    struct knob_run *res)
+{
+	int r;
+
+	res->state_err = true;
+	*fd = state_lock(state_dir, &res->err);
+	if (*fd < 0)
+		return *fd;
+	r = state_load(state_dir, s, &res->err);
+	if (r == -ENOENT) {
+		r = 0;
+		snprintf(s->profile, sizeof(s->profile), "set");
+	}
+	if (r)
+		return r;
+	res->state_err = false;
+	r = knob_save(s, dir, a, na, &res->err);
+	if (r)
+		return r;
+	res->state_err = true;
+	r = state_save(state_dir, s, &res->err);
+	res->state_err = r != 0;
+	return r;
+}
+
+int knob_set_run(const char *arg, struct knob_set *a, int na,
+		 const char *state_dir, bool dry_run,
+		 void (*written)(void *ctx, const struct knob_set *a),
+		 void *ctx, struct knob_run *res)
+{
+	struct knob_txn *t = NULL;
+	struct state s = { 0 };
+	char dir[PATH_MAX];
+	int r, fd = -1;
+
+	memset(res, 0, sizeof(*res));
+	r = ssdtdev_dir(arg, dir, sizeof(dir), &res->err);
+	if (!r)
+		r = knob_resolve(dir, a, na, &res->err);
+	if (r)
+		return r;
+	snprintf(res->ctrl, sizeof(res->ctrl), "%s", strrchr(dir, '/') + 1);
+	t = malloc(sizeof(*t));
+	r = t ? knob_txn_begin(t, dir, a, na, &res->err) : lib_enomem(&res->err);
+	if (!r && !dry_run)
+		r = set_save(&s, state_dir, dir, a, na, &fd, res);
+	if (!r)
+		r = knob_txn_commit(t, dry_run ? NULL : &s, written, ctx, &res->err);
+	if (r < 0)
+		goto out;
+	res->failed = r;
+	snprintf(res->first, sizeof(res->first), "%s", t->first);
+	r = 0;
+	if (!dry_run) {
+		r = state_save(state_dir, &s, &res->err);
+		res->state_err = r != 0;
+		res->saved = !r;
+	}
+out:
+	state_unlock(fd);
+	state_free(&s);
+	free(t);
+	return r;
+}
