@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ssdtune bench: what the engine's files share (not for cmd/).
- *   run.c     a measurement: open, placement, report assembly, dry run
+ *   measure.c a measurement: open, placement, report assembly, dry run
  *   matrix.c  suites and the cells of the matrix (pure)
  *   prep.c    safety checks, purge, precondition
  *   cell.c    one cell: rounds, steady state, summary
  *   round.c   one fio run with the host sampled around it
  *   ab.c      --ab: baseline, apply, tuned run, revert, compare
  *   host.c    the device, the host's state, subprocesses
- *   report.c  the report as files: JSON, CSV, table, PNGs
+ *   render.c  the report as files: JSON, CSV, table, PNGs
  *   compare.c two reports' delta table
  */
 #ifndef SSDTUNE_BENCH_ENGINE_H
@@ -76,7 +76,7 @@ int bench_write_text(const char *path, const char *text);
 /* @v as @key, null if NaN. */
 void bench_add_num(struct json_object *o, const char *key, double v);
 
-/* report.c: per-round figures, in report order: the key in JSON and CSV,
+/* render.c: per-round figures, in report order: the key in JSON and CSV,
  * the column head, and whether more is better (for compare). */
 struct bench_metric {
 	const char *key;
@@ -86,7 +86,7 @@ struct bench_metric {
 extern const struct bench_metric bench_metrics[];
 extern const int bench_nmetrics;
 
-/* report.c: @rep's "files", then bench.csv, bench.txt, the PNGs (what
+/* render.c: @rep's "files", then bench.csv, bench.txt, the PNGs (what
  * gnuplot could not make is said in "plots_skipped") and bench.json in
  * @dir. */
 int bench_write_report(struct json_object *rep, const char *dir,

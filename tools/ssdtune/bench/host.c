@@ -16,7 +16,7 @@
 #include "bench/engine.h"
 #include "lib/bdf.h"
 #include "lib/irqvec.h"
-#include "lib/parse.h"
+#include "lib/ssdtdev.h"
 #include "lib/sysfs.h"
 
 struct json_object *bench_jget(struct json_object *o, const char *key)
@@ -173,9 +173,8 @@ int bench_dev_resolve(const char *arg, struct bench_dev *d,
 	    (!strncmp(d->name, "nvme", 4) || !strncmp(d->name, "ssdt", 4)))
 		snprintf(d->ctrl, sizeof(d->ctrl), "%.*s", (int)(n - d->name),
 			 d->name);
-	if (ssdt_ctrl_index(d->ctrl) >= 0) {
-		snprintf(d->ssdt_dir, sizeof(d->ssdt_dir), "%s/%s",
-			 SYS_SSDT_CLASS, d->ctrl);
+	if (ssdtdev_index(d->ctrl) >= 0) {
+		ssdtdev_path(d->ssdt_dir, sizeof(d->ssdt_dir), d->ctrl, NULL);
 		if (!sys_is_dir(d->ssdt_dir))
 			d->ssdt_dir[0] = '\0';
 	}

@@ -11,14 +11,14 @@
 
 #include "cmd/cli.h"
 #include "cmd/output.h"
-#include "cmd/tune.h"
+#include "cmd/tuning.h"
 #include "lib/bind.h"
 #include "lib/state.h"
 #include "uapi/linux/ssdtune.h"
 
 /* @d's disks ("/dev/ssdt0n1 ...") into @text and the array "disks" of @j. */
-static void report_disks(const struct bind_dev *d, struct json_object *j,
-			 char *text, size_t len)
+static void show_disks(const struct bind_dev *d, struct json_object *j,
+		       char *text, size_t len)
 {
 	struct json_object *arr = json_object_new_array();
 	struct blklist l;
@@ -53,7 +53,7 @@ static void attached(const struct bind_dev *d, struct json_object *j,
 {
 	char disks[1024];
 
-	report_disks(d, j, disks, sizeof(disks));
+	show_disks(d, j, disks, sizeof(disks));
 	set_str(j, "status", status);
 	set_str(j, "driver", SSDTUNE_DRV_NAME);
 	set_str(j, "controller", d->ctrl);
@@ -79,7 +79,7 @@ static int attach_dev(struct cli *cli, const char *arg, struct json_object *j,
 		return 0;
 	}
 	/* apply and revert find controllers by identity: not mid-rebind */
-	if (!r && !cli->dry_run && (fd = state_lock(tune_state_dir(), err)) < 0)
+	if (!r && !cli->dry_run && (fd = state_lock(tuning_state_dir(), err)) < 0)
 		r = fd;
 	if (!r)
 		r = bind_to_ssdtune(&d, err);
@@ -117,8 +117,8 @@ static int attach_configured(const struct command *cmd, struct cli *cli,
 					   cli->argv[0]);
 		bdf_format(&b, want, sizeof(want));
 	}
-	json_object_object_add(out_obj(), "attached", arr);
-	r = tune_config_ctrls(c, &ids, &n);
+	json_object_object_add(report_obj(), "attached", arr);
+	r = tuning_config_ctrls(c, &ids, &n);
 	if (r)
 		return r;
 	for (i = 0; i < n; i++) {
@@ -140,7 +140,7 @@ static int attach_configured(const struct command *cmd, struct cli *cli,
 	}
 	free(ids);
 	if (want[0] && !todo) {
-		out_set_str("status", "not_configured");
+		report_set_str("status", "not_configured");
 		if (!out_json())
 			printf("%s is not configured in %s: nothing to do\n", want, c->file);
 		return out_done();
@@ -148,7 +148,7 @@ static int attach_configured(const struct command *cmd, struct cli *cli,
 	if (failed)
 		return out_fail(EXIT_REFUSED, "%d of %d configured controllers not attached; first: %s",
 				failed, todo, first);
-	out_set_str("status", todo ? "ok" : "none_present");
+	report_set_str("status", todo ? "ok" : "none_present");
 	if (!todo && !out_json())
 		printf("no controller %s selects is present: nothing to do\n", c->file);
 	return out_done();
@@ -160,14 +160,14 @@ static int cmd_attach(const struct command *cmd, struct cli *cli)
 	struct lib_err err;
 	int r;
 
-	r = tune_config(cmd, &c);
+	r = tuning_config(cmd, &c);
 	if (r)
 		return r;
 	if (c)
 		return attach_configured(cmd, cli, c);
 	if (!cli->argc)
 		return usage_error(cmd, "missing %s", cmd->args);
-	r = attach_dev(cli, cli->argv[0], out_obj(), &err);
+	r = attach_dev(cli, cli->argv[0], report_obj(), &err);
 	if (r == -EINVAL)
 		return usage_error(cmd, "%s", err.msg);
 	if (r)
@@ -196,5 +196,5 @@ const struct command attach_command = {
 	.flags = CMD_DRY_RUN,
 	.min_args = 0, .max_args = 1,
 	.run = cmd_attach,
-	.options = config_state_options, .option = tune_option,
+	.options = config_state_options, .option = tuning_option,
 };

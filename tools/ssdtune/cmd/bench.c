@@ -142,10 +142,39 @@ static bool offline_cpus(const char *list, char *bad, size_t len)
 	return r;
 }
 
-static int bench_option(struct cli *cli, int val, const char *arg)
+/* bench_option()'s options that name a place: files, state, CPUs. */
+static int bench_place_option(int val, const char *arg)
 {
 	char bad[2200];
 
+	switch (val) {
+	case OPT_OUT:
+		if (!*arg || strlen(arg) >= PATH_MAX / 2)
+			return usage_error(NULL, "bench: --out needs a directory name under %d bytes",
+					   PATH_MAX / 2);
+		out_dir = arg;
+		return 0;
+	case OPT_AB:
+		ab_profile = arg;
+		return 0;
+	case OPT_STATE_DIR:
+		if (!*arg)
+			return usage_error(NULL, "bench: --state-dir needs a directory");
+		o.state_dir = arg;
+		return 0;
+	case OPT_CPUS:
+		if (!*arg || strspn(arg, "0123456789,-") != strlen(arg))
+			return usage_error(NULL, "bench: --cpus '%s' is not a CPU list", arg);
+		if (offline_cpus(arg, bad, sizeof(bad)))
+			return usage_error(NULL, "bench: --cpus '%s': %s", arg, bad);
+		o.cpus = arg;
+		return 0;
+	}
+	return usage_error(NULL, "bench: unknown option");
+}
+
+static int bench_option(struct cli *cli, int val, const char *arg)
+{
 	(void)cli;
 	switch (val) {
 	case OPT_BS:
@@ -186,29 +215,8 @@ static int bench_option(struct cli *cli, int val, const char *arg)
 			return usage_error(NULL, "bench: --suite '%s' is not quick, pts-iops, pts-throughput or pts-latency", arg);
 		o.suite = arg;
 		return 0;
-	case OPT_OUT:
-		if (!*arg || strlen(arg) >= PATH_MAX / 2)
-			return usage_error(NULL, "bench: --out needs a directory name under %d bytes",
-					   PATH_MAX / 2);
-		out_dir = arg;
-		return 0;
-	case OPT_AB:
-		ab_profile = arg;
-		return 0;
-	case OPT_STATE_DIR:
-		if (!*arg)
-			return usage_error(NULL, "bench: --state-dir needs a directory");
-		o.state_dir = arg;
-		return 0;
-	case OPT_CPUS:
-		if (!*arg || strspn(arg, "0123456789,-") != strlen(arg))
-			return usage_error(NULL, "bench: --cpus '%s' is not a CPU list", arg);
-		if (offline_cpus(arg, bad, sizeof(bad)))
-			return usage_error(NULL, "bench: --cpus '%s': %s", arg, bad);
-		o.cpus = arg;
-		return 0;
 	}
-	return usage_error(NULL, "bench: unknown option");
+	return bench_place_option(val, arg);
 }
 
 static void show_progress(void *ctx, const char *line)
@@ -221,7 +229,7 @@ static void show_progress(void *ctx, const char *line)
 /* The jobs bench_dry_run() put in the output object, as text. */
 static void show_dry_run(const struct bench *b)
 {
-	struct json_object *jobs = bench_jget(out_obj(), "jobs");
+	struct json_object *jobs = bench_jget(report_obj(), "jobs");
 	size_t i;
 
 	if (b->cpus)
@@ -233,7 +241,7 @@ static void show_dry_run(const struct bench *b)
 		       b->dev.path);
 	if (o.precondition)
 		printf("# precondition: fio\n%s\n",
-		       bench_jstr(out_obj(), "precondition"));
+		       bench_jstr(report_obj(), "precondition"));
 	for (i = 0; i < json_object_array_length(jobs); i++) {
 		struct json_object *x = json_object_array_get_idx(jobs, i);
 		const char *id = bench_jstr(x, "cell");
@@ -251,11 +259,11 @@ static int dry_run(struct bench *b, bool json)
 {
 	struct lib_err err = { 0 };
 
-	if (bench_dry_run(b, out_obj(), &err))
+	if (bench_dry_run(b, report_obj(), &err))
 		return out_fail_err(&err);
 	if (!json)
 		show_dry_run(b);
-	out_set_str("status", "dry-run");
+	report_set_str("status", "dry-run");
 	return out_done();
 }
 
@@ -265,7 +273,7 @@ static void adopt(struct json_object *rep)
 	json_object_object_foreach(rep, key, val) {
 		if (!strcmp(key, "command") || !strcmp(key, "version"))
 			continue;
-		json_object_object_add(out_obj(), key, json_object_get(val));
+		json_object_object_add(report_obj(), key, json_object_get(val));
 	}
 }
 
@@ -280,7 +288,7 @@ static int run(struct bench *b, const char *dir, bool json)
 		rc = out_fail_err(&err);
 	} else {
 		adopt(rep);
-		out_set_str("status", "ok");
+		report_set_str("status", "ok");
 		if (!json) {
 			bench_print_table(rep, stdout);
 			printf("report: %s/bench.json (also bench.csv, bench.txt)\n", dir);
@@ -330,9 +338,9 @@ static int ab(struct bench *b, const char *dir, const struct cli *cli)
 				CMP_MIN_RUNS);
 	snprintf(base, sizeof(base), "%s/baseline", dir);
 	snprintf(tuned, sizeof(tuned), "%s/tuned", dir);
-	out_set_str("profile", ab_profile);
-	out_set_str("baseline", base);
-	out_set_str("tuned", tuned);
+	report_set_str("profile", ab_profile);
+	report_set_str("baseline", base);
+	report_set_str("tuned", tuned);
 	if (cli->dry_run) {
 		if (!cli->json)
 			printf("# 1. bench into %s\n# 2. ssdtune apply --profile %s\n"
@@ -341,7 +349,7 @@ static int ab(struct bench *b, const char *dir, const struct cli *cli)
 		return dry_run(b, cli->json);
 	}
 	catch_signals(true);
-	rc = bench_ab(b, ab_profile, base, tuned, out_obj(), &err);
+	rc = bench_ab(b, ab_profile, base, tuned, report_obj(), &err);
 	catch_signals(false);
 	if (caught)
 		return out_fail(128 + caught, "interrupted by signal %d: %s (what apply changed is reverted)",
@@ -349,7 +357,7 @@ static int ab(struct bench *b, const char *dir, const struct cli *cli)
 	if (rc)
 		return out_fail_err(&err);
 	if (!cli->json)
-		bench_print_compare(bench_jget(out_obj(), "compare"), stdout);
+		bench_print_compare(bench_jget(report_obj(), "compare"), stdout);
 	return out_done();
 }
 
@@ -359,10 +367,10 @@ static int compare(const struct command *cmd, const struct cli *cli)
 
 	if (cli->argc != 3)
 		return usage_error(cmd, "compare needs two reports: compare A.json B.json");
-	if (bench_compare_files(cli->argv[1], cli->argv[2], out_obj(), &err))
+	if (bench_compare_files(cli->argv[1], cli->argv[2], report_obj(), &err))
 		return out_fail_err(&err);
 	if (!cli->json)
-		bench_print_compare(out_obj(), stdout);
+		bench_print_compare(report_obj(), stdout);
 	return out_done();
 }
 

@@ -13,11 +13,11 @@
 #include "lib/bdf.h"
 #include "lib/config.h"
 #include "lib/ctrls.h"
-#include "lib/plan.h"
+#include "lib/planner.h"
 
-static void report_config(const struct config *c)
+static void show_config(const struct config *c)
 {
-	struct json_object *o = out_obj(), *ctrls = json_object_new_array(),
+	struct json_object *o = report_obj(), *ctrls = json_object_new_array(),
 		*knobs = json_object_new_object();
 	int i;
 
@@ -76,18 +76,18 @@ static int selects(const struct config *c, const char *bdf)
 		if (!strcmp(ids[i].bdf, bdf))
 			line = ids[i].line;
 	free(ids);
-	out_set_str("file", c->file);
-	out_set_str("pci_address", bdf);
-	out_set_bool("selected", line > 0);
+	report_set_str("file", c->file);
+	report_set_str("pci_address", bdf);
+	report_set_bool("selected", line > 0);
 	if (!line) {
-		out_set_str("status", "not_selected");
+		report_set_str("status", "not_selected");
 		if (!out_json())
 			printf("%s does not select %s\n", c->file, bdf);
 		out_done();
 		return EXIT_REFUSED;
 	}
-	out_set_str("status", "ok");
-	json_object_object_add(out_obj(), "line", json_object_new_int(line));
+	report_set_str("status", "ok");
+	json_object_object_add(report_obj(), "line", json_object_new_int(line));
 	if (!out_json())
 		printf("%s:%d selects %s\n", c->file, line, bdf);
 	return out_done();
@@ -110,8 +110,8 @@ static int cmd_check_config(const struct command *cmd, struct cli *cli)
 		return out_fail(EXIT_USAGE, "%s", err.msg);
 	if (cli->argc > 1)
 		return selects(&c, want);
-	out_set_str("status", "ok");
-	report_config(&c);
+	report_set_str("status", "ok");
+	show_config(&c);
 	return out_done();
 }
 

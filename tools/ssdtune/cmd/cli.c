@@ -115,37 +115,93 @@ static const char *bad_option(char **argv)
 	return argv[optind - 1];
 }
 
+/* The global options, up to the command ("+": stop at the first
+ * operand).  true if that is all: the exit status in *@status. */
+static bool global_options(const struct command *const *commands,
+			   size_t ncommands, int argc, char **argv,
+			   struct cli *cli, bool *dry_run, int *status)
+{
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:hV", options, NULL)) != -1) {
+		switch (c) {
+		case OPT_JSON:
+			cli->json = true;
+			break;
+		case OPT_DRY_RUN:
+			*dry_run = true;
+			break;
+		case 'h':
+			global_help(commands, ncommands);
+			*status = EXIT_OK;
+			return true;
+		case 'V':
+			printf("ssdtune %s\n", SSDTUNE_VERSION);
+			*status = EXIT_OK;
+			return true;
+		default:
+			out_begin(NULL, cli->json);
+			*status = usage_error(NULL, "unknown option '%s'",
+					      bad_option(argv));
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The command's own options, anywhere after it.  0, or the exit status
+ * of an error already reported. */
+static int command_options(const struct command *cmd, int argc, char **argv,
+			   struct cli *cli, bool *help, bool *dry_run)
+{
+	struct option opts[MAX_OPTIONS];
+	int c, r;
+
+	if (merge_options(cmd, opts))
+		return out_fail(EXIT_USAGE, "%s: too many options", cmd->name);
+	optind = 0;	/* glibc: start over with this argv */
+	while ((c = getopt_long(argc, argv, cmd->flags & CMD_OPERANDS_LAST ? "+:h" : ":h",
+				opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_JSON:
+			cli->json = true;
+			out_set_json(true);
+			break;
+		case OPT_DRY_RUN:
+			*dry_run = true;
+			break;
+		case 'h':
+			*help = true;
+			break;
+		case ':':
+			return usage_error(cmd, "option '%s' needs a value",
+					   argv[optind - 1]);
+		default:
+			if (c >= OPT_COMMAND && cmd->option) {
+				r = cmd->option(cli, c, optarg);
+				if (r)
+					return r;
+				break;
+			}
+			return usage_error(cmd, "unknown option '%s'",
+					   bad_option(argv));
+		}
+	}
+	return 0;
+}
+
 int cli_main(const struct command *const *commands, size_t ncommands,
 	     int argc, char **argv)
 {
 	const struct command *cmd = NULL;
-	struct option opts[MAX_OPTIONS];
 	struct cli cli = { 0 };
 	bool help = false, dry_run_seen = false;
-	int c, nargs;
+	int r, nargs;
 
-	opterr = 0;
-	/* Global options, up to the command ("+": stop at the first operand). */
-	while ((c = getopt_long(argc, argv, "+:hV", options, NULL)) != -1) {
-		switch (c) {
-		case OPT_JSON:
-			cli.json = true;
-			break;
-		case OPT_DRY_RUN:
-			dry_run_seen = true;
-			break;
-		case 'h':
-			global_help(commands, ncommands);
-			return EXIT_OK;
-		case 'V':
-			printf("ssdtune %s\n", SSDTUNE_VERSION);
-			return EXIT_OK;
-		default:
-			out_begin(NULL, cli.json);
-			return usage_error(NULL, "unknown option '%s'",
-					   bad_option(argv));
-		}
-	}
+	if (global_options(commands, ncommands, argc, argv, &cli, &dry_run_seen,
+			   &r))
+		return r;
 	if (optind >= argc) {
 		out_begin(NULL, cli.json);
 		return usage_error(NULL, "no command given");
@@ -155,43 +211,13 @@ int cli_main(const struct command *const *commands, size_t ncommands,
 		out_begin(NULL, cli.json);
 		return usage_error(NULL, "unknown command '%s'", argv[optind]);
 	}
-
-	/* The command's own options, anywhere after it. */
 	argc -= optind;
 	argv += optind;
 	out_begin(cmd->name, cli.json);
-	out_set_array("writes");
-	if (merge_options(cmd, opts))
-		return out_fail(EXIT_USAGE, "%s: too many options", cmd->name);
-	optind = 0;	/* glibc: start over with this argv */
-	while ((c = getopt_long(argc, argv, cmd->flags & CMD_OPERANDS_LAST ? "+:h" : ":h",
-				opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_JSON:
-			cli.json = true;
-			out_set_json(true);
-			break;
-		case OPT_DRY_RUN:
-			dry_run_seen = true;
-			break;
-		case 'h':
-			help = true;
-			break;
-		case ':':
-			return usage_error(cmd, "option '%s' needs a value",
-					   argv[optind - 1]);
-		default:
-			if (c >= OPT_COMMAND && cmd->option) {
-				int r = cmd->option(&cli, c, optarg);
-
-				if (r)
-					return r;
-				break;
-			}
-			return usage_error(cmd, "unknown option '%s'",
-					   bad_option(argv));
-		}
-	}
+	report_set_array("writes");
+	r = command_options(cmd, argc, argv, &cli, &help, &dry_run_seen);
+	if (r)
+		return r;
 	if (help) {
 		command_help(cmd);
 		return EXIT_OK;

@@ -9,7 +9,7 @@
 
 #include "cmd/cli.h"
 #include "cmd/output.h"
-#include "cmd/tune.h"
+#include "cmd/tuning.h"
 #include "lib/bind.h"
 #include "lib/state.h"
 #include "uapi/linux/ssdtune.h"
@@ -26,15 +26,15 @@ static int cmd_detach(const struct command *cmd, struct cli *cli)
 	if (r == -EINVAL)
 		return usage_error(cmd, "%s", err.msg);
 	/* apply and revert find controllers by identity: not mid-rebind */
-	if (!r && !cli->dry_run && (fd = state_lock(tune_state_dir(), &err)) < 0)
+	if (!r && !cli->dry_run && (fd = state_lock(tuning_state_dir(), &err)) < 0)
 		r = fd;
 	if (!r) {
-		out_set_str("controller", d.ctrl[0] ? d.ctrl : NULL);
+		report_set_str("controller", d.ctrl[0] ? d.ctrl : NULL);
 		r = bind_release(&d, &err);
 	}
 	if (!r && cli->dry_run) {
-		out_set_str("status", "would_detach");
-		out_set_str("driver", NULL);
+		report_set_str("status", "would_detach");
+		report_set_str("driver", NULL);
 		return out_done();
 	}
 	if (!r)
@@ -42,8 +42,8 @@ static int cmd_detach(const struct command *cmd, struct cli *cli)
 	state_unlock(fd);
 	if (r)
 		return out_fail_err(&err);
-	out_set_str("status", "detached");
-	out_set_str("driver", now[0] ? now : NULL);
+	report_set_str("status", "detached");
+	report_set_str("driver", now[0] ? now : NULL);
 	from = d.ctrl[0] ? d.ctrl : SSDTUNE_DRV_NAME;
 	if (!out_json() && now[0])
 		printf("detached %s from %s: bound to %s\n", d.pd.name, from, now);
@@ -68,5 +68,5 @@ const struct command detach_command = {
 	.flags = CMD_DRY_RUN,
 	.min_args = 1, .max_args = 1,
 	.run = cmd_detach,
-	.options = state_options, .option = tune_option,
+	.options = state_options, .option = tuning_option,
 };

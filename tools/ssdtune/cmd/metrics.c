@@ -4,7 +4,7 @@
  * the tuning's state in the Prometheus text format, on stdout or
  * atomically into FILE for node_exporter's textfile collector (the
  * package's ssdtune-metrics.timer refreshes it).  The metrics are
- * lib/metrics.c's; Documentation/fleet.md lists them.
+ * lib/prometheus.c's; Documentation/fleet.md lists them.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -13,7 +13,7 @@
 
 #include "cmd/cli.h"
 #include "cmd/output.h"
-#include "lib/metrics.h"
+#include "lib/prometheus.h"
 #include "lib/state.h"
 
 static const char *metrics_output;	/* --output; NULL: stdout */
@@ -42,7 +42,7 @@ static int metrics_option(struct cli *cli, int val, const char *arg)
 }
 
 /* --json: the families and their samples, as printed in the text. */
-static void report_metrics(const struct metrics *m)
+static void show_metrics(const struct metrics *m)
 {
 	struct json_object *arr = json_object_new_array();
 	int i, j, k;
@@ -75,9 +75,9 @@ static void report_metrics(const struct metrics *m)
 		json_object_object_add(jf, "samples", samples);
 		json_object_array_add(arr, jf);
 	}
-	json_object_object_add(out_obj(), "controllers", json_object_new_int(m->controllers));
-	json_object_object_add(out_obj(), "queues", json_object_new_int(m->queues));
-	json_object_object_add(out_obj(), "metrics", arr);
+	json_object_object_add(report_obj(), "controllers", json_object_new_int(m->controllers));
+	json_object_object_add(report_obj(), "queues", json_object_new_int(m->queues));
+	json_object_object_add(report_obj(), "metrics", arr);
 }
 
 static int cmd_metrics(const struct command *cmd, struct cli *cli)
@@ -98,8 +98,8 @@ static int cmd_metrics(const struct command *cmd, struct cli *cli)
 		metrics_free(&m);
 		return out_fail_err(&err);
 	}
-	out_set_str("output", metrics_output);
-	report_metrics(&m);
+	report_set_str("output", metrics_output);
+	show_metrics(&m);
 	if (!out_json()) {
 		if (metrics_output)
 			printf("%s: %d controller%s, %d queues\n", metrics_output,
@@ -107,7 +107,7 @@ static int cmd_metrics(const struct command *cmd, struct cli *cli)
 		else if (metrics_render(&m, stdout))
 			r = out_fail(EXIT_REFUSED, "cannot write the metrics to stdout");
 	}
-	out_set_str("status", "ok");
+	report_set_str("status", "ok");
 	metrics_free(&m);
 	return r ? r : out_done();
 }

@@ -113,9 +113,9 @@ static struct json_object *list(const char *key)
 {
 	struct json_object *a;
 
-	if (!json_object_object_get_ex(out_obj(), key, &a)) {
+	if (!json_object_object_get_ex(report_obj(), key, &a)) {
 		a = json_object_new_array();
-		json_object_object_add(out_obj(), key, a);
+		json_object_object_add(report_obj(), key, a);
 	}
 	return a;
 }
@@ -200,13 +200,52 @@ static int watch_events(struct genl *g)
 		if (genl_wait(g, ms, &err))
 			return fail(&err);
 	}
-	json_object_object_add(out_obj(), "count", json_object_new_int64(seen));
+	json_object_object_add(report_obj(), "count", json_object_new_int64(seen));
 	return out_done();
 }
 
 /* --- --stats ------------------------------------------------------------ */
 
 #define JI(v) json_object_new_int64((int64_t)(v))
+
+/* One queue of a sample: totals, or with @pq (the same queue in the
+ * previous sample) the rates over @secs. */
+static struct json_object *sample_queue(const struct genl_queue *q,
+					const struct genl_queue *pq, double secs)
+{
+	struct json_object *jq = json_object_new_object();
+	uint64_t reaped = q->completed + q->polled;
+
+	json_object_object_add(jq, "queue", JI(q->id));
+	json_object_object_add(jq, "irq", JI(q->irq));
+	if (pq && secs > 0) {
+		double io = (double)(reaped - pq->completed - pq->polled);
+		double irqs = (double)(q->interrupts - pq->interrupts);
+
+		json_object_object_add(jq, "completed_per_s",
+			json_object_new_double(io / secs));
+		json_object_object_add(jq, "interrupts_per_s",
+			json_object_new_double(irqs / secs));
+		json_object_object_add(jq, "interrupts_per_io",
+			json_object_new_double(io > 0 ? irqs / io : 0));
+		if (!out_json())
+			printf("  q%-3u irq %-4u %10.0f IO/s %10.0f irq/s %6.3f irq/IO\n",
+			       q->id, q->irq, io / secs, irqs / secs,
+			       io > 0 ? irqs / io : 0.0);
+	} else {
+		json_object_object_add(jq, "submitted", JI(q->submitted));
+		json_object_object_add(jq, "completed", JI(q->completed));
+		json_object_object_add(jq, "interrupts", JI(q->interrupts));
+		json_object_object_add(jq, "polled", JI(q->polled));
+		if (!out_json())
+			printf("  q%-3u irq %-4u submitted %" PRIu64
+			       " completed %" PRIu64 " interrupts %" PRIu64
+			       " polled %" PRIu64 "\n", q->id, q->irq,
+			       q->submitted, q->completed, q->interrupts,
+			       q->polled);
+	}
+	return jq;
+}
 
 /* One sample: totals, or with @prev the rates over @secs. */
 static struct json_object *sample(const struct genl_snapshot *s,
@@ -233,38 +272,8 @@ static struct json_object *sample(const struct genl_snapshot *s,
 			const struct genl_queue *q = &c->q[k];
 			const struct genl_queue *pq =
 				genl_find_queue(prev, c->ctrl, q->id);
-			struct json_object *jq = json_object_new_object();
-			uint64_t reaped = q->completed + q->polled;
 
-			json_object_object_add(jq, "queue", JI(q->id));
-			json_object_object_add(jq, "irq", JI(q->irq));
-			if (pq && secs > 0) {
-				double io = (double)(reaped - pq->completed - pq->polled);
-				double irqs = (double)(q->interrupts - pq->interrupts);
-
-				json_object_object_add(jq, "completed_per_s",
-					json_object_new_double(io / secs));
-				json_object_object_add(jq, "interrupts_per_s",
-					json_object_new_double(irqs / secs));
-				json_object_object_add(jq, "interrupts_per_io",
-					json_object_new_double(io > 0 ? irqs / io : 0));
-				if (!out_json())
-					printf("  q%-3u irq %-4u %10.0f IO/s %10.0f irq/s %6.3f irq/IO\n",
-					       q->id, q->irq, io / secs, irqs / secs,
-					       io > 0 ? irqs / io : 0.0);
-			} else {
-				json_object_object_add(jq, "submitted", JI(q->submitted));
-				json_object_object_add(jq, "completed", JI(q->completed));
-				json_object_object_add(jq, "interrupts", JI(q->interrupts));
-				json_object_object_add(jq, "polled", JI(q->polled));
-				if (!out_json())
-					printf("  q%-3u irq %-4u submitted %" PRIu64
-					       " completed %" PRIu64 " interrupts %" PRIu64
-					       " polled %" PRIu64 "\n", q->id, q->irq,
-					       q->submitted, q->completed, q->interrupts,
-					       q->polled);
-			}
-			json_object_array_add(qs, jq);
+			json_object_array_add(qs, sample_queue(q, pq, secs));
 		}
 		json_object_object_add(o, "queues", qs);
 		json_object_array_add(ctrls, o);
@@ -287,7 +296,7 @@ static int watch_stats(struct genl *g)
 	if (genl_dump(g, prev, &err))
 		return fail(&err);
 	if (!mopts.interval) {
-		json_object_object_add(out_obj(), "controllers", sample(prev, NULL, 0));
+		json_object_object_add(report_obj(), "controllers", sample(prev, NULL, 0));
 		return out_done();
 	}
 	list("samples");

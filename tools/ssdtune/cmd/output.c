@@ -11,7 +11,7 @@ static bool as_json;
 
 void out_begin(const char *command, bool json)
 {
-	out_reset(command);
+	report_reset(command);
 	as_json = json;
 }
 
@@ -27,8 +27,8 @@ bool out_json(void)
 
 static void print_json(void)
 {
-	out_writes_last();
-	puts(json_object_to_json_string_ext(out_obj(),
+	report_writes_last();
+	puts(json_object_to_json_string_ext(report_obj(),
 		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	fflush(stdout);
 }
@@ -38,9 +38,9 @@ static int fail(int code, const char *msg)
 	fflush(stdout);
 	fprintf(stderr, "ssdtune: %s\n", msg);
 	if (as_json) {
-		out_set_str("status", "error");
-		out_set_str("error", msg);
-		json_object_object_add(out_obj(), "exit_code",
+		report_set_str("status", "error");
+		report_set_str("error", msg);
+		json_object_object_add(report_obj(), "exit_code",
 				       json_object_new_int(code));
 		print_json();
 	}

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "cmd/output.h"
-#include "cmd/tune.h"
+#include "cmd/tuning.h"
 #include "lib/tune.h"
 
 static int cmd_plan(const struct command *cmd, struct cli *cli)
@@ -16,7 +16,7 @@ static int cmd_plan(const struct command *cmd, struct cli *cli)
 	struct topo t;
 	struct plan p;
 	int r, set, keep, skip;
-	const struct plan_opts *o = tune_opts(cmd, &r);
+	const struct plan_opts *o = tuning_opts(cmd, &r);
 
 	if (r)
 		return r;
@@ -24,8 +24,8 @@ static int cmd_plan(const struct command *cmd, struct cli *cli)
 	if (r) {
 		r = out_fail_err(&err);
 	} else {
-		report_plan(&p);
-		plan_count(&p, &set, &keep, &skip);
+		tuning_show_plan(&p);
+		tuning_count(&p, &set, &keep, &skip);
 		if (!out_json())
 			printf("%d to change, %d already set, %d skipped\n", set, keep, skip);
 		r = out_done();
@@ -65,6 +65,6 @@ const struct command plan_command = {
 "                    housekeeping\n",
 	.min_args = 0, .max_args = 64,
 	.run = cmd_plan,
-	.options = plan_options, .option = tune_option,
+	.options = plan_options, .option = tuning_option,
 };
 

@@ -7,14 +7,14 @@
 #include <unistd.h>
 
 #include "cmd/output.h"
-#include "cmd/tune.h"
+#include "cmd/tuning.h"
 #include "lib/sysfs.h"
 #include "lib/tune.h"
 
 static void skipped(void *ctx, const char *key)
 {
 	(void)ctx;
-	out_append_str("skipped", key);
+	report_append_str("skipped", key);
 	if (!out_json())
 		printf("skipped %s: gone (device or vector not found)\n", key);
 }
@@ -32,15 +32,15 @@ static int refuse_stale(const struct state *s, const char *now)
 	sys_write_mode(true);
 	tune_restore(s, true, &w, NULL, NULL);
 	sys_write_mode(dry);
-	out_set_bool("stale", true);
+	report_set_bool("stale", true);
 	return out_fail(EXIT_REFUSED, "the state in %s was saved before the last reboot (boot %s, now %s): %d of %d saved values would be restored (%s); 'ssdtune revert --force' restores them",
-			tune_state_dir(), s->boot_id, now, w.done, s->n,
+			tuning_state_dir(), s->boot_id, now, w.done, s->n,
 			out_json() ? "\"writes\"" : "above");
 }
 
 static int cmd_revert(const struct command *cmd, struct cli *cli)
 {
-	const char *dir = tune_state_dir();
+	const char *dir = tuning_state_dir();
 	char now[40];
 	struct state s = { 0 };
 	struct tune_writes w;
@@ -57,12 +57,12 @@ static int cmd_revert(const struct command *cmd, struct cli *cli)
 		r = out_fail_err(&err);
 		goto out;
 	}
-	if (!tune_force() && tune_stale(&s, now, sizeof(now))) {
+	if (!tuning_force() && tune_stale(&s, now, sizeof(now))) {
 		r = refuse_stale(&s, now);
 		goto out;
 	}
-	out_set_array("skipped");
-	tune_restore(&s, tune_force(), &w, skipped, NULL);
+	report_set_array("skipped");
+	tune_restore(&s, tuning_force(), &w, skipped, NULL);
 	if (w.failed) {
 		r = out_fail(EXIT_REFUSED, "%d saved values could not be restored (state kept in %s); first: %s",
 			     w.failed, dir, w.first);
@@ -98,5 +98,5 @@ const struct command revert_command = {
 	.flags = CMD_DRY_RUN,
 	.min_args = 0, .max_args = 0,
 	.run = cmd_revert,
-	.options = revert_options, .option = tune_option,
+	.options = revert_options, .option = tuning_option,
 };

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "cmd/output.h"
-#include "cmd/tune.h"
+#include "cmd/tuning.h"
 #include "lib/cgroup.h"
 #include "lib/tune.h"
 
@@ -44,15 +44,15 @@ static int cmd_run(const struct command *cmd, struct cli *cli)
 
 	if (cli->json && !cli->dry_run)
 		return usage_error(cmd, "--json needs --dry-run: what the command prints is its own");
-	if (tune_load(tune_state_dir(), &s, &err))
+	if (tune_load(tuning_state_dir(), &s, &err))
 		return out_fail_err(&err);
 	r = find_partition(&s, &c, &e);
 	if (r)
 		goto out;
-	json_object_object_add(out_obj(), "partition", json_object_new_string(e->path));
+	json_object_object_add(report_obj(), "partition", json_object_new_string(e->path));
 	/* the saved value is "cpus=LIST partition=TYPE": the LIST */
 	cpus = strncmp(e->val, "cpus=", 5) ? e->val : e->val + 5;
-	json_object_object_add(out_obj(), "cpus",
+	json_object_object_add(report_obj(), "cpus",
 			       json_object_new_string_len(cpus, (int)strcspn(cpus, " ")));
 	r = cgroup_enter(e->path);
 	if (r) {
@@ -64,7 +64,7 @@ static int cmd_run(const struct command *cmd, struct cli *cli)
 
 		for (i = 0; i < cli->argc; i++)
 			json_object_array_add(argv, json_object_new_string(cli->argv[i]));
-		json_object_object_add(out_obj(), "command", argv);
+		json_object_object_add(report_obj(), "command", argv);
 		if (!out_json())
 			printf("would run %s in %s\n", cli->argv[0], e->path);
 		r = out_done();
@@ -93,5 +93,5 @@ const struct command run_command = {
 	.flags = CMD_DRY_RUN | CMD_OPERANDS_LAST,
 	.min_args = 1, .max_args = 4096,
 	.run = cmd_run,
-	.options = state_options, .option = tune_option,
+	.options = state_options, .option = tuning_option,
 };

@@ -4,7 +4,8 @@
  * knobs in /sys/class/ssdtune/ssdtN/.  Every value is checked before any
  * is written; what a knob write changes is saved first in the same state
  * directory as apply (state.c), so `ssdtune revert` undoes it.  The knob
- * table and the work around the writes are lib/knobs.c's.
+ * table is lib/knobtab.c's, the transaction around the writes
+ * lib/knobs.c's (knob_set_run()).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -93,82 +94,29 @@ static void written(void *ctx, const struct knob_set *a)
 		printf("%s = %s\n", a->path, a->value);
 }
 
-/* Save the originals of what @a changes in the state directory (@s,
- * locked by the caller).  0 or an exit code (already reported). */
-static int save(struct state *s, const char *dir, const struct knob_set *a,
-		int na)
-{
-	struct lib_err err;
-	int r;
-
-	r = state_load(set_dir(), s, &err);
-	if (r == -ENOENT) {
-		r = 0;
-		snprintf(s->profile, sizeof(s->profile), "set");
-	} else if (r) {
-		return out_fail_err(&err);
-	}
-	r = knob_save(s, dir, a, na, &err);
-	if (r)
-		return knob_fail(r, &err);
-	if (state_save(set_dir(), s, &err))
-		return out_fail_err(&err);
-	return 0;
-}
-
 static int cmd_set(const struct command *cmd, struct cli *cli)
 {
-	static struct knob_before b[KNOB_MAX];
 	struct knob_set a[KNOB_MAX];
-	char dir[PATH_MAX], err1[PATH_MAX + 128] = "";
-	struct state s = { 0 };
-	int r, na, nb, fd = -1, failed;
-	struct lib_err err;
+	struct knob_run res;
 	const char *ctrl;
+	int r, na;
 
 	r = parse_args(cmd, cli, &ctrl, a, &na);
 	if (r)
 		return r;
-	r = knob_ctrl_dir(ctrl, dir, sizeof(dir), &err);
-	if (!r)
-		r = knob_resolve(dir, a, na, &err);
+	r = knob_set_run(ctrl, a, na, set_dir(), cli->dry_run, written, cli,
+			 &res);
+	if (res.ctrl[0])
+		report_set_str("controller", res.ctrl);
 	if (r)
-		return knob_fail(r, &err);
-	out_set_str("controller", strrchr(dir, '/') + 1);
-	r = knob_snapshot(dir, a, na, b, &nb, &err);
-	if (r)
-		return knob_fail(r, &err);
-	if (!cli->dry_run) {
-		fd = state_lock(set_dir(), &err);
-		if (fd < 0)
-			return out_fail_err(&err);
-		r = save(&s, dir, a, na);
-		if (r)
-			goto out;
-	}
-	failed = knob_write(a, na, err1, sizeof(err1), written, cli);
-	if (failed && !cli->dry_run)
-		knob_roll_back(b, nb);
-	if (!cli->dry_run) {
-		r = knob_record(&s, dir, &err);
-		if (r)
-			r = knob_fail(r, &err);
-		else if (state_save(set_dir(), &s, &err))
-			r = out_fail_err(&err);
-		if (r)
-			goto out;
-		json_object_object_add(out_obj(), "state_dir",
+		return res.state_err ? out_fail_err(&res.err) : knob_fail(r, &res.err);
+	if (res.saved)
+		json_object_object_add(report_obj(), "state_dir",
 				       json_object_new_string(set_dir()));
-	}
-	if (failed)
-		r = out_fail(EXIT_REFUSED, "set: the driver refused %d of %d writes, so none is kept; first: %s",
-			     failed, na, err1);
-	else
-		r = out_done();
-out:
-	state_unlock(fd);
-	state_free(&s);
-	return r;
+	if (res.failed)
+		return out_fail(EXIT_REFUSED, "set: the driver refused %d of %d writes, so none is kept; first: %s",
+				res.failed, na, res.first);
+	return out_done();
 }
 
 const struct command set_command = {

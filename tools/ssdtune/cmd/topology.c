@@ -6,6 +6,7 @@
 
 #include "cmd/cli.h"
 #include "cmd/output.h"
+#include "lib/cpuset.h"
 #include "lib/parse.h"
 #include "lib/topo.h"
 
@@ -372,12 +373,10 @@ static void json_power(const struct topo *t, struct json_object *root,
 }
 
 /* Text output: a compact rendering of the same object. */
-static void print_text(const struct topo *t, const struct package *p, int np,
-		       struct json_object *root)
+static void print_numa(const struct topo *t)
 {
-	struct json_object *storage, *dev, *w;
 	char list[TOPO_LIST];
-	int i, j, threads = 1, cores = 0;
+	int i, j;
 
 	printf("NUMA: %d node%s\n", t->nnodes, t->nnodes == 1 ? "" : "s");
 	for (i = 0; i < t->nnodes; i++) {
@@ -393,6 +392,13 @@ static void print_text(const struct topo *t, const struct package *p, int np,
 			printf(" %d", n->distance[j]);
 		printf("\n");
 	}
+}
+
+static void print_cpus(const struct topo *t, const struct package *p, int np)
+{
+	char list[TOPO_LIST];
+	int i, threads = 1, cores = 0;
+
 	for (i = 0; i < np; i++) {
 		cores += p[i].ncores;
 		if (p[i].threads > threads)
@@ -409,92 +415,126 @@ static void print_text(const struct topo *t, const struct package *p, int np,
 		printf("%d cores x %d thread%s, cpus %s\n", p[i].ncores,
 		       p[i].threads, p[i].threads == 1 ? "" : "s", list);
 	}
+}
 
+static void print_link(const struct topo_pci *pc)
+{
+	struct pcie_link ceil;
+
+	if (!pc->pcie) {
+		printf("    link: not PCI Express\n");
+		return;
+	}
+	ceil = pcie_link_ceiling(&pc->cap, pc->port_known ? &pc->port_cap : NULL);
+	printf("    link %s x%d (%u MB/s), capable of %s x%d (%u MB/s)",
+	       pcie_speed_str(pc->cur.speed), pc->cur.width,
+	       pcie_link_mbps(&pc->cur),
+	       pcie_speed_str(ceil.speed), ceil.width,
+	       pcie_link_mbps(&ceil));
+	if (pc->port_known)
+		printf(" behind %s", pc->port);
+	printf("\n");
+}
+
+/* One storage function; @dev its JSON (for the warnings). */
+static void print_function(const struct topo_pci *pc, struct json_object *dev)
+{
+	struct json_object *w;
+	int j;
+
+	printf("  %s %s [%04x:%04x] %s\n", pc->bdf, kind(pc->class24),
+	       pc->vendor, pc->device, pc->name);
+	printf("    node %d, driver %s", pc->node,
+	       pc->driver[0] ? pc->driver : "none");
+	if (pc->ssdt[0])
+		printf(" (%s)", pc->ssdt);
+	printf("\n");
+	print_link(pc);
+	printf("    %d interrupt vector%s", pc->nirqs, pc->nirqs == 1 ? "" : "s");
+	if (pc->nirqs)
+		printf(", steerable: %s", steerable(pc));
+	printf("\n");
+	for (j = 0; j < pc->nirqs; j++) {
+		const struct topo_irq *q = &pc->irqs[j];
+
+		printf("      irq %d %s: affinity %s, effective %s, %s\n",
+		       q->irq, q->name[0] ? q->name : "?",
+		       q->affinity[0] ? q->affinity : "?",
+		       q->effective[0] ? q->effective : "?",
+		       q->managed == MANAGED_YES ? "managed" :
+		       q->managed == MANAGED_NO ? "steerable" :
+		       "managed: unknown");
+	}
+	json_object_object_get_ex(dev, "warnings", &w);
+	for (j = 0; j < (int)json_object_array_length(w); j++)
+		printf("    warning: %s\n",
+		       json_object_get_string(json_object_array_get_idx(w, (size_t)j)));
+}
+
+static void print_idle(const struct topo *t)
+{
+	int i;
+
+	if (!t->idle_available) {
+		printf("cpuidle: not available (skipped)\n");
+		return;
+	}
+	printf("cpuidle: driver %s, governor %s\n",
+	       t->idle_driver[0] ? t->idle_driver : "?",
+	       t->idle_governor[0] ? t->idle_governor : "?");
+	for (i = 0; i < t->nidle_states; i++) {
+		const struct topo_idle_state *s = &t->idle_states[i];
+
+		printf("  %s: exit latency %u us", s->name, s->latency_us);
+		if (s->disabled_on[0])
+			printf(", disabled on cpus %s", s->disabled_on);
+		printf("\n");
+	}
+}
+
+static void print_freq(const struct topo *t)
+{
+	int i, j;
+
+	if (!t->freq_available) {
+		printf("cpufreq: not available (skipped)\n");
+		return;
+	}
+	printf("cpufreq: driver %s\n", t->freq_driver[0] ? t->freq_driver : "?");
+	for (i = 0; i < t->npolicies; i++) {
+		const struct topo_policy *pol = &t->policies[i];
+
+		/* One line per distinct setting would be shorter; policies
+		 * are per CPU on most x86, so group equal neighbours. */
+		j = i;
+		while (j + 1 < t->npolicies &&
+		       !strcmp(t->policies[j + 1].governor, pol->governor) &&
+		       !strcmp(t->policies[j + 1].epp, pol->epp))
+			j++;
+		printf("  policies %d-%d: governor %s", pol->id,
+		       t->policies[j].id, pol->governor);
+		if (pol->epp[0])
+			printf(", EPP %s", pol->epp);
+		printf("\n");
+		i = j;
+	}
+}
+
+static void print_text(const struct topo *t, const struct package *p, int np,
+		       struct json_object *root)
+{
+	struct json_object *storage;
+	int i;
+
+	print_numa(t);
+	print_cpus(t, p, np);
 	printf("Storage: %d function%s\n", t->npcis, t->npcis == 1 ? "" : "s");
 	json_object_object_get_ex(root, "storage", &storage);
-	for (i = 0; i < t->npcis; i++) {
-		const struct topo_pci *pc = &t->pcis[i];
-		struct pcie_link ceil;
-
-		printf("  %s %s [%04x:%04x] %s\n", pc->bdf, kind(pc->class24),
-		       pc->vendor, pc->device, pc->name);
-		printf("    node %d, driver %s", pc->node,
-		       pc->driver[0] ? pc->driver : "none");
-		if (pc->ssdt[0])
-			printf(" (%s)", pc->ssdt);
-		printf("\n");
-		if (pc->pcie) {
-			ceil = pcie_link_ceiling(&pc->cap, pc->port_known ? &pc->port_cap : NULL);
-			printf("    link %s x%d (%u MB/s), capable of %s x%d (%u MB/s)",
-			       pcie_speed_str(pc->cur.speed), pc->cur.width,
-			       pcie_link_mbps(&pc->cur),
-			       pcie_speed_str(ceil.speed), ceil.width,
-			       pcie_link_mbps(&ceil));
-			if (pc->port_known)
-				printf(" behind %s", pc->port);
-			printf("\n");
-		} else {
-			printf("    link: not PCI Express\n");
-		}
-		printf("    %d interrupt vector%s", pc->nirqs, pc->nirqs == 1 ? "" : "s");
-		if (pc->nirqs)
-			printf(", steerable: %s", steerable(pc));
-		printf("\n");
-		for (j = 0; j < pc->nirqs; j++) {
-			const struct topo_irq *q = &pc->irqs[j];
-
-			printf("      irq %d %s: affinity %s, effective %s, %s\n",
-			       q->irq, q->name[0] ? q->name : "?",
-			       q->affinity[0] ? q->affinity : "?",
-			       q->effective[0] ? q->effective : "?",
-			       q->managed == MANAGED_YES ? "managed" :
-			       q->managed == MANAGED_NO ? "steerable" :
-			       "managed: unknown");
-		}
-		dev = json_object_array_get_idx(storage, (size_t)i);
-		json_object_object_get_ex(dev, "warnings", &w);
-		for (j = 0; j < (int)json_object_array_length(w); j++)
-			printf("    warning: %s\n",
-			       json_object_get_string(json_object_array_get_idx(w, (size_t)j)));
-	}
-
-	if (t->idle_available) {
-		printf("cpuidle: driver %s, governor %s\n",
-		       t->idle_driver[0] ? t->idle_driver : "?",
-		       t->idle_governor[0] ? t->idle_governor : "?");
-		for (i = 0; i < t->nidle_states; i++) {
-			const struct topo_idle_state *s = &t->idle_states[i];
-
-			printf("  %s: exit latency %u us", s->name, s->latency_us);
-			if (s->disabled_on[0])
-				printf(", disabled on cpus %s", s->disabled_on);
-			printf("\n");
-		}
-	} else {
-		printf("cpuidle: not available (skipped)\n");
-	}
-	if (t->freq_available) {
-		printf("cpufreq: driver %s\n", t->freq_driver[0] ? t->freq_driver : "?");
-		for (i = 0; i < t->npolicies; i++) {
-			const struct topo_policy *pol = &t->policies[i];
-
-			/* One line per distinct setting would be shorter; policies
-			 * are per CPU on most x86, so group equal neighbours. */
-			j = i;
-			while (j + 1 < t->npolicies &&
-			       !strcmp(t->policies[j + 1].governor, pol->governor) &&
-			       !strcmp(t->policies[j + 1].epp, pol->epp))
-				j++;
-			printf("  policies %d-%d: governor %s", pol->id,
-			       t->policies[j].id, pol->governor);
-			if (pol->epp[0])
-				printf(", EPP %s", pol->epp);
-			printf("\n");
-			i = j;
-		}
-	} else {
-		printf("cpufreq: not available (skipped)\n");
-	}
+	for (i = 0; i < t->npcis; i++)
+		print_function(&t->pcis[i],
+			       json_object_array_get_idx(storage, (size_t)i));
+	print_idle(t);
+	print_freq(t);
 	printf("turbo: %s\n", t->turbo < 0 ? "unknown" : t->turbo ? "on" : "off");
 	if (t->irqbalance_pid > 0)
 		printf("irqbalance: running (pid %d)\n", t->irqbalance_pid);
@@ -504,7 +544,7 @@ static void print_text(const struct topo *t, const struct package *p, int np,
 
 static int cmd_topology(const struct command *cmd, struct cli *cli)
 {
-	struct json_object *root = out_obj(), *warnings;
+	struct json_object *root = report_obj(), *warnings;
 	struct package *p = NULL;
 	struct lib_err err;
 	struct topo t;

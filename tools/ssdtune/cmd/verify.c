@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "cmd/output.h"
-#include "cmd/tune.h"
+#include "cmd/tuning.h"
 #include "lib/tune.h"
 
 /*
@@ -19,14 +19,14 @@ static int verify_unapplied(const struct config *conf)
 	struct ctrl_id *ids = NULL;
 	int r, n;
 
-	r = tune_config_ctrls(conf, &ids, &n);
+	r = tuning_config_ctrls(conf, &ids, &n);
 	free(ids);
 	if (r)
 		return r;
 	if (n)
 		return out_fail(EXIT_DRIFT, "nothing is applied and %s selects %d present controller%s: 'ssdtune apply --config %s'",
 				conf->file, n, n == 1 ? "" : "s", conf->file);
-	out_set_str("status", "none_present");
+	report_set_str("status", "none_present");
 	if (!out_json())
 		printf("no controller %s selects is present: nothing to verify\n",
 		       conf->file);
@@ -56,91 +56,110 @@ static int verify_options(const struct config *conf, const struct state *s)
 			conf->io_cores ? want : "auto", conf->file);
 }
 
-static int cmd_verify(const struct command *cmd, struct cli *cli)
+/* Was @s applied as @conf (if any) asks, and in this boot?  0, or the
+ * drift reported. */
+static int verify_state(const struct config *conf, const struct state *s)
 {
-	struct json_object *arr = json_object_new_array();
-	struct lib_err err;
-	struct tune_check c;
-	struct state s;
-	int r, i, drift = 0, pending = 0;
-	bool waiting_boot = false;
-	const struct config *conf;
 	char now[40];
+	int r;
 
-	(void)cli;
-	r = tune_config(cmd, &conf);
-	if (r) {
-		json_object_put(arr);
-		return r;
+	if (conf && strcmp(s->profile, plan_profile_name(conf->profile))) {
+		json_object_object_add(report_obj(), "profile", json_object_new_string(s->profile));
+		return out_fail(EXIT_DRIFT, "the applied profile is %s, %s asks for %s: 'ssdtune apply --config %s'",
+				s->profile, conf->file, plan_profile_name(conf->profile), conf->file);
 	}
-	json_object_object_add(out_obj(), "checks", arr);
-	r = tune_load(tune_state_dir(), &s, &err);
-	if (r == -ENOENT && conf)
-		return verify_unapplied(conf);
-	if (r)
-		return out_fail_err(&err);
-	if (conf && strcmp(s.profile, plan_profile_name(conf->profile))) {
-		json_object_object_add(out_obj(), "profile", json_object_new_string(s.profile));
-		r = out_fail(EXIT_DRIFT, "the applied profile is %s, %s asks for %s: 'ssdtune apply --config %s'",
-			     s.profile, conf->file, plan_profile_name(conf->profile), conf->file);
-		state_free(&s);
+	if (conf && (r = verify_options(conf, s)))
 		return r;
+	if (tune_stale(s, now, sizeof(now))) {
+		json_object_object_add(report_obj(), "profile", json_object_new_string(s->profile));
+		report_set_bool("stale", true);
+		return out_fail(EXIT_DRIFT, "not applied since boot: the state in %s was saved before the last reboot (boot %s, now %s); 'ssdtune apply' again, or 'ssdtune revert --force'",
+				tuning_state_dir(), s->boot_id, now);
 	}
-	if (conf && (r = verify_options(conf, &s))) {
-		state_free(&s);
-		return r;
-	}
-	if (tune_stale(&s, now, sizeof(now))) {
-		json_object_object_add(out_obj(), "profile", json_object_new_string(s.profile));
-		out_set_bool("stale", true);
-		r = out_fail(EXIT_DRIFT, "not applied since boot: the state in %s was saved before the last reboot (boot %s, now %s); 'ssdtune apply' again, or 'ssdtune revert --force'",
-			     tune_state_dir(), s.boot_id, now);
-		state_free(&s);
-		return r;
-	}
-	for (i = 0; i < s.n; i++) {
-		const struct state_entry *e = &s.e[i];
-		struct json_object *j = json_object_new_object();
+	return 0;
+}
+
+/* One saved value checked: into @arr, and a line unless --json. */
+static void show_check(const struct state_entry *e, const struct tune_check *c,
+		       struct json_object *arr)
+{
+	struct json_object *j = json_object_new_object();
+
+	json_object_object_add(j, "path", json_object_new_string(c->path));
+	json_object_object_add(j, "key", json_object_new_string(e->key));
+	json_object_object_add(j, "applied", json_object_new_string(e->val));
+	json_object_object_add(j, "now", json_object_new_string(c->now));
+	json_object_object_add(j, "holds", json_object_new_boolean(c->ok));
+	if (c->pending)
+		json_object_object_add(j, "pending", json_object_new_string(c->why));
+	if (!c->ok)
+		json_object_object_add(j, "drift", json_object_new_string(c->why));
+	json_object_array_add(arr, j);
+	if (out_json())
+		return;
+	if (c->pending)
+		printf("pending %s: %s\n", c->path, c->why);
+	else if (c->ok)
+		printf("ok     %s = %s\n", c->path,
+		       e->type == TYPE_DROPIN ? "(as written)" : e->val);
+	else
+		printf("drift  %s: %s\n", c->path, c->why);
+}
+
+/* Every value of @s against the live system, into @arr; the verdict. */
+static int verify_values(const struct state *s, struct json_object *arr)
+{
+	int i, drift = 0, pending = 0;
+	bool waiting_boot = false;
+	struct tune_check c;
+
+	for (i = 0; i < s->n; i++) {
+		const struct state_entry *e = &s->e[i];
 
 		tune_check(e, &c);
 		drift += !c.ok;
 		pending += c.pending;
 		waiting_boot |= c.pending && e->vector < 0;
-		json_object_object_add(j, "path", json_object_new_string(c.path));
-		json_object_object_add(j, "key", json_object_new_string(e->key));
-		json_object_object_add(j, "applied", json_object_new_string(e->val));
-		json_object_object_add(j, "now", json_object_new_string(c.now));
-		json_object_object_add(j, "holds", json_object_new_boolean(c.ok));
-		if (c.pending)
-			json_object_object_add(j, "pending", json_object_new_string(c.why));
-		if (!c.ok)
-			json_object_object_add(j, "drift", json_object_new_string(c.why));
-		json_object_array_add(arr, j);
-		if (!out_json()) {
-			if (c.pending)
-				printf("pending %s: %s\n", c.path, c.why);
-			else if (c.ok)
-				printf("ok     %s = %s\n", c.path,
-				       e->type == TYPE_DROPIN ? "(as written)" : e->val);
-			else
-				printf("drift  %s: %s\n", c.path, c.why);
-		}
+		show_check(e, &c, arr);
 	}
-	json_object_object_add(out_obj(), "profile", json_object_new_string(s.profile));
-	json_object_object_add(out_obj(), "drifted", json_object_new_int(drift));
-	json_object_object_add(out_obj(), "pending", json_object_new_int(pending));
+	json_object_object_add(report_obj(), "profile", json_object_new_string(s->profile));
+	json_object_object_add(report_obj(), "drifted", json_object_new_int(drift));
+	json_object_object_add(report_obj(), "pending", json_object_new_int(pending));
 	if (drift)
-		r = out_fail(EXIT_DRIFT, "%d of %d applied settings drifted", drift, s.n);
-	else {
-		if (!out_json() && pending)
-			printf("all %d applied settings hold (profile %s); %d %s\n",
-			       s.n, s.profile, pending, waiting_boot ?
-			       "wait (a vector's next interrupt, or a reboot)" :
-			       "vector moves wait for the vector's next interrupt");
-		else if (!out_json())
-			printf("all %d applied settings hold (profile %s)\n", s.n, s.profile);
-		r = out_done();
+		return out_fail(EXIT_DRIFT, "%d of %d applied settings drifted", drift, s->n);
+	if (!out_json() && pending)
+		printf("all %d applied settings hold (profile %s); %d %s\n",
+		       s->n, s->profile, pending, waiting_boot ?
+		       "wait (a vector's next interrupt, or a reboot)" :
+		       "vector moves wait for the vector's next interrupt");
+	else if (!out_json())
+		printf("all %d applied settings hold (profile %s)\n", s->n, s->profile);
+	return out_done();
+}
+
+static int cmd_verify(const struct command *cmd, struct cli *cli)
+{
+	struct json_object *arr = json_object_new_array();
+	const struct config *conf;
+	struct lib_err err;
+	struct state s;
+	int r;
+
+	(void)cli;
+	r = tuning_config(cmd, &conf);
+	if (r) {
+		json_object_put(arr);
+		return r;
 	}
+	json_object_object_add(report_obj(), "checks", arr);
+	r = tune_load(tuning_state_dir(), &s, &err);
+	if (r == -ENOENT && conf)
+		return verify_unapplied(conf);
+	if (r)
+		return out_fail_err(&err);
+	r = verify_state(conf, &s);
+	if (!r)
+		r = verify_values(&s, arr);
 	state_free(&s);
 	return r;
 }
@@ -166,6 +185,6 @@ const struct command verify_command = {
 "  --state-dir DIR  where apply saved (default /var/lib/ssdtune)\n",
 	.min_args = 0, .max_args = 0,
 	.run = cmd_verify,
-	.options = config_state_options, .option = tune_option,
+	.options = config_state_options, .option = tuning_option,
 };
 

@@ -11,6 +11,7 @@
 #include "lib/bind.h"
 #include "lib/parse.h"
 #include "lib/report.h"
+#include "lib/ssdtdev.h"
 #include "lib/sysfs.h"
 
 #define DISK_GRACE_MS	2000	/* for its disks to show up after the bind */
@@ -25,19 +26,19 @@ static int lookup(const char *arg, struct bind_dev *d, struct lib_err *err)
 	int r;
 
 	memset(d, 0, sizeof(*d));
-	out_set_bool("dry_run", sys_dry_run());
+	report_set_bool("dry_run", sys_dry_run());
 	if (bdf_parse(arg, &b))
 		return lib_errf(err, EINVAL, "invalid PCI address '%s' (want DDDD:BB:DD.F, e.g. 0000:41:00.0)",
 				arg);
 	bdf_format(&b, pd->name, sizeof(pd->name));
-	out_set_str("pci_address", pd->name);
+	report_set_str("pci_address", pd->name);
 	r = pcidev_lookup(&b, pd, err);
 	if (r == -ENOENT)
 		return lib_errf(err, ENOENT, "no PCI device %s (%s/%s does not exist)",
 				pd->name, SYS_PCI_DEVICES, pd->name);
 	if (r)
 		return r;
-	out_set_str("previous_driver", pd->driver[0] ? pd->driver : NULL);
+	report_set_str("previous_driver", pd->driver[0] ? pd->driver : NULL);
 	return 0;
 }
 
@@ -54,9 +55,9 @@ static int can_attach(struct bind_dev *d, struct lib_err *err)
 				SYS_SSDT_DRIVER);
 	if (strcmp(pd->driver, SSDTUNE_DRV_NAME))
 		return 0;
-	if (!pcidev_ssdt_ctrl(pd->sysdir, d->ctrl, sizeof(d->ctrl)))
+	if (!ssdtdev_of_pci(pd->sysdir, d->ctrl, sizeof(d->ctrl)))
 		return lib_errf(err, ENOENT, "%s is bound to ssdtune but has no controller in %s",
-				pd->name, SYS_SSDT_CLASS);
+				pd->name, SSDTDEV_CLASS_DIR);
 	return 1;
 }
 
@@ -72,7 +73,7 @@ static int can_detach(struct bind_dev *d, struct lib_err *err)
 		return lib_errf(err, ENODEV, "%s is not attached to ssdtune (no driver is bound)",
 				pd->name);
 	}
-	pcidev_ssdt_ctrl(pd->sysdir, d->ctrl, sizeof(d->ctrl));
+	ssdtdev_of_pci(pd->sysdir, d->ctrl, sizeof(d->ctrl));
 	return 0;
 }
 
@@ -111,9 +112,9 @@ static int hold_idle(const char *verb, struct bind_dev *d,
 	if (r)
 		return lib_errf(err, -r, "cannot list the block devices of %s: %s",
 				pd->name, strerror(-r));
-	out_set_array("block_devices");
+	report_set_array("block_devices");
 	for (i = 0; i < l->n; i++)
-		out_append_str("block_devices", l->v[i].name);
+		report_append_str("block_devices", l->v[i].name);
 	r = blk_busy(l, why, sizeof(why), !sys_dry_run());
 	if (r)
 		blk_free(l);
@@ -246,7 +247,7 @@ int bind_ctrl_disks(const char *pci_sysdir, const char *ctrl,
 	if (r)
 		return r;
 	for (i = 0; i < l->n; i++)
-		if (is_ctrl_disk(l->v[i].name, ctrl))
+		if (ssdtdev_is_disk(l->v[i].name, ctrl))
 			l->v[n++] = l->v[i];
 	l->n = n;
 	return 0;
@@ -271,12 +272,12 @@ int bind_wait_ctrl(struct bind_dev *d, struct lib_err *err)
 	long long deadline;
 
 	deadline = sys_now_ms() + BIND_TIMEOUT_MS;
-	while (!pcidev_ssdt_ctrl(pd->sysdir, d->ctrl, sizeof(d->ctrl))) {
+	while (!ssdtdev_of_pci(pd->sysdir, d->ctrl, sizeof(d->ctrl))) {
 		if (sys_now_ms() >= deadline) {
 			if (pcidev_driver(&pd->bdf, now, sizeof(now), NULL))
 				now[0] = '\0';
 			return lib_errf(err, ETIMEDOUT, "%s did not show up in %s within %d s (driver: %s); %s",
-					pd->name, SYS_SSDT_CLASS,
+					pd->name, SSDTDEV_CLASS_DIR,
 					BIND_TIMEOUT_MS / 1000,
 					now[0] ? now : "none",
 					give_back(pd, d->override, res, sizeof(res)));

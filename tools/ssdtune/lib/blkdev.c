@@ -13,6 +13,7 @@
 
 #include "lib/blkdev.h"
 #include "lib/parse.h"
+#include "lib/ssdtdev.h"
 #include "lib/sysfs.h"
 
 static struct blkdev *blk_add(struct blklist *l)
@@ -141,7 +142,7 @@ static int collect(const char *pci_sysdir, const char *ctrl,
 		if (sys_realpath(p, rp))
 			continue;
 		if (!path_is_under(rp, pci_sysdir) &&
-		    !(ctrl && is_ctrl_disk(e->d_name, ctrl)) &&
+		    !(ctrl && ssdtdev_is_disk(e->d_name, ctrl)) &&
 		    !mpath_head_of(rp, pci_sysdir))
 			continue;
 		b = blk_add(l);

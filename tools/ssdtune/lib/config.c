@@ -9,7 +9,7 @@
 
 #include "lib/bdf.h"
 #include "lib/config.h"
-#include "lib/plan.h"
+#include "lib/planner.h"
 
 /* The keys besides the knobs, in the order errors list them; each scalar
  * key has its bit in c->seen. */

@@ -117,13 +117,33 @@ bool cpuset_equal(const struct cpuset *a, const struct cpuset *b)
 	return cpuset_subset(a, b) && cpuset_subset(b, a);
 }
 
+/* Append CPU @a, or range @a-@b, to the cpulist in @buf at *@used: 0, or
+ * -1 (@buf ends before it: never a partial range) if it does not fit. */
+static int put_range(char *buf, size_t len, size_t *used, int a, int b)
+{
+	const char *sep = *used ? "," : "";
+	int w;
+
+	if (a == b)
+		w = snprintf(buf + *used, len - *used, "%s%d", sep, a);
+	else
+		w = snprintf(buf + *used, len - *used, "%s%d-%d", sep, a, b);
+	if (w < 0 || (size_t)w >= len - *used) {
+		buf[*used] = '\0';
+		return -1;
+	}
+	*used += (size_t)w;
+	return 0;
+}
+
 char *cpuset_format(const struct cpuset *s, char *buf, size_t len)
 {
 	size_t used = 0;
-	int i = 0, j, w;
+	int i = 0, j;
 
-	if (len)
-		buf[0] = '\0';
+	if (!len)
+		return buf;
+	buf[0] = '\0';
 	while (i < s->n) {
 		if (!s->on[i]) {
 			i++;
@@ -131,15 +151,25 @@ char *cpuset_format(const struct cpuset *s, char *buf, size_t len)
 		}
 		for (j = i; j + 1 < s->n && s->on[j + 1]; j++)
 			;
-		if (j == i)
-			w = snprintf(buf + used, len - used, "%s%d", used ? "," : "", i);
-		else
-			w = snprintf(buf + used, len - used, "%s%d-%d", used ? "," : "", i, j);
-		if (w < 0 || (size_t)w >= len - used) {
-			buf[used] = '\0';
+		if (put_range(buf, len, &used, i, j))
 			break;
-		}
-		used += (size_t)w;
+		i = j + 1;
+	}
+	return buf;
+}
+
+char *cpulist_format(const int *ids, size_t n, char *buf, size_t len)
+{
+	size_t used = 0, i = 0, j;
+
+	if (!len)
+		return buf;
+	buf[0] = '\0';
+	while (i < n) {
+		for (j = i; j + 1 < n && ids[j + 1] == ids[j] + 1; j++)
+			;
+		if (put_range(buf, len, &used, ids[i], ids[j]))
+			break;
 		i = j + 1;
 	}
 	return buf;

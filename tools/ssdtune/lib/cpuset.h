@@ -27,8 +27,13 @@ void cpuset_or(struct cpuset *dst, const struct cpuset *src);
 bool cpuset_subset(const struct cpuset *a, const struct cpuset *b); /* a <= b */
 bool cpuset_equal(const struct cpuset *a, const struct cpuset *b);
 
-/* As a cpulist into @buf ("" if empty).  Returns @buf. */
+/*
+ * As a cpulist into @buf ("0-3,8,10-11"; "" if empty), truncated to fit
+ * (never a partial range).  Returns @buf.  cpulist_format() does the same
+ * for @n CPU (or node) numbers, ascending.
+ */
 char *cpuset_format(const struct cpuset *s, char *buf, size_t len);
+char *cpulist_format(const int *ids, size_t n, char *buf, size_t len);
 
 /*
  * Kernel bitmaps ("%*pb": 32-bit hex words, most significant first, as in

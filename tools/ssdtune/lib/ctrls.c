@@ -9,6 +9,7 @@
 #include "lib/ctrls.h"
 #include "lib/parse.h"
 #include "lib/pcidev.h"
+#include "lib/ssdtdev.h"
 #include "lib/sysfs.h"
 
 #define SYS_NVME_CLASS "/sys/class/nvme"
@@ -44,21 +45,20 @@ static int by_bdf(const void *a, const void *b)
 /* Fill @id's controller and identity for the function at @sysdir. */
 static void identify(struct ctrl_id *id, const char *sysdir)
 {
-	char p[PATH_MAX * 2];
-	const char *cls = NULL;
+	char p[PATH_MAX * 2], dir[PATH_MAX];
 
 	snprintf(p, sizeof(p), "%s/driver", sysdir);
 	if (sys_link_name(p, id->driver, sizeof(id->driver)))
 		id->driver[0] = '\0';
-	if (pcidev_ssdt_ctrl(sysdir, id->ctrl, sizeof(id->ctrl)))
-		cls = SYS_SSDT_CLASS;
+	if (ssdtdev_of_pci(sysdir, id->ctrl, sizeof(id->ctrl)))
+		ssdtdev_path(dir, sizeof(dir), id->ctrl, NULL);
 	else if (nvme_ctrl(sysdir, id->ctrl, sizeof(id->ctrl)))
-		cls = SYS_NVME_CLASS;
-	if (!cls)
+		snprintf(dir, sizeof(dir), SYS_NVME_CLASS "/%s", id->ctrl);
+	else
 		return;
-	snprintf(p, sizeof(p), "%s/%s/serial", cls, id->ctrl);
+	snprintf(p, sizeof(p), "%s/serial", dir);
 	sys_read_opt(p, id->serial, sizeof(id->serial));
-	snprintf(p, sizeof(p), "%s/%s/model", cls, id->ctrl);
+	snprintf(p, sizeof(p), "%s/model", dir);
 	sys_read_opt(p, id->model, sizeof(id->model));
 }
 

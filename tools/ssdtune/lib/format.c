@@ -26,7 +26,7 @@
 #include <netlink/netlink.h>
 
 #include "lib/format.h"
-#include "lib/parse.h"
+#include "lib/ssdtdev.h"
 #include "lib/sysfs.h"
 #include "uapi/linux/ssdtune.h"
 
@@ -57,7 +57,7 @@ static int nsid_of(const char *name, unsigned int *nsid)
 static int format_ssdt(const char *ctrl, const char *disk, char *why,
 		       size_t len)
 {
-	int idx = ssdt_ctrl_index(ctrl), family, r = FORMAT_FAILED;
+	int idx = ssdtdev_index(ctrl), family, r = FORMAT_FAILED;
 	struct nl_sock *sk = NULL;
 	struct nl_msg *m = NULL;
 	unsigned int nsid;

@@ -7,11 +7,126 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/bdf.h"
 #include "lib/irqvec.h"
 #include "lib/parse.h"
+#include "lib/ssdtdev.h"
 #include "lib/sysfs.h"
 
 #define PROC_INTERRUPTS	"/proc/interrupts"
+
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+int irqvec_parse_line(const char *line, int *irq, char *name, size_t len)
+{
+	const char *p = line, *last = NULL, *f;
+	unsigned int v;
+	size_t n = 0, fl;
+
+	while (*p == ' ')
+		p++;
+	if (parse_dec(&p, &v) || *p != ':' || v > 0x7fffffff)
+		return -1;
+	p++;
+	while (!parse_field(&p, &f, &fl)) {
+		last = f;
+		n = fl;
+	}
+	if (!last || !len)
+		return -1;
+	if (n >= len)
+		n = len - 1;
+	memcpy(name, last, n);
+	name[n] = '\0';
+	*irq = (int)v;
+	return 0;
+}
+
+int irqvec_msi_entry(const char *chip, unsigned long long hw, const char *bdf)
+{
+	size_t bl = strlen(bdf);
+	struct bdf b;
+
+	if (!strncmp(chip, "IR-", 3))		/* interrupt remapping */
+		chip += 3;
+	/* 6.2+: a domain per device, "PCI-MSIX-0000:41:00.0": hwirq = entry */
+	if ((!strncmp(chip, "PCI-MSIX-", 9) && !strcmp(chip + 9, bdf)) ||
+	    (!strncmp(chip, "PCI-MSI-", 8) && !strcmp(chip + 8, bdf)))
+		return hw <= 0x7fffffffULL ? (int)hw : -1;
+	/* Before: one "PCI-MSI" domain, hwirq = entry | devid << 11 |
+	 * domain << 27 (pci_msi_domain_calc_hwirq()); check it is @bdf's. */
+	if (!strcmp(chip, "PCI-MSI") && bl && !bdf_parse(bdf, &b) &&
+	    ((hw >> 11) & 0xffff) == (b.bus << 8 | b.dev << 3 | b.fn) &&
+	    (hw >> 27) == b.domain)
+		return (int)(hw & 0x7ff);
+	return -1;
+}
+
+int irqvec_parse_hw(const char *line, int *irq, char *chip, size_t clen,
+		    unsigned long long *hwirq)
+{
+	const char *p = line, *f;
+	unsigned long long hw = 0;
+	unsigned int v;
+	size_t fl;
+
+	while (*p == ' ')
+		p++;
+	if (parse_dec(&p, &v) || *p != ':' || v > 0x7fffffff || !clen)
+		return -1;
+	p++;
+	*irq = (int)v;
+	chip[0] = '\0';
+	*hwirq = ~0ULL;
+	/* the per-CPU counts, then the chip, then the hwirq ("5-edge") */
+	do {
+		if (parse_field(&p, &f, &fl))
+			return 0;
+	} while (strspn(f, "0123456789") >= fl);
+	if (fl >= clen)
+		return 0;
+	memcpy(chip, f, fl);
+	chip[fl] = '\0';
+	if (parse_field(&p, &f, &fl) || !is_digit(*f))
+		return 0;
+	for (; fl && is_digit(*f); f++, fl--) {
+		if (hw > 0xffffffffffULL)
+			return 0;
+		hw = hw * 10 + (unsigned int)(*f - '0');
+	}
+	*hwirq = hw;
+	return 0;
+}
+
+int irqvec_parse_total(const char *line, int *irq,
+		       unsigned long long *total)
+{
+	const char *p = line;
+	unsigned long long sum = 0, v;
+	unsigned int n;
+
+	while (*p == ' ')
+		p++;
+	if (parse_dec(&p, &n) || *p != ':' || n > 0x7fffffff)
+		return -1;
+	*irq = (int)n;
+	for (p++;;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!is_digit(*p))
+			break;
+		for (v = 0; is_digit(*p); p++)
+			v = v * 10 + (unsigned int)(*p - '0');
+		if (*p && *p != ' ' && *p != '\t' && *p != '\n')
+			break;	/* "5-edge": the hwirq, not a count */
+		sum += v;
+	}
+	*total = sum;
+	return 0;
+}
 
 struct irqline {
 	int irq;
@@ -33,7 +148,7 @@ int irqtable_read(struct irqtable *t, struct lib_err *err)
 	if (!f)
 		return 0;	/* no procfs: no names, entries by rank */
 	while (getline(&line, &cap, f) > 0) {
-		if (parse_interrupts_line(line, &irq, name, sizeof(name)))
+		if (irqvec_parse_line(line, &irq, name, sizeof(name)))
 			continue;
 		if (t->n == alloc) {
 			alloc = alloc ? alloc * 2 : 64;
@@ -48,7 +163,7 @@ int irqtable_read(struct irqtable *t, struct lib_err *err)
 		}
 		l = &t->l[t->n++];
 		snprintf(l->name, sizeof(l->name), "%s", name);
-		parse_interrupts_hw(line, &l->irq, l->chip, sizeof(l->chip),
+		irqvec_parse_hw(line, &l->irq, l->chip, sizeof(l->chip),
 				    &l->hwirq);
 	}
 	free(line);
@@ -123,7 +238,7 @@ static int irq_numbers(const char *bdf, int **out, struct lib_err *err)
  * queue serving each of @irqs (-1: none). */
 static void queues_of(const char *ssdt, const int *irqs, int n, int *q)
 {
-	char p[PATH_MAX], buf[32];
+	char p[PATH_MAX], file[NAME_MAX + 16], buf[32];
 	struct dirent *e;
 	int i, irq;
 	DIR *d;
@@ -132,16 +247,15 @@ static void queues_of(const char *ssdt, const int *irqs, int n, int *q)
 		q[i] = -1;
 	if (!ssdt || !ssdt[0])
 		return;
-	snprintf(p, sizeof(p), SYS_SSDT_CLASS "/%s/queues", ssdt);
-	d = opendir(p);
+	d = opendir(ssdtdev_path(p, sizeof(p), ssdt, "queues"));
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
 		if (e->d_name[0] != 'q' || !all_digits(e->d_name + 1))
 			continue;
-		snprintf(p, sizeof(p), SYS_SSDT_CLASS "/%s/queues/%s/irq", ssdt,
-			 e->d_name);
-		if (sys_read(p, buf, sizeof(buf)))
+		snprintf(file, sizeof(file), "queues/%s/irq", e->d_name);
+		if (sys_read(ssdtdev_path(p, sizeof(p), ssdt, file), buf,
+			     sizeof(buf)))
 			continue;
 		irq = atoi(buf);
 		for (i = 0; i < n; i++)
@@ -188,7 +302,7 @@ int irqvec_list(const char *bdf, const char *ssdt,
 		const struct irqline *l = line_of(tab, irqs[i]);
 
 		q->irq = irqs[i];
-		q->entry = l ? msi_entry(l->chip, l->hwirq, bdf) : -1;
+		q->entry = l ? irqvec_msi_entry(l->chip, l->hwirq, bdf) : -1;
 		q->queue = queue[i];
 		snprintf(q->name, sizeof(q->name), "%s", l ? l->name : "");
 		if (q->entry < 0)
@@ -240,7 +354,7 @@ long long irqvec_count_sum(const int *irqs, int n)
 	if (!f)
 		return -1;
 	while (seen < n && getline(&line, &cap, f) > 0) {
-		if (parse_interrupts_total(line, &irq, &total))
+		if (irqvec_parse_total(line, &irq, &total))
 			continue;
 		for (i = 0; i < n; i++)
 			if (irqs[i] == irq) {

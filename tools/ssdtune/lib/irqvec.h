@@ -4,7 +4,7 @@
  * plan, verify, revert and bench.  A vector's IRQ number changes across
  * rebinds and reboots; its identity does not:
  *  - the MSI-X (or MSI) table entry, from the chip and hwirq columns of
- *    /proc/interrupts (parse.h: msi_entry());
+ *    /proc/interrupts (irqvec_msi_entry() below);
  *  - for a controller on ssdtune, the queue K whose queues/qK/irq names it.
  * Where /proc/interrupts does not say the entry (INTx, another chip), a
  * vector's rank among the function's msi_irqs stands in for it.
@@ -56,5 +56,37 @@ long long irqvec_count_sum(const int *irqs, int n);
 
 /* The IRQ number that vector @entry of @bdf has now, or -ENOENT. */
 int irqvec_irq(const char *bdf, int entry);
+
+/* Reading /proc/interrupts: pure, tests/unit.c calls them directly. */
+
+/*
+ * One /proc/interrupts line: "  33:   0   5  PCI-MSIX-0000:41:00.0  0-edge
+ * nvme0q0" -> @irq 33, @name "nvme0q0" (the last field).  0, or -1 for the
+ * CPU header, NMI/LOC/... rows and malformed lines.
+ */
+int irqvec_parse_line(const char *line, int *irq, char *name, size_t len);
+
+/*
+ * The same line's chip and hwirq columns ("PCI-MSIX-0000:41:00.0",
+ * 3 from "3-edge"): 0 with @irq set, @chip "" and @hwirq ~0 where the
+ * line has none; -1 for lines without an IRQ number.
+ */
+int irqvec_parse_hw(const char *line, int *irq, char *chip, size_t clen,
+		    unsigned long long *hwirq);
+
+/* The same line's per-CPU counts, summed: 0 with @irq and @total set,
+ * -1 for lines without an IRQ number. */
+int irqvec_parse_total(const char *line, int *irq,
+		       unsigned long long *total);
+
+/*
+ * The MSI-X (or MSI) table entry that hwirq @hwirq of chip @chip is for PCI
+ * function @bdf ("0000:41:00.0"): "PCI-MSIX-<bdf>" (a domain per device,
+ * 6.2+) numbers vectors by entry; the older global "PCI-MSI" domain puts
+ * the entry in the low 11 bits next to the device's id.  -1 when the chip
+ * does not say or the hwirq is another function's.
+ */
+int irqvec_msi_entry(const char *chip, unsigned long long hwirq,
+		     const char *bdf);
 
 #endif

@@ -14,7 +14,8 @@
 
 #include "lib/bdf.h"
 #include "lib/knobs.h"
-#include "lib/plan.h"
+#include "lib/planner.h"
+#include "lib/ssdtdev.h"
 #include "lib/sysfs.h"
 
 /* DIR/NAME into @buf; controller directories are short, so a path that
@@ -23,76 +24,6 @@ static void knob_path(char *buf, size_t len, const char *dir, const char *name)
 {
 	if ((size_t)snprintf(buf, len, "%s/%s", dir, name) >= len)
 		buf[0] = '\0';
-}
-
-int knob_ctrl_dir(const char *arg, char *dir, size_t len,
-		  struct lib_err *err)
-{
-	char name[64], pci[64], want[BDF_BUFSZ] = "", path[PATH_MAX];
-	int i, found = 0;
-	struct bdf b;
-
-	if (arg && !bdf_parse(arg, &b))
-		bdf_format(&b, want, sizeof(want));
-	if (!sys_is_dir(SYS_SSDT_CLASS))
-		return lib_errf(err, ENOENT, "no %s: is ssdtune.ko loaded?",
-				SYS_SSDT_CLASS);
-	for (i = 0; i < 1024; i++) {
-		snprintf(name, sizeof(name), SSDTUNE_CTRL_PREFIX "%d", i);
-		snprintf(path, sizeof(path), SYS_SSDT_CLASS "/%s", name);
-		if (!sys_is_dir(path))
-			continue;
-		snprintf(path, sizeof(path), SYS_SSDT_CLASS "/%s/pci_address", name);
-		if (sys_read(path, pci, sizeof(pci)))
-			pci[0] = '\0';
-		if (arg && strcmp(arg, name) && strcmp(want, pci))
-			continue;
-		if (found++)
-			return lib_errf(err, ENOTUNIQ, "more than one controller is attached to ssdtune: name one (ssdtN or its PCI address)");
-		snprintf(dir, len, SYS_SSDT_CLASS "/%s", name);
-	}
-	if (found)
-		return 0;
-	if (arg)
-		return lib_errf(err, ENODEV, "no ssdtune controller '%s' (see 'ssdtune topology')",
-				arg);
-	return lib_errf(err, ENODEV, "no controller is attached to ssdtune (see 'ssdtune attach')");
-}
-
-int knob_ctrl_identity(const char *dir, char *serial, size_t slen,
-		       char *model, size_t mlen)
-{
-	char p[PATH_MAX];
-
-	snprintf(p, sizeof(p), "%s/serial", dir);
-	if (sys_read(p, serial, slen) || !serial[0])
-		return -ENOENT;
-	snprintf(p, sizeof(p), "%s/model", dir);
-	if (sys_read(p, model, mlen) || !model[0])
-		return -ENOENT;
-	return 0;
-}
-
-int knob_ctrl_find(const char *serial, const char *model, const char *bdf,
-		   char *dir, size_t len)
-{
-	char path[PATH_MAX], pp[PATH_MAX + 16], sn[64], mn[64], pci[64];
-	int i, found = 0;
-
-	for (i = 0; i < 1024; i++) {
-		snprintf(path, sizeof(path), SYS_SSDT_CLASS "/" SSDTUNE_CTRL_PREFIX "%d", i);
-		if (knob_ctrl_identity(path, sn, sizeof(sn), mn, sizeof(mn)) ||
-		    strcmp(sn, serial) || strcmp(mn, model))
-			continue;
-		/* Two drives may share a (blank or generic) serial: the
-		 * PCI address breaks the tie. */
-		snprintf(pp, sizeof(pp), "%s/pci_address", path);
-		if (found && (sys_read(pp, pci, sizeof(pci)) || strcmp(pci, bdf)))
-			continue;
-		snprintf(dir, len, "%s", path);
-		found = 1;
-	}
-	return found ? 0 : -ENOENT;
 }
 
 int knob_resolve(const char *dir, struct knob_set *a, int na,
@@ -145,7 +76,7 @@ int knob_save(struct state *s, const char *dir, const struct knob_set *a,
 	      int na, struct lib_err *err)
 {
 	char path[PATH_MAX], raw[4096], key[PATH_MAX], sn[64], mn[64], pci[64];
-	bool ident = !knob_ctrl_identity(dir, sn, sizeof(sn), mn, sizeof(mn));
+	bool ident = !ssdtdev_identity(dir, sn, sizeof(sn), mn, sizeof(mn));
 	const char *const *f;
 	int i, r;
 
@@ -205,7 +136,7 @@ void knob_roll_back(const struct knob_before *b, int nb)
 int knob_record(struct state *s, const char *dir, struct lib_err *err)
 {
 	char now[4096], path[PATH_MAX], sn[64], mn[64];
-	bool ident = !knob_ctrl_identity(dir, sn, sizeof(sn), mn, sizeof(mn));
+	bool ident = !ssdtdev_identity(dir, sn, sizeof(sn), mn, sizeof(mn));
 	size_t dl = strlen(dir);
 	const char *file;
 	int i;
@@ -230,4 +161,103 @@ int knob_record(struct state *s, const char *dir, struct lib_err *err)
 			return lib_enomem(err);
 	}
 	return 0;
+}
+
+int knob_txn_begin(struct knob_txn *t, const char *dir,
+		   const struct knob_set *a, int na, struct lib_err *err)
+{
+	snprintf(t->dir, sizeof(t->dir), "%s", dir);
+	t->a = a;
+	t->na = na;
+	t->failed = 0;
+	t->first[0] = '\0';
+	return knob_snapshot(dir, a, na, t->b, &t->nb, err);
+}
+
+int knob_txn_commit(struct knob_txn *t, struct state *s,
+		    void (*written)(void *ctx, const struct knob_set *a),
+		    void *ctx, struct lib_err *err)
+{
+	int r;
+
+	t->failed = knob_write(t->a, t->na, t->first, sizeof(t->first),
+			       written, ctx);
+	if (t->failed && s)
+		knob_roll_back(t->b, t->nb);
+	if (s) {
+		r = knob_record(s, t->dir, err);
+		if (r)
+			return r;
+	}
+	return t->failed;
+}
+
+/* set's save, under @state_dir's lock (taken here, into *@fd): the state
+ * there (or a new one, profile "set") with the originals of what @a
+ * changes in controller directory @dir added.  0 or -errno. */
+static int set_save(struct state *s, const char *state_dir, const char *dir,
+		    const struct knob_set *a, int na, int *fd,
+		    struct knob_run *res)
+{
+	int r;
+
+	res->state_err = true;
+	*fd = state_lock(state_dir, &res->err);
+	if (*fd < 0)
+		return *fd;
+	r = state_load(state_dir, s, &res->err);
+	if (r == -ENOENT) {
+		r = 0;
+		snprintf(s->profile, sizeof(s->profile), "set");
+	}
+	if (r)
+		return r;
+	res->state_err = false;
+	r = knob_save(s, dir, a, na, &res->err);
+	if (r)
+		return r;
+	res->state_err = true;
+	r = state_save(state_dir, s, &res->err);
+	res->state_err = r != 0;
+	return r;
+}
+
+int knob_set_run(const char *arg, struct knob_set *a, int na,
+		 const char *state_dir, bool dry_run,
+		 void (*written)(void *ctx, const struct knob_set *a),
+		 void *ctx, struct knob_run *res)
+{
+	struct knob_txn *t = NULL;
+	struct state s = { 0 };
+	char dir[PATH_MAX];
+	int r, fd = -1;
+
+	memset(res, 0, sizeof(*res));
+	r = ssdtdev_dir(arg, dir, sizeof(dir), &res->err);
+	if (!r)
+		r = knob_resolve(dir, a, na, &res->err);
+	if (r)
+		return r;
+	snprintf(res->ctrl, sizeof(res->ctrl), "%s", strrchr(dir, '/') + 1);
+	t = malloc(sizeof(*t));
+	r = t ? knob_txn_begin(t, dir, a, na, &res->err) : lib_enomem(&res->err);
+	if (!r && !dry_run)
+		r = set_save(&s, state_dir, dir, a, na, &fd, res);
+	if (!r)
+		r = knob_txn_commit(t, dry_run ? NULL : &s, written, ctx, &res->err);
+	if (r < 0)
+		goto out;
+	res->failed = r;
+	snprintf(res->first, sizeof(res->first), "%s", t->first);
+	r = 0;
+	if (!dry_run) {
+		r = state_save(state_dir, &s, &res->err);
+		res->state_err = r != 0;
+		res->saved = !r;
+	}
+out:
+	state_unlock(fd);
+	state_free(&s);
+	free(t);
+	return r;
 }

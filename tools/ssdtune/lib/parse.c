@@ -3,17 +3,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/bdf.h"
 #include "lib/parse.h"
-#include "uapi/linux/ssdtune.h"
 
 static int is_digit(char c)
 {
 	return c >= '0' && c <= '9';
 }
 
-/* Decimal digits at *sp -> *v; -1 if none or overflowing 32 bits. */
-static int dec(const char **sp, unsigned int *v)
+int parse_dec(const char **sp, unsigned int *v)
 {
 	const char *s = *sp;
 	unsigned long long x = 0;
@@ -63,7 +60,7 @@ int parse_devnum(const char *s, unsigned int *maj, unsigned int *min)
 {
 	unsigned int a, b;
 
-	if (!s || dec(&s, &a) || *s++ != ':' || dec(&s, &b))
+	if (!s || parse_dec(&s, &a) || *s++ != ':' || parse_dec(&s, &b))
 		return -1;
 	if (*s == '\n')
 		s++;
@@ -96,8 +93,7 @@ void unescape_octal(const char *in, size_t inlen, char *out, size_t outlen)
 	out[o] = '\0';
 }
 
-/* Next space-separated field of *sp: start and length; -1 at the end. */
-static int field(const char **sp, const char **start, size_t *len)
+int parse_field(const char **sp, const char **start, size_t *len)
 {
 	const char *s = *sp;
 
@@ -129,28 +125,28 @@ int parse_mountinfo_line(const char *line, struct mountinfo_entry *e)
 	if (!line)
 		return -1;
 	for (i = 0; i < 2; i++)		/* mount id, parent id */
-		if (field(&p, &f, &n))
+		if (parse_field(&p, &f, &n))
 			return -1;
-	if (field(&p, &f, &n) || n >= sizeof(num))
+	if (parse_field(&p, &f, &n) || n >= sizeof(num))
 		return -1;
 	memcpy(num, f, n);
 	num[n] = '\0';
 	if (parse_devnum(num, &maj, &min))
 		return -1;
-	if (field(&p, &f, &n))		/* root */
+	if (parse_field(&p, &f, &n))		/* root */
 		return -1;
-	if (field(&p, &f, &n))		/* mount point */
+	if (parse_field(&p, &f, &n))		/* mount point */
 		return -1;
 	unescape_octal(f, n, e->mountpoint, sizeof(e->mountpoint));
 	for (;;) {			/* options, optional fields, "-" */
-		if (field(&p, &f, &n))
+		if (parse_field(&p, &f, &n))
 			return -1;
 		if (n == 1 && *f == '-')
 			break;
 	}
-	if (field(&p, &f, &n))		/* fs type */
+	if (parse_field(&p, &f, &n))		/* fs type */
 		return -1;
-	if (field(&p, &f, &n))		/* source */
+	if (parse_field(&p, &f, &n))		/* source */
 		return -1;
 	unescape_octal(f, n, e->source, sizeof(e->source));
 	e->maj = maj;
@@ -166,41 +162,10 @@ int parse_swaps_line(const char *line, char *path, size_t len)
 	const char *p = line, *f;
 	size_t n;
 
-	if (!line || field(&p, &f, &n) || *f != '/')
+	if (!line || parse_field(&p, &f, &n) || *f != '/')
 		return -1;
 	unescape_octal(f, n, path, len);
 	return 0;
-}
-
-int ssdt_ctrl_index(const char *name)
-{
-	size_t pl = strlen(SSDTUNE_CTRL_PREFIX);
-	const char *s;
-	unsigned int v;
-
-	if (!name || strncmp(name, SSDTUNE_CTRL_PREFIX, pl))
-		return -1;
-	s = name + pl;
-	if (dec(&s, &v) || *s || v > 0x7fffffff)
-		return -1;
-	if (name[pl] == '0' && name[pl + 1])	/* no leading zeros */
-		return -1;
-	return (int)v;
-}
-
-bool is_ctrl_disk(const char *name, const char *ctrl)
-{
-	size_t cl;
-	const char *s;
-	unsigned int v;
-
-	if (!name || !ctrl || !*ctrl)
-		return false;
-	cl = strlen(ctrl);
-	if (strncmp(name, ctrl, cl) || name[cl] != 'n')
-		return false;
-	s = name + cl + 1;
-	return !dec(&s, &v) && !*s;
 }
 
 bool path_is_under(const char *path, const char *dir)
@@ -249,141 +214,6 @@ char *escape_value(const char *in, char *out, size_t outlen)
 	}
 	out[o] = '\0';
 	return out;
-}
-
-char *cpulist_format(const int *ids, size_t n, char *buf, size_t len)
-{
-	size_t i = 0, o = 0, j;
-	int w;
-
-	if (!len)
-		return buf;
-	buf[0] = '\0';
-	while (i < n) {
-		j = i;
-		while (j + 1 < n && ids[j + 1] == ids[j] + 1)
-			j++;
-		if (j == i)
-			w = snprintf(buf + o, len - o, "%s%d", o ? "," : "", ids[i]);
-		else
-			w = snprintf(buf + o, len - o, "%s%d-%d", o ? "," : "",
-				     ids[i], ids[j]);
-		if (w < 0 || (size_t)w >= len - o) {
-			buf[o] = '\0';	/* drop a partial range */
-			break;
-		}
-		o += (size_t)w;
-		i = j + 1;
-	}
-	return buf;
-}
-
-int parse_interrupts_line(const char *line, int *irq, char *name, size_t len)
-{
-	const char *p = line, *last = NULL, *f;
-	unsigned int v;
-	size_t n = 0, fl;
-
-	while (*p == ' ')
-		p++;
-	if (dec(&p, &v) || *p != ':' || v > 0x7fffffff)
-		return -1;
-	p++;
-	while (!field(&p, &f, &fl)) {
-		last = f;
-		n = fl;
-	}
-	if (!last || !len)
-		return -1;
-	if (n >= len)
-		n = len - 1;
-	memcpy(name, last, n);
-	name[n] = '\0';
-	*irq = (int)v;
-	return 0;
-}
-
-int msi_entry(const char *chip, unsigned long long hw, const char *bdf)
-{
-	size_t bl = strlen(bdf);
-	struct bdf b;
-
-	if (!strncmp(chip, "IR-", 3))		/* interrupt remapping */
-		chip += 3;
-	/* 6.2+: a domain per device, "PCI-MSIX-0000:41:00.0": hwirq = entry */
-	if ((!strncmp(chip, "PCI-MSIX-", 9) && !strcmp(chip + 9, bdf)) ||
-	    (!strncmp(chip, "PCI-MSI-", 8) && !strcmp(chip + 8, bdf)))
-		return hw <= 0x7fffffffULL ? (int)hw : -1;
-	/* Before: one "PCI-MSI" domain, hwirq = entry | devid << 11 |
-	 * domain << 27 (pci_msi_domain_calc_hwirq()); check it is @bdf's. */
-	if (!strcmp(chip, "PCI-MSI") && bl && !bdf_parse(bdf, &b) &&
-	    ((hw >> 11) & 0xffff) == (b.bus << 8 | b.dev << 3 | b.fn) &&
-	    (hw >> 27) == b.domain)
-		return (int)(hw & 0x7ff);
-	return -1;
-}
-
-int parse_interrupts_hw(const char *line, int *irq, char *chip, size_t clen,
-			unsigned long long *hwirq)
-{
-	const char *p = line, *f;
-	unsigned long long hw = 0;
-	unsigned int v;
-	size_t fl;
-
-	while (*p == ' ')
-		p++;
-	if (dec(&p, &v) || *p != ':' || v > 0x7fffffff || !clen)
-		return -1;
-	p++;
-	*irq = (int)v;
-	chip[0] = '\0';
-	*hwirq = ~0ULL;
-	/* the per-CPU counts, then the chip, then the hwirq ("5-edge") */
-	do {
-		if (field(&p, &f, &fl))
-			return 0;
-	} while (strspn(f, "0123456789") >= fl);
-	if (fl >= clen)
-		return 0;
-	memcpy(chip, f, fl);
-	chip[fl] = '\0';
-	if (field(&p, &f, &fl) || !is_digit(*f))
-		return 0;
-	for (; fl && is_digit(*f); f++, fl--) {
-		if (hw > 0xffffffffffULL)
-			return 0;
-		hw = hw * 10 + (unsigned int)(*f - '0');
-	}
-	*hwirq = hw;
-	return 0;
-}
-
-int parse_interrupts_total(const char *line, int *irq,
-			   unsigned long long *total)
-{
-	const char *p = line;
-	unsigned long long sum = 0, v;
-	unsigned int n;
-
-	while (*p == ' ')
-		p++;
-	if (dec(&p, &n) || *p != ':' || n > 0x7fffffff)
-		return -1;
-	*irq = (int)n;
-	for (p++;;) {
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (!is_digit(*p))
-			break;
-		for (v = 0; is_digit(*p); p++)
-			v = v * 10 + (unsigned int)(*p - '0');
-		if (*p && *p != ' ' && *p != '\t' && *p != '\n')
-			break;	/* "5-edge": the hwirq, not a count */
-		sum += v;
-	}
-	*total = sum;
-	return 0;
 }
 
 char *sched_active(const char *list, char *out, size_t len)

@@ -9,7 +9,6 @@
 
 #include <pci/pci.h>
 
-#include "lib/parse.h"
 #include "lib/pcidev.h"
 #include "lib/sysfs.h"
 
@@ -135,32 +134,3 @@ int pcidev_driver(const struct bdf *b, char *buf, size_t len,
 	return 0;
 }
 
-bool pcidev_ssdt_ctrl(const char *pci_sysdir, char *ctrl, size_t len)
-{
-	char p[PATH_MAX * 2], rp[PATH_MAX], addr[64];
-	const char *bdf = strrchr(pci_sysdir, '/');
-	struct dirent *e;
-	bool found = false;
-	DIR *d = opendir(SYS_SSDT_CLASS);
-
-	if (!d)
-		return false;
-	bdf = bdf ? bdf + 1 : pci_sysdir;
-	while (!found && (e = readdir(d))) {
-		if (ssdt_ctrl_index(e->d_name) < 0)
-			continue;
-		/* The class device's parent is the PCI device; its
-		 * pci_address file says the same. */
-		snprintf(p, sizeof(p), "%s/%s/device", SYS_SSDT_CLASS, e->d_name);
-		if (sys_realpath(p, rp) || strcmp(rp, pci_sysdir)) {
-			snprintf(p, sizeof(p), "%s/%s/pci_address", SYS_SSDT_CLASS,
-				 e->d_name);
-			if (sys_read(p, addr, sizeof(addr)) || strcmp(addr, bdf))
-				continue;
-		}
-		snprintf(ctrl, len, "%s", e->d_name);
-		found = true;
-	}
-	closedir(d);
-	return found;
-}

@@ -49,8 +49,4 @@ struct pci_access *pcidev_open(void);
 void pcidev_catch(jmp_buf *jb);
 int pcidev_caught(struct lib_err *err);
 
-/* The /sys/class/ssdtune/ssdtN whose device is @pci_sysdir, into @ctrl.
- * Returns whether there is one. */
-bool pcidev_ssdt_ctrl(const char *pci_sysdir, char *ctrl, size_t len);
-
 #endif

@@ -5,7 +5,7 @@
 
 static struct json_object *report;
 
-void out_reset(const char *command)
+void report_reset(const char *command)
 {
 	if (report)
 		json_object_put(report);
@@ -16,47 +16,47 @@ void out_reset(const char *command)
 			       json_object_new_string(SSDTUNE_VERSION));
 }
 
-struct json_object *out_obj(void)
+struct json_object *report_obj(void)
 {
 	if (!report)
-		out_reset(NULL);
+		report_reset(NULL);
 	return report;
 }
 
-void out_set_str(const char *key, const char *val)
+void report_set_str(const char *key, const char *val)
 {
-	json_object_object_add(out_obj(), key,
+	json_object_object_add(report_obj(), key,
 			       val ? json_object_new_string(val) : NULL);
 }
 
-void out_set_bool(const char *key, bool val)
+void report_set_bool(const char *key, bool val)
 {
-	json_object_object_add(out_obj(), key, json_object_new_boolean(val));
+	json_object_object_add(report_obj(), key, json_object_new_boolean(val));
 }
 
 static struct json_object *array(const char *key)
 {
 	struct json_object *a;
 
-	if (!json_object_object_get_ex(out_obj(), key, &a) ||
+	if (!json_object_object_get_ex(report_obj(), key, &a) ||
 	    !json_object_is_type(a, json_type_array)) {
 		a = json_object_new_array();
-		json_object_object_add(out_obj(), key, a);
+		json_object_object_add(report_obj(), key, a);
 	}
 	return a;
 }
 
-void out_set_array(const char *key)
+void report_set_array(const char *key)
 {
 	array(key);
 }
 
-void out_append_str(const char *key, const char *val)
+void report_append_str(const char *key, const char *val)
 {
 	json_object_array_add(array(key), json_object_new_string(val));
 }
 
-void out_add_write(const char *path, const char *value, const char *error)
+void report_add_write(const char *path, const char *value, const char *error)
 {
 	struct json_object *w = json_object_new_object();
 
@@ -67,13 +67,13 @@ void out_add_write(const char *path, const char *value, const char *error)
 	json_object_array_add(array("writes"), w);
 }
 
-void out_writes_last(void)
+void report_writes_last(void)
 {
 	struct json_object *w;
 
-	if (json_object_object_get_ex(out_obj(), "writes", &w)) {
+	if (json_object_object_get_ex(report_obj(), "writes", &w)) {
 		json_object_get(w);
-		json_object_object_del(out_obj(), "writes");
-		json_object_object_add(out_obj(), "writes", w);
+		json_object_object_del(report_obj(), "writes");
+		json_object_object_add(report_obj(), "writes", w);
 	}
 }

@@ -12,22 +12,22 @@
 #include <json-c/json.h>
 
 /* Start a new report: {"command": @command, "version": ...}. */
-void out_reset(const char *command);
+void report_reset(const char *command);
 
 /* The report object (owned by report.c). */
-struct json_object *out_obj(void);
-void out_set_str(const char *key, const char *val);	/* NULL -> null */
-void out_set_bool(const char *key, bool val);
+struct json_object *report_obj(void);
+void report_set_str(const char *key, const char *val);	/* NULL -> null */
+void report_set_bool(const char *key, bool val);
 /* An array field, created on first use. */
-void out_append_str(const char *key, const char *val);
-void out_set_array(const char *key);			/* empty [] */
+void report_append_str(const char *key, const char *val);
+void report_set_array(const char *key);			/* empty [] */
 
 /* Record one write (sysfs.c's write path); @error NULL if it worked or
  * was not attempted (dry run). */
-void out_add_write(const char *path, const char *value, const char *error);
+void report_add_write(const char *path, const char *value, const char *error);
 
 /* Move "writes" to the end of the object (what was, or would be, done
  * comes after what was found). */
-void out_writes_last(void);
+void report_writes_last(void);
 
 #endif

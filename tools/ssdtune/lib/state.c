@@ -13,7 +13,7 @@
 #include <json-c/json.h>
 
 #include "lib/error.h"
-#include "lib/plan.h"
+#include "lib/planner.h"
 #include "lib/state.h"
 
 const char *state_dir_env(void)

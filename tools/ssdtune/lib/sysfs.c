@@ -54,7 +54,7 @@ static int write_file(const char *path, const char *value, int flags)
 	int fd, err = 0;
 
 	if (dry_run) {
-		out_add_write(path, value, NULL);
+		report_add_write(path, value, NULL);
 		if (dry_observer)
 			dry_observer(path, value);
 		return 0;
@@ -71,7 +71,7 @@ static int write_file(const char *path, const char *value, int flags)
 		if (close(fd) && !err)
 			err = -errno;
 	}
-	out_add_write(path, value, err ? strerror(-err) : NULL);
+	report_add_write(path, value, err ? strerror(-err) : NULL);
 	return err;
 }
 
@@ -197,7 +197,7 @@ static int path_op(const char *path, enum dir_op op)
 	int r, err = 0;
 
 	if (dry_run) {
-		out_add_write(path, what[op], NULL);
+		report_add_write(path, what[op], NULL);
 		if (dry_observer)
 			dry_observer(path, what[op]);
 		return 0;
@@ -210,7 +210,7 @@ static int path_op(const char *path, enum dir_op op)
 		r = unlink(path);
 	if (r)
 		err = -errno;
-	out_add_write(path, what[op], err ? strerror(-err) : NULL);
+	report_add_write(path, what[op], err ? strerror(-err) : NULL);
 	return err;
 }
 
@@ -269,13 +269,13 @@ int sys_run(char *const argv[])
 		used += (size_t)snprintf(cmd + used, sizeof(cmd) - used, "%s%s",
 					 i > 1 ? " " : "", argv[i]);
 	if (dry_run) {
-		out_add_write(argv[0], cmd, NULL);
+		report_add_write(argv[0], cmd, NULL);
 		if (dry_observer)
 			dry_observer(argv[0], cmd);
 		return 0;
 	}
 	rc = sys_spawn(argv, NULL, NULL);
-	out_add_write(argv[0], cmd, rc ? "failed" : NULL);
+	report_add_write(argv[0], cmd, rc ? "failed" : NULL);
 	return rc ? -ECHILD : 0;
 }
 

@@ -16,7 +16,6 @@
 #define SYS_PCI_DRIVERS		"/sys/bus/pci/drivers"
 #define SYS_PCI_DRIVERS_PROBE	"/sys/bus/pci/drivers_probe"
 #define SYS_BLOCK		"/sys/block"
-#define SYS_SSDT_CLASS		"/sys/class/" SSDTUNE_CLASS_NAME
 #define SYS_SSDT_DRIVER		SYS_PCI_DRIVERS "/" SSDTUNE_DRV_NAME
 
 /* dry_run: sys_write() records the write in the report, tells the

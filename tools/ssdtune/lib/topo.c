@@ -25,6 +25,7 @@
 #include "lib/error.h"
 #include "lib/parse.h"
 #include "lib/pcidev.h"
+#include "lib/ssdtdev.h"
 #include "lib/state.h"
 #include "lib/sysfs.h"
 #include "lib/topo.h"
@@ -343,17 +344,17 @@ static int scan_pci_bus(struct topo *t, struct lib_err *err)
 			bdf_format(&b, pc->port, sizeof(pc->port));
 		}
 		if (!sys_realpath(pathf(p, sizeof(p), SYS_PCI_DEVICES "/%s", pc->bdf), rp))
-			pcidev_ssdt_ctrl(rp, pc->ssdt, sizeof(pc->ssdt));
+			ssdtdev_of_pci(rp, pc->ssdt, sizeof(pc->ssdt));
 		if (pc->ssdt[0]) {
-			sys_read_opt(pathf(p, sizeof(p), SYS_SSDT_CLASS "/%s/coalesce_profile", pc->ssdt),
+			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, "coalesce_profile"),
 				 pc->coalesce_profile, sizeof(pc->coalesce_profile));
-			sys_read_opt(pathf(p, sizeof(p), SYS_SSDT_CLASS "/%s/poll_queues", pc->ssdt),
+			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, "poll_queues"),
 				 pc->poll_queues, sizeof(pc->poll_queues));
-			sys_read_opt(pathf(p, sizeof(p), SYS_SSDT_CLASS "/%s/power_limit_mw", pc->ssdt),
+			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, "power_limit_mw"),
 				 pc->power_limit_mw, sizeof(pc->power_limit_mw));
-			sys_read_opt(pathf(p, sizeof(p), SYS_SSDT_CLASS "/%s/serial", pc->ssdt),
+			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, "serial"),
 				 pc->ssdt_serial, sizeof(pc->ssdt_serial));
-			sys_read_opt(pathf(p, sizeof(p), SYS_SSDT_CLASS "/%s/model", pc->ssdt),
+			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, "model"),
 				 pc->ssdt_model, sizeof(pc->ssdt_model));
 		}
 	}

@@ -15,6 +15,7 @@
 #include "lib/irqvec.h"
 #include "lib/knobs.h"
 #include "lib/parse.h"
+#include "lib/ssdtdev.h"
 #include "lib/sysfs.h"
 #include "lib/tune.h"
 
@@ -132,7 +133,7 @@ static int entry_path(const struct state_entry *e, char *buf, size_t len)
 	if (e->vector >= 0)
 		return vector_path(e->bdf, e->vector, "smp_affinity_list", buf, len);
 	if (e->serial && e->model) {
-		if (knob_ctrl_find(e->serial, e->model, e->bdf, dir, sizeof(dir)))
+		if (ssdtdev_find(e->serial, e->model, e->bdf, dir, sizeof(dir)))
 			return -ENOENT;
 		snprintf(buf, len, "%s%s", dir, file ? file : "");
 		return 0;

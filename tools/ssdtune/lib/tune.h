@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Plan, apply, verify and revert, without the printing: the glue between
- * topo_gather(), the pure planner (plan.h), the saved state (state.h) and
+ * topo_gather(), the pure planner (planner.h), the saved state (state.h) and
  * the one write path (sys_write()).  The commands (cmd/plan.c, apply.c,
  * verify.c, revert.c) show what these return.  See Documentation/tuning.md.
  */
@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "lib/error.h"
-#include "lib/plan.h"
+#include "lib/planner.h"
 #include "lib/state.h"
 #include "lib/topo.h"
 

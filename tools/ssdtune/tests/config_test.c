@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "lib/config.h"
-#include "lib/plan.h"
+#include "lib/planner.h"
 
 /* Parse @text as "t.conf": 0 and the config, or the error line. */
 static int conf(const char *text, struct config *c, struct lib_err *e)

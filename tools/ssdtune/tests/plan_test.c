@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of the planner (plan.c) and CPU sets (cpuset.c), included by
+/* Unit tests of the planner (planner.c) and CPU sets (cpuset.c), included by
  * unit.c: hand-built topologies in, plan items out. */
 #include <errno.h>
 #include <stdlib.h>
 
 #include "lib/cpuset.h"
-#include "lib/plan.h"
+#include "lib/planner.h"
 
 static void test_cpuset(void)
 {

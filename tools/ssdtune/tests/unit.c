@@ -4,8 +4,11 @@
 
 #include "tap.h"
 #include "lib/bdf.h"
+#include "lib/cpuset.h"
+#include "lib/irqvec.h"
 #include "lib/parse.h"
 #include "lib/pcie.h"
+#include "lib/ssdtdev.h"
 #include "plan_test.c"
 #include "config_test.c"
 
@@ -105,17 +108,25 @@ static void test_swaps(void)
 
 static void test_names(void)
 {
-	CHECK(ssdt_ctrl_index("ssdt0") == 0 && ssdt_ctrl_index("ssdt17") == 17,
-	      "ssdt_ctrl_index reads ssdtN");
-	CHECK(ssdt_ctrl_index("ssdt") < 0 && ssdt_ctrl_index("ssdt0n1") < 0 &&
-	      ssdt_ctrl_index("ssdt01") < 0 && ssdt_ctrl_index("nvme0") < 0 &&
-	      ssdt_ctrl_index(NULL) < 0,
-	      "ssdt_ctrl_index refuses disks, leading zeros and other names");
-	CHECK(is_ctrl_disk("ssdt0n1", "ssdt0") && is_ctrl_disk("ssdt10n12", "ssdt10"),
-	      "is_ctrl_disk matches the controller's namespaces");
-	CHECK(!is_ctrl_disk("ssdt10n1", "ssdt1") && !is_ctrl_disk("ssdt0n1p1", "ssdt0") &&
-	      !is_ctrl_disk("ssdt0n", "ssdt0") && !is_ctrl_disk("ssdt0", "ssdt0"),
-	      "is_ctrl_disk refuses other controllers, partitions and stubs");
+	char p[64], small[24];
+
+	CHECK(ssdtdev_index("ssdt0") == 0 && ssdtdev_index("ssdt17") == 17,
+	      "ssdtdev_index reads ssdtN");
+	CHECK(ssdtdev_index("ssdt") < 0 && ssdtdev_index("ssdt0n1") < 0 &&
+	      ssdtdev_index("ssdt01") < 0 && ssdtdev_index("nvme0") < 0 &&
+	      ssdtdev_index(NULL) < 0,
+	      "ssdtdev_index refuses disks, leading zeros and other names");
+	CHECK(ssdtdev_is_disk("ssdt0n1", "ssdt0") && ssdtdev_is_disk("ssdt10n12", "ssdt10"),
+	      "ssdtdev_is_disk matches the controller's namespaces");
+	CHECK(!ssdtdev_is_disk("ssdt10n1", "ssdt1") && !ssdtdev_is_disk("ssdt0n1p1", "ssdt0") &&
+	      !ssdtdev_is_disk("ssdt0n", "ssdt0") && !ssdtdev_is_disk("ssdt0", "ssdt0"),
+	      "ssdtdev_is_disk refuses other controllers, partitions and stubs");
+	CHECK(!strcmp(ssdtdev_path(p, sizeof(p), "ssdt3", NULL), "/sys/class/ssdtune/ssdt3") &&
+	      !strcmp(ssdtdev_path(p, sizeof(p), "ssdt3", "queues/q1/irq"),
+		      "/sys/class/ssdtune/ssdt3/queues/q1/irq"),
+	      "ssdtdev_path builds a controller's directory and its files");
+	CHECK(!strcmp(ssdtdev_path(small, sizeof(small), "ssdt3", "power_limit_mw"), ""),
+	      "ssdtdev_path leaves a path that does not fit empty");
 	CHECK(pci_class_is_nvme(0x010802) && !pci_class_is_nvme(0x010801) &&
 	      !pci_class_is_nvme(0x010601),
 	      "pci_class_is_nvme wants class 01, subclass 08, prog-if 02");
@@ -184,25 +195,25 @@ static void test_interrupts(void)
 	char name[16];
 	int irq = -1;
 
-	CHECK(!parse_interrupts_line(" 133:          0         57  PCI-MSIX-0000:41:00.0    1-edge      nvme0q1\n",
+	CHECK(!irqvec_parse_line(" 133:          0         57  PCI-MSIX-0000:41:00.0    1-edge      nvme0q1\n",
 				     &irq, name, sizeof(name)) &&
 	      irq == 133 && !strcmp(name, "nvme0q1"),
-	      "parse_interrupts_line reads the IRQ and its action name");
-	CHECK(parse_interrupts_line("           CPU0       CPU1\n", &irq, name, sizeof(name)) &&
-	      parse_interrupts_line("NMI:  0  0   Non-maskable interrupts\n", &irq, name, sizeof(name)) &&
-	      parse_interrupts_line(" 12:\n", &irq, name, sizeof(name)),
-	      "parse_interrupts_line skips the header, named rows and empty lines");
+	      "irqvec_parse_line reads the IRQ and its action name");
+	CHECK(irqvec_parse_line("           CPU0       CPU1\n", &irq, name, sizeof(name)) &&
+	      irqvec_parse_line("NMI:  0  0   Non-maskable interrupts\n", &irq, name, sizeof(name)) &&
+	      irqvec_parse_line(" 12:\n", &irq, name, sizeof(name)),
+	      "irqvec_parse_line skips the header, named rows and empty lines");
 }
 
-/* parse_interrupts_hw() then msi_entry(): the entry, or -1. */
+/* irqvec_parse_hw() then irqvec_msi_entry(): the entry, or -1. */
 static int entry_of(const char *line, const char *bdf, int *irq)
 {
 	unsigned long long hw;
 	char chip[64];
 
-	if (parse_interrupts_hw(line, irq, chip, sizeof(chip), &hw))
+	if (irqvec_parse_hw(line, irq, chip, sizeof(chip), &hw))
 		return -2;
-	return msi_entry(chip, hw, bdf);
+	return irqvec_msi_entry(chip, hw, bdf);
 }
 
 static void test_interrupts_entry(void)
@@ -228,7 +239,7 @@ static void test_interrupts_entry(void)
 	      "another device's domain or an unknown chip gives no entry");
 	CHECK(entry_of("NMI:  0  0   Non-maskable interrupts\n", bdf, &irq) == -2 &&
 	      entry_of(" 12:\n", bdf, &irq) == -1,
-	      "parse_interrupts_hw skips named rows, an empty row has no entry");
+	      "irqvec_parse_hw skips named rows, an empty row has no entry");
 }
 
 static void test_interrupts_total(void)
@@ -236,11 +247,11 @@ static void test_interrupts_total(void)
 	unsigned long long t = 0;
 	int irq = -1;
 
-	CHECK(!parse_interrupts_total(" 133:   10   57  PCI-MSIX-0000:41:00.0    3-edge  nvme0q3\n",
+	CHECK(!irqvec_parse_total(" 133:   10   57  PCI-MSIX-0000:41:00.0    3-edge  nvme0q3\n",
 				      &irq, &t) && irq == 133 && t == 67 &&
-	      !parse_interrupts_total(" 12:\n", &irq, &t) && irq == 12 && t == 0 &&
-	      parse_interrupts_total("NMI:  1  2  Non-maskable interrupts\n", &irq, &t),
-	      "parse_interrupts_total sums the per-CPU counts, not the hwirq");
+	      !irqvec_parse_total(" 12:\n", &irq, &t) && irq == 12 && t == 0 &&
+	      irqvec_parse_total("NMI:  1  2  Non-maskable interrupts\n", &irq, &t),
+	      "irqvec_parse_total sums the per-CPU counts, not the hwirq");
 }
 
 static void test_pcie(void)

@@ -1,15 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Inside the planner: what plan.c shares with plan_isol.c. */
-#ifndef SSDTUNE_PLAN_ISOL_H
-#define SSDTUNE_PLAN_ISOL_H
+/* Inside the planner: the isolation items planner.c asks planner_isol.c for. */
+#ifndef SSDTUNE_PLANNER_ISOL_H
+#define SSDTUNE_PLANNER_ISOL_H
 
 #include "lib/cpuset.h"
-#include "lib/plan.h"
-
-/* Append an item (the strings are copied).  0 or -ENOMEM. */
-int plan_add(struct plan *p, enum plan_kind kind, const char *key,
-	     const char *path, const char *old, const char *val,
-	     const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+#include "lib/planner.h"
 
 /*
  * Runtime isolation of the I/O cores @io (o->isolate): the default IRQ

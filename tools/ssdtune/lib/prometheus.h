@@ -10,8 +10,8 @@
  * Documentation/fleet.md lists them.  Reads only; writes only the output
  * file (metrics_write_file()).
  */
-#ifndef SSDTUNE_METRICS_H
-#define SSDTUNE_METRICS_H
+#ifndef SSDTUNE_PROMETHEUS_H
+#define SSDTUNE_PROMETHEUS_H
 
 #include <stdio.h>
 

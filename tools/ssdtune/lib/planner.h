@@ -6,8 +6,8 @@
  * settings it skips and the advice it only prints.  See
  * Documentation/tuning.md for the rules and why.
  */
-#ifndef SSDTUNE_PLAN_H
-#define SSDTUNE_PLAN_H
+#ifndef SSDTUNE_PLANNER_H
+#define SSDTUNE_PLANNER_H
 
 #include <stdbool.h>
 
@@ -111,6 +111,12 @@ struct plan {
 int plan_build(const struct topo *t, const struct plan_opts *o, const int *sel,
 	       int nsel, struct plan *p);
 void plan_free(struct plan *p);
+
+/* Append an item (the strings are copied): plan_build()'s step, shared
+ * with planner_isol.c.  0 or -ENOMEM. */
+int plan_add(struct plan *p, enum plan_kind kind, const char *key,
+	     const char *path, const char *old, const char *val,
+	     const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 
 /* The key of interrupt vector (MSI-X entry) @index of @bdf. */
 void plan_irq_key(const char *bdf, int index, char *buf, size_t len);

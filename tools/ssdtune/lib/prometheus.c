@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Prometheus metrics of the driver and the tuning (metrics.h). */
+/* Prometheus metrics of the driver and the tuning (prometheus.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -10,7 +10,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "lib/metrics.h"
+#include "lib/prometheus.h"
+#include "lib/ssdtdev.h"
 #include "lib/sysfs.h"
 #include "lib/tune.h"
 
@@ -270,8 +271,8 @@ static int ctrl_metrics(struct metrics *m, int idx)
 	size_t i;
 	int r;
 
-	snprintf(ctrl, sizeof(ctrl), "ssdt%d", idx);
-	snprintf(dir, sizeof(dir), SYS_SSDT_CLASS "/%s", ctrl);
+	snprintf(ctrl, sizeof(ctrl), SSDTUNE_CTRL_PREFIX "%d", idx);
+	ssdtdev_path(dir, sizeof(dir), ctrl, NULL);
 	for (i = 0; i < sizeof(info_files) / sizeof(info_files[0]); i++) {
 		snprintf(p, sizeof(p), "%s/%s", dir, info_files[i]);
 		sys_read_opt(p, info[i], sizeof(info[i]));
@@ -302,7 +303,7 @@ static int applied(struct metrics *m, const char *applied, const char *drift)
 }
 
 /* The saved state of @dir: the applied profile and verify's verdict. */
-static int tuning_metrics(struct metrics *m, const char *dir, struct lib_err *err)
+static int metrics_of_tuning(struct metrics *m, const char *dir, struct lib_err *err)
 {
 	struct tune_check c;
 	struct state s;
@@ -348,7 +349,7 @@ int metrics_gather(struct metrics *m, const char *state_dir,
 		m->f[i].type = families[i].type;
 		m->f[i].help = families[i].help;
 	}
-	n = sys_list_numbered(SYS_SSDT_CLASS, "ssdt", &ids);
+	n = ssdtdev_list(&ids);
 	if (n < 0)
 		return lib_enomem(err);
 	for (i = 0; i < n && !r; i++)
@@ -356,7 +357,7 @@ int metrics_gather(struct metrics *m, const char *state_dir,
 	free(ids);
 	if (r)
 		return lib_enomem(err);
-	r = tuning_metrics(m, state_dir, err);
+	r = metrics_of_tuning(m, state_dir, err);
 	if (r == -ENOMEM)
 		return lib_enomem(err);
 	return r;

@@ -9,7 +9,7 @@
  *  - governor and turbo per profile, EPP where the governor leaves it;
  *  - coalescing profile and no power limit on ssdtune controllers;
  *  - with --isolate, host interrupts, workqueues and tasks off the I/O
- *    cores (plan_isol.c); boot isolation and irqbalance: printed.
+ *    cores (planner_isol.c); boot isolation and irqbalance: printed.
  */
 #include <errno.h>
 #include <limits.h>
@@ -20,8 +20,9 @@
 
 #include "lib/cpuset.h"
 #include "lib/parse.h"
-#include "lib/plan.h"
-#include "lib/plan_isol.h"
+#include "lib/planner.h"
+#include "lib/planner_isol.h"
+#include "lib/ssdtdev.h"
 #include "lib/sysfs.h"
 
 #define SYS_CPU "/sys/devices/system/cpu"
@@ -346,7 +347,7 @@ static int plan_ssdt(struct plan *p, const struct plan_opts *o,
 		return plan_add(p, PLAN_NOTE, "note coalesce", "", "", "",
 			   "%s: coalescing and power limit are live knobs only on ssdtune controllers ('ssdtune attach %s')",
 			   pc->bdf, pc->bdf);
-	snprintf(path, sizeof(path), SYS_SSDT_CLASS "/%s/coalesce_profile", pc->ssdt);
+	ssdtdev_path(path, sizeof(path), pc->ssdt, "coalesce_profile");
 	snprintf(why, sizeof(why), "%s: interrupt coalescing for the %s profile",
 		 pc->ssdt, plan_profile_name(p->profile));
 	if (o->keep_coalesce)
@@ -366,7 +367,7 @@ static int plan_ssdt(struct plan *p, const struct plan_opts *o,
 		r = plan_poll(p, pc);
 	if (r)
 		return r;
-	snprintf(path, sizeof(path), SYS_SSDT_CLASS "/%s/power_limit_mw", pc->ssdt);
+	ssdtdev_path(path, sizeof(path), pc->ssdt, "power_limit_mw");
 	if (!pc->power_limit_mw[0])
 		return plan_add(p, PLAN_SKIP, NULL, path, "", "", "not present");
 	if (o->keep_power)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The planner's CPU isolation (plan_isol.h), pure like plan.c.  What it
+ * The planner's CPU isolation (planner_isol.h), pure like planner.c.  What it
  * moves off the I/O cores, and why, follows tuned's cpu-partitioning
  * profile and the kernel's isolation documentation (admin-guide
  * kernel-per-CPU-kthreads.rst, cgroup-v2.rst "Cpuset"); see
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "lib/dropin.h"
-#include "lib/plan_isol.h"
+#include "lib/planner_isol.h"
 
 #define SYS_CPU "/sys/devices/system/cpu"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The options plan, apply, verify and revert share, and how a plan is
- * shown (cmd/tune.h).
+ * shown (cmd/tuning.h).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cmd/output.h"
-#include "cmd/tune.h"
+#include "cmd/tuning.h"
 #include "lib/cgroup.h"
 #include "lib/ctrls.h"
 #include "lib/state.h"
@@ -80,7 +80,7 @@ static int io_cores_parse(const char *arg)
 	return (int)n;
 }
 
-int tune_option(struct cli *cli, int val, const char *arg)
+int tuning_option(struct cli *cli, int val, const char *arg)
 {
 	(void)cli;
 	if (val == OPT_PROFILE || val == OPT_ISOLATE || val == OPT_IO_CORES)
@@ -119,7 +119,7 @@ int tune_option(struct cli *cli, int val, const char *arg)
 	return 0;
 }
 
-int tune_config(const struct command *cmd, const struct config **c)
+int tuning_config(const struct command *cmd, const struct config **c)
 {
 	struct lib_err err;
 	int i;
@@ -148,12 +148,12 @@ int tune_config(const struct command *cmd, const struct config **c)
 	return 0;
 }
 
-bool tune_force(void)
+bool tuning_force(void)
 {
 	return force;
 }
 
-int tune_config_ctrls(const struct config *c, struct ctrl_id **ids, int *n)
+int tuning_config_ctrls(const struct config *c, struct ctrl_id **ids, int *n)
 {
 	struct json_object *o = json_object_new_object(), *arr = json_object_new_array(),
 		*absent = json_object_new_array();
@@ -164,7 +164,7 @@ int tune_config_ctrls(const struct config *c, struct ctrl_id **ids, int *n)
 	json_object_object_add(o, "file", json_object_new_string(c->file));
 	json_object_object_add(o, "controllers", arr);
 	json_object_object_add(o, "absent", absent);
-	json_object_object_add(out_obj(), "config", o);
+	json_object_object_add(report_obj(), "config", o);
 	*n = ctrls_configured(c, ids, matched, &err);
 	if (*n < 0)
 		return out_fail_err(&err);
@@ -194,11 +194,11 @@ int tune_config_ctrls(const struct config *c, struct ctrl_id **ids, int *n)
 	return 0;
 }
 
-const struct plan_opts *tune_opts(const struct command *cmd, int *usage)
+const struct plan_opts *tuning_opts(const struct command *cmd, int *usage)
 {
 	const struct config *c;
 
-	*usage = tune_config(cmd, &c);
+	*usage = tuning_config(cmd, &c);
 	if (*usage)
 		return &opts;
 	if ((opts.isolate || opts.boot) && opts.profile == PROFILE_BALANCED)
@@ -209,7 +209,7 @@ const struct plan_opts *tune_opts(const struct command *cmd, int *usage)
 	return &opts;
 }
 
-const char *tune_state_dir(void)
+const char *tuning_state_dir(void)
 {
 	return state_dir ? state_dir : state_dir_env();
 }
@@ -221,32 +221,28 @@ static const char *kind_name(enum plan_kind k)
 	return names[k];
 }
 
-void report_plan(const struct plan *p)
+/* The irqbalance the plan found running, or NULL (null) for none. */
+static struct json_object *json_irqbalance(const struct plan *p)
 {
-	struct json_object *o = out_obj(), *devs, *items;
+	struct json_object *ib;
+
+	if (!p->irqbalance.pid)
+		return NULL;
+	ib = json_object_new_object();
+	json_object_object_add(ib, "pid", json_object_new_int(p->irqbalance.pid));
+	json_object_object_add(ib, "systemd_unit",
+			       json_object_new_boolean(p->irqbalance.unit));
+	json_object_object_add(ib, "args", json_object_new_string(p->irqbalance.args));
+	json_object_object_add(ib, "banned_cpulist",
+			       json_object_new_string(p->irqbalance.banned_cpus));
+	return ib;
+}
+
+static struct json_object *json_devices(const struct plan *p)
+{
+	struct json_object *devs = json_object_new_array();
 	int i;
 
-	json_object_object_add(o, "profile", json_object_new_string(plan_profile_name(p->profile)));
-	json_object_object_add(o, "cstate_latency_bound_us",
-			       json_object_new_int(plan_latency_bound_us(p->profile)));
-	json_object_object_add(o, "irq_cpus", json_object_new_string(p->irq_cpus));
-	json_object_object_add(o, "io_cpus", json_object_new_string(p->io_cpus));
-	json_object_object_add(o, "housekeeping_cpus", json_object_new_string(p->housekeeping));
-	json_object_object_add(o, "boot_cmdline", json_object_new_string(p->cmdline));
-	if (p->irqbalance.pid) {
-		struct json_object *ib = json_object_new_object();
-
-		json_object_object_add(ib, "pid", json_object_new_int(p->irqbalance.pid));
-		json_object_object_add(ib, "systemd_unit",
-				       json_object_new_boolean(p->irqbalance.unit));
-		json_object_object_add(ib, "args", json_object_new_string(p->irqbalance.args));
-		json_object_object_add(ib, "banned_cpulist",
-				       json_object_new_string(p->irqbalance.banned_cpus));
-		json_object_object_add(o, "irqbalance", ib);
-	} else {
-		json_object_object_add(o, "irqbalance", NULL);
-	}
-	devs = json_object_new_array();
 	for (i = 0; i < p->ndevs; i++) {
 		const struct plan_dev *d = &p->devs[i];
 		struct json_object *j = json_object_new_object();
@@ -262,8 +258,14 @@ void report_plan(const struct plan *p)
 		json_object_object_add(j, "managed_vectors", json_object_new_int(d->nmanaged));
 		json_object_array_add(devs, j);
 	}
-	json_object_object_add(o, "devices", devs);
-	items = json_object_new_array();
+	return devs;
+}
+
+static struct json_object *json_changes(const struct plan *p)
+{
+	struct json_object *items = json_object_new_array();
+	int i;
+
 	for (i = 0; i < p->nitems; i++) {
 		const struct plan_item *it = &p->items[i];
 		struct json_object *j = json_object_new_object();
@@ -281,9 +283,36 @@ void report_plan(const struct plan *p)
 		}
 		json_object_array_add(items, j);
 	}
-	json_object_object_add(o, "changes", items);
-	if (out_json())
-		return;
+	return items;
+}
+
+static void print_item(const struct plan_item *it)
+{
+	switch (it->kind) {
+	case PLAN_SET:
+		if (it->type == TYPE_DROPIN)	/* a file: its gist */
+			printf("%s: %s -> written  (%s)\n", it->path,
+			       it->old[0] ? "other content" : "absent", it->reason);
+		else
+			printf("%s: %s -> %s  (%s)\n", it->path,
+			       it->old[0] ? it->old : "\"\"", it->val, it->reason);
+		break;
+	case PLAN_KEEP:
+		printf("%s: %s already  (%s)\n", it->path,
+		       it->type == TYPE_DROPIN ? "written" : it->val, it->reason);
+		break;
+	case PLAN_SKIP:
+		printf("%s: skipped: %s\n", it->path, it->reason);
+		break;
+	case PLAN_NOTE:
+		printf("note: %s\n", it->reason);
+		break;
+	}
+}
+
+static void print_plan(const struct plan *p)
+{
+	int i;
 
 	printf("profile %s", plan_profile_name(p->profile));
 	if (plan_latency_bound_us(p->profile) >= 0)
@@ -301,33 +330,29 @@ void report_plan(const struct plan *p)
 			       d->nmanaged, d->nvectors);
 		printf("\n");
 	}
-	for (i = 0; i < p->nitems; i++) {
-		const struct plan_item *it = &p->items[i];
-
-		switch (it->kind) {
-		case PLAN_SET:
-			if (it->type == TYPE_DROPIN)	/* a file: its gist */
-				printf("%s: %s -> written  (%s)\n", it->path,
-				       it->old[0] ? "other content" : "absent", it->reason);
-			else
-				printf("%s: %s -> %s  (%s)\n", it->path,
-				       it->old[0] ? it->old : "\"\"", it->val, it->reason);
-			break;
-		case PLAN_KEEP:
-			printf("%s: %s already  (%s)\n", it->path,
-			       it->type == TYPE_DROPIN ? "written" : it->val, it->reason);
-			break;
-		case PLAN_SKIP:
-			printf("%s: skipped: %s\n", it->path, it->reason);
-			break;
-		case PLAN_NOTE:
-			printf("note: %s\n", it->reason);
-			break;
-		}
-	}
+	for (i = 0; i < p->nitems; i++)
+		print_item(&p->items[i]);
 }
 
-void plan_count(const struct plan *p, int *set, int *keep, int *skip)
+void tuning_show_plan(const struct plan *p)
+{
+	struct json_object *o = report_obj();
+
+	json_object_object_add(o, "profile", json_object_new_string(plan_profile_name(p->profile)));
+	json_object_object_add(o, "cstate_latency_bound_us",
+			       json_object_new_int(plan_latency_bound_us(p->profile)));
+	json_object_object_add(o, "irq_cpus", json_object_new_string(p->irq_cpus));
+	json_object_object_add(o, "io_cpus", json_object_new_string(p->io_cpus));
+	json_object_object_add(o, "housekeeping_cpus", json_object_new_string(p->housekeeping));
+	json_object_object_add(o, "boot_cmdline", json_object_new_string(p->cmdline));
+	json_object_object_add(o, "irqbalance", json_irqbalance(p));
+	json_object_object_add(o, "devices", json_devices(p));
+	json_object_object_add(o, "changes", json_changes(p));
+	if (!out_json())
+		print_plan(p);
+}
+
+void tuning_count(const struct plan *p, int *set, int *keep, int *skip)
 {
 	int i;
 
