@@ -138,11 +138,10 @@ if [ ! -x "$BUILD_DIR/ansible/bin/ansible-playbook" ] || [ ! -x "$BUILD_DIR/ansi
 	python3 -m venv "$BUILD_DIR/ansible"
 	"$BUILD_DIR/ansible/bin/pip" install -q ansible-core==2.19.14 ansible-lint==26.10.1
 fi
-# QEMU 10 and SeaBIOS 1.16.3 from bookworm-backports for the VM tests,
-# unpacked, not installed (the system's QEMU 7.2 stays as it is).  Under TCG
-# the test guest runs about 20% faster on QEMU 10 (Documentation/vm-harness.md);
-# its q35 machine needs SeaBIOS 1.16.3: 1.16.2 spends 30 s probing AHCI.
-# scripts/vm.sh uses $BUILD_DIR/qemu/bin/qemu-system-x86_64 when it exists.
+# QEMU 10 and SeaBIOS 1.16.3 from bookworm-backports, unpacked, not
+# installed (the system's QEMU 7.2 stays and runs the tests): device shapes
+# 7.2 lacks, with scripts/vm.sh VM_QEMU=10 (Documentation/vm-harness.md).
+# Its q35 machine needs SeaBIOS 1.16.3: 1.16.2 spends 30 s probing AHCI.
 QEMU_DIR=$BUILD_DIR/qemu
 if [ ! -x "$QEMU_DIR/bin/qemu-system-x86_64" ]; then
 	log "unpacking bookworm-backports' QEMU 10 and SeaBIOS into $QEMU_DIR"
