@@ -26,7 +26,7 @@
 #include "ssdt_compat.h"
 #include <linux/ssdtune.h>
 #include "ssdt_knob.h"
-#include "ssdt_powerlimit.h"
+#include "ssdt_power_dev.h"
 #include "ssdt_prp.h"
 
 #define SSDT_NAME		"ssdtune"
@@ -100,7 +100,7 @@ struct ssdt_queue {
 	__le32 *dbbuf_sq_ei;
 	__le32 *dbbuf_cq_db;
 	__le32 *dbbuf_cq_ei;
-	/* Host moderation (ssdt_irqmod.c); knobs written live, READ_ONCE. */
+	/* Host moderation (ssdt_coalesce_dev.c); knobs written live, READ_ONCE. */
 	u32 mod_threshold;		/* adaptive: the ceiling */
 	u32 mod_time_us;		/* 0: no moderation; adaptive: ceiling */
 	bool mod_adaptive;
@@ -266,7 +266,7 @@ struct ssdt_ctrl {
 
 	struct list_head nl_node;	/* ssdt_netlink.c's controller list */
 	atomic_t nl_users;		/* netlink commands working on it */
-	struct ssdt_powerlimit power;	/* power_limit_* (ssdt_powerlimit.c) */
+	struct ssdt_powerlimit power;	/* power_limit_* (ssdt_power_dev.c) */
 
 	struct device *cdev;		/* /sys/class/ssdtune/ssdtN */
 	struct cdev *chr;		/* /dev/ssdtN (ssdt_ioctl.c) */
@@ -457,7 +457,7 @@ int ssdt_get_log_page(struct ssdt_ctrl *ctrl, u8 lid, void *buf, size_t len);
 void ssdt_features_probe(struct ssdt_ctrl *ctrl);
 extern const struct attribute_group ssdt_feature_group;
 
-/* ssdt_irqmod.c: coalescing knobs and host moderation */
+/* ssdt_coalesce_dev.c: coalescing knobs and host moderation */
 void ssdt_mod_init(struct ssdt_queue *q);
 void ssdt_mod_after_irq(struct ssdt_queue *q, u32 found);
 void ssdt_mod_stop(struct ssdt_queue *q);
@@ -467,8 +467,8 @@ extern const struct attribute_group ssdt_coalesce_group;
 /* ssdt_sysfs.c: /sys/class/ssdtune */
 
 /*
- * A writable knob, one SSDT_KNOB() line in the tables of ssdt_irqmod.c and
- * ssdt_powerlimit.c.  The knobs of a group share a lock and the settings
+ * A writable knob, one SSDT_KNOB() line in the tables of ssdt_coalesce_dev.c and
+ * ssdt_power_dev.c.  The knobs of a group share a lock and the settings
  * they set together (their member of union ssdt_knob_val).
  *
  * Write (ssdt_knob_store()): CAP_SYS_ADMIN, or -EPERM.  Under the group's

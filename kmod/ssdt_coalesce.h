@@ -74,7 +74,7 @@ enum ssdt_coalesce_mode ssdt_coalesce_effective(enum ssdt_coalesce_mode mode,
 						bool hw_ok);
 
 /*
- * Host moderation (ssdt_irqmod.c).  After an interrupt that reaped
+ * Host moderation (ssdt_coalesce_dev.c).  After an interrupt that reaped
  * completions while commands are still outstanding, the vector is masked
  * and a timer polls the CQ in windows.  A window starts at the last reap;
  * it ends (reap) when the completions waiting reach ssdt_mod_want(), or

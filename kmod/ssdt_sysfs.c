@@ -2,7 +2,7 @@
 /*
  * ssdtune sysfs: /sys/class/ssdtune/ssdtN with the controller's identity,
  * the one store and show of the writable knobs (their tables are in
- * ssdt_irqmod.c and ssdt_powerlimit.c), and queues/qK with each queue's
+ * ssdt_coalesce_dev.c and ssdt_power_dev.c), and queues/qK with each queue's
  * vector, CPUs and counters.  Documented in
  * Documentation/ABI/testing/sysfs-class-ssdtune.
  */

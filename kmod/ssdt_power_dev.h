@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ssdtune power limiting (ssdt_powerlimit.c): per-controller state of the
+ * ssdtune power limiting (ssdt_power_dev.c): per-controller state of the
  * power_limit_* knobs, the energy estimate and the host-side throttle.
  */
-#ifndef SSDT_POWERLIMIT_H
-#define SSDT_POWERLIMIT_H
+#ifndef SSDT_POWER_DEV_H
+#define SSDT_POWER_DEV_H
 
 #include <linux/blk-mq.h>
 #include <linux/hrtimer.h>
