@@ -499,7 +499,6 @@ enum ssdt_knob_id {
 
 struct ssdt_knob {
 	struct device_attribute attr;
-	enum ssdt_knob_id id;
 	const struct ssdt_knob_group *group;
 	int (*parse)(union ssdt_knob_val *v, const char *buf);
 	int (*apply)(struct ssdt_ctrl *ctrl, const union ssdt_knob_val *v);
@@ -512,11 +511,15 @@ ssize_t ssdt_knob_show(struct device *dev, struct device_attribute *attr,
 ssize_t ssdt_knob_store(struct device *dev, struct device_attribute *attr,
 			const char *buf, size_t count);
 
-/* Knob @_name (mode 0644) of @_group, printed by @_name##_show(). */
+/*
+ * Knob @_name (mode 0644) of @_group, printed by @_name##_show(); static.
+ * A name that is not in ssdtune_knobs.h has no SSDT_KNOB_ID_ and does not
+ * build.
+ */
 #define SSDT_KNOB(_name, _group, _parse, _apply, _show_locked)		\
-	struct ssdt_knob ssdt_knob_##_name = {				\
+	static_assert(SSDT_KNOB_ID_##_name < SSDT_NR_KNOBS);		\
+	static struct ssdt_knob ssdt_knob_##_name = {			\
 		.attr = __ATTR(_name, 0644, ssdt_knob_show, ssdt_knob_store), \
-		.id = SSDT_KNOB_ID_##_name,				\
 		.group = &(_group),					\
 		.parse = _parse,					\
 		.apply = _apply,					\

@@ -312,14 +312,14 @@ static ssize_t coalesce_profile_show(const union ssdt_knob_val *v, char *buf)
 	return sysfs_emit(buf, "%s\n", ssdt_coalesce_profile_name(&v->coalesce));
 }
 
-static SSDT_KNOB(coalesce_mode, ssdt_coalesce_knobs,
-		 ssdt_coalesce_parse_mode, ssdt_coalesce_set, false);
-static SSDT_KNOB(coalesce_threshold, ssdt_coalesce_knobs,
-		 ssdt_coalesce_parse_threshold, ssdt_coalesce_set, false);
-static SSDT_KNOB(coalesce_time_us, ssdt_coalesce_knobs,
-		 ssdt_coalesce_parse_time, ssdt_coalesce_set, false);
-static SSDT_KNOB(coalesce_profile, ssdt_coalesce_knobs,
-		 ssdt_coalesce_parse_profile, ssdt_coalesce_set, true);
+SSDT_KNOB(coalesce_mode, ssdt_coalesce_knobs,
+	  ssdt_coalesce_parse_mode, ssdt_coalesce_set, false);
+SSDT_KNOB(coalesce_threshold, ssdt_coalesce_knobs,
+	  ssdt_coalesce_parse_threshold, ssdt_coalesce_set, false);
+SSDT_KNOB(coalesce_time_us, ssdt_coalesce_knobs,
+	  ssdt_coalesce_parse_time, ssdt_coalesce_set, false);
+SSDT_KNOB(coalesce_profile, ssdt_coalesce_knobs,
+	  ssdt_coalesce_parse_profile, ssdt_coalesce_set, true);
 
 SSDT_CTRL_ATTR_RO(coalesce_active, "%s",
 		  ssdt_coalesce_mode_names[READ_ONCE(ctrl->coalesce_active)]);

@@ -363,12 +363,12 @@ static ssize_t energy_model_show(const union ssdt_knob_val *v, char *buf)
 	return ssdt_energy_format(&v->power.model, buf, PAGE_SIZE);
 }
 
-static SSDT_KNOB(power_limit_mw, ssdt_power_knobs,
-		 ssdt_power_parse_limit, ssdt_power_apply, false);
-static SSDT_KNOB(power_limit_mode, ssdt_power_knobs,
-		 ssdt_power_parse_mode, ssdt_power_apply, false);
-static SSDT_KNOB(energy_model, ssdt_power_knobs,
-		 ssdt_power_parse_model, ssdt_power_apply_model, true);
+SSDT_KNOB(power_limit_mw, ssdt_power_knobs,
+	  ssdt_power_parse_limit, ssdt_power_apply, false);
+SSDT_KNOB(power_limit_mode, ssdt_power_knobs,
+	  ssdt_power_parse_mode, ssdt_power_apply, false);
+SSDT_KNOB(energy_model, ssdt_power_knobs,
+	  ssdt_power_parse_model, ssdt_power_apply_model, true);
 
 SSDT_CTRL_ATTR_RO(power_limit_active, "%s",
 		  ssdt_power_mode_names[READ_ONCE(ctrl->power.active)]);
