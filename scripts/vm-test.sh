@@ -11,15 +11,18 @@
 #
 #   scripts/vm-test.sh [--scope check|full] [KVER...]
 #                                        default: every kernel from kvers.sh
-#   --scope check (CHECK_SCOPE)          make check: the first kernel runs
-#                     the files tagged "vm-kernels: both" or "one", the
-#                     others only "both"; no subsystem boot
-#   --scope full                         make check-full (the default): the
-#                     first kernel also runs "full", every kernel "both" and
-#                     "one", and each has its subsystem boot
-#   VM_NEEDS=FILE                        the boot of the first kernel waits
-#                     for FILE (make check: the deb suite's result, whose
-#                     packages 89-packages installs)
+#   --scope check (CHECK_SCOPE)          make check: every kernel runs the
+#                     files tagged "vm-kernels: both", and half the "one"
+#                     files each; no subsystem boot
+#   --scope full                         make check-full (the default):
+#                     every kernel runs "both", "one" and "full-both", the
+#                     first also "full", and each has its subsystem boot
+#   VM_NEEDS=FILE                        a boot that runs a package file
+#                     (89-*) waits for FILE (make check-full: the deb
+#                     suite's result, whose packages they install)
+#   VM_LANES=N                           boots that run at once (default 2:
+#                     each kernel's boots in a lane of their own; 1: one
+#                     boot after the other)
 #   VM_TIMEOUT=SECS                      per-kernel VM timeout (default 3600)
 #   VM_SUBSYS_TIMEOUT=SECS               the subsystem boot's (default 900)
 # Documentation/testing.md says which file runs where, and why.
@@ -51,18 +54,19 @@ else
 	rm -f "$BUILD"/results/vm-*.counts
 fi
 
-# suite NAME KVER SECS TAGS [VM.SH-OPTION...]: one VM boot runs
-# tests/vm/run-suite.sh (the files tagged TAGS), which writes
+# suite NAME KVER SECS FILES [VM.SH-OPTION...]: one VM boot runs
+# tests/vm/run-suite.sh (FILES, space-separated; empty for the subsystem
+# boot's tests/vm/subsys), which writes
 # $BUILD/results/NAME.tap; the verdict goes to $BUILD/vm/NAME.verdict
 # (first line: 0 or 1, then the summary line and any failures).
 suite() {
-	local name=$1 k=$2 secs=$3 tags=$4 tap rc start ok notok skipped plan passed line bad=0
+	local name=$1 k=$2 secs=$3 files=$4 tap rc start ok notok skipped plan passed line bad=0
 	shift 4
 	tap=$BUILD/results/$name.tap
 	rm -f "$tap" "$tap.partial" "$BUILD/vm/$name.verdict"
 	start=$(date +%s)
 	scripts/vm.sh --timeout "$secs" --log "$BUILD/vm/$name.log" "$@" \
-		"$k" -- env "SSDT_VM_TAGS=$tags" tests/vm/run-suite.sh
+		"$k" -- env "SSDT_VM_FILES=$files" tests/vm/run-suite.sh
 	rc=$?
 	secs=$(($(date +%s) - start))
 	printf '%s %s\n' "$name" "$secs" >>"$BUILD/results/times.vm"
@@ -87,43 +91,37 @@ suite() {
 	} >"$BUILD/vm/$name.verdict"
 }
 
-# The boots, in the order they start: "NAME KVER SECS TAGS [OPTIONS]",
-# TAGS joined by "_" (or "all": every file of the boot's directory).  The
-# first kernel named (Debian 12's 6.1) runs the "one" and "full" files, and
-# boots last: what those files need from a step running beside this one
-# (the packages of make check's deb suite, VM_NEEDS) has time to appear.
-boots=()
-first=""
+# The boots of each kernel, in the order they start: "NAME KVER SECS
+# FILES [OPTIONS]", FILES the tests/vm files joined by "," (tests/vm/lib/
+# tags.bash, vm_select) or "subsys" (tests/vm/subsys/, vm.sh --subsys).
+# In make check-full the subsystem boot goes first: the main boot, which
+# installs the packages, waits for them (VM_NEEDS) meanwhile.
+declare -A kboots=()
+klist=()
+nk=0
+for k in $kvers; do nk=$((nk + 1)); done
+i=0
 for k in $kvers; do
-	[ -n "$first" ] || first=$k
-done
-for k in $kvers; do
-	b=()
-	if [ "$scope" = check ]; then
-		tags=both
-		[ "$k" = "$first" ] && tags=both_one
-		b+=("vm-$k $k ${VM_TIMEOUT:-3600} $tags")
-	else
-		tags=both_one
-		[ "$k" = "$first" ] && tags=both_one_full
-		b+=("vm-$k $k ${VM_TIMEOUT:-3600} $tags")
+	vm_select "$scope" "$i" "$nk" || exit 1
+	files=$(IFS=,; echo "${VM_FILES[*]}")
+	main="vm-$k $k ${VM_TIMEOUT:-3600} $files"
+	if [ "$scope" = full ]; then
 		# the namespace rescan tests need a topology of their own; that
 		# boot also bounces all DMA (tests/vm/subsys/30-swiotlb.bats)
-		b+=("vm-subsys-$k $k ${VM_SUBSYS_TIMEOUT:-900} all --subsys --append swiotlb=force")
-	fi
-	if [ "$k" = "$first" ]; then
-		boots+=("${b[@]}")
+		kboots[$k]="vm-subsys-$k $k ${VM_SUBSYS_TIMEOUT:-900} subsys --subsys --append swiotlb=force;$main"
 	else
-		boots=("${b[@]}" "${boots[@]}")
+		kboots[$k]=$main
 	fi
+	klist+=("$k")
+	i=$((i + 1))
 done
 
-# needs_wait TAGS: before a boot that runs "one" or "full" files, wait
-# (up to 30 minutes) for the file VM_NEEDS names, if any.
+# needs_wait FILES: before a boot that runs a package file (89-*), wait (up
+# to 30 minutes) for the file VM_NEEDS names, if any.
 needs_wait() {
 	local i
 	[ -n "${VM_NEEDS:-}" ] || return 0
-	case $1 in *one*|*full*) ;; *) return 0 ;; esac
+	case $1 in *tests/vm/89-*) ;; *) return 0 ;; esac
 	for ((i = 0; i < 1800; i++)); do
 		[ -e "$VM_NEEDS" ] && return 0
 		[ "$i" = 0 ] && echo "vm-test: waiting for $VM_NEEDS"
@@ -132,26 +130,57 @@ needs_wait() {
 	echo "vm-test: $VM_NEEDS did not appear in 30 minutes; booting anyway"
 }
 
+# lane KVER...: the boots of these kernels, one after the other.
+lane() {
+	local k b name kv secs f
+	for k in "$@"; do
+		IFS=';' read -r -a bl <<<"${kboots[$k]}"
+		for b in "${bl[@]}"; do
+			# shellcheck disable=SC2086 # the words of one boot line
+			set -- $b
+			name=$1 kv=$2 secs=$3 f=$4
+			shift 4
+			if [ "$f" = subsys ]; then
+				suite "$name" "$kv" "$secs" "" "$@"
+			else
+				needs_wait "$f"
+				suite "$name" "$kv" "$secs" "${f//,/ }" "$@"
+			fi
+		done
+	done
+}
+
 names=()
-for b in "${boots[@]}"; do
-	# shellcheck disable=SC2086 # the words of one boot line
-	set -- $b
-	name=$1 k=$2 secs=$3
-	shift 3
-	t=$1
-	shift
-	[ "$t" = all ] || t=${t//_/ }
-	names+=("$name")
-	needs_wait "$t"
-	suite "$name" "$k" "$secs" "$t" "$@"
+for k in "${klist[@]}"; do
+	IFS=';' read -r -a bl <<<"${kboots[$k]}"
+	for b in "${bl[@]}"; do names+=("${b%% *}"); done
 done
+
+# VM_LANES boots run at once (default 2: one lane per kernel).  A boot
+# keeps about 1.2 of the 2 cores busy (TCG's vCPU threads are idle for
+# most of a test: one runs bats, QEMU's main loop serves 9p); two fill
+# both, and the suite takes the time of the longer lane, not the sum.
+lanes=${VM_LANES:-2}
+pids=()
+for ((l = 0; l < lanes; l++)); do
+	mine=()
+	for ((j = l; j < ${#klist[@]}; j += lanes)); do mine+=("${klist[$j]}"); done
+	[ ${#mine[@]} -gt 0 ] || continue
+	if [ "$lanes" = 1 ]; then
+		lane "${mine[@]}"
+	else
+		lane "${mine[@]}" &
+		pids+=($!)
+	fi
+done
+for p in "${pids[@]}"; do wait "$p"; done
 
 fail=0
 # Every file the scope selects ran in some boot (each boot's .counts names
 # its files): a file that no boot ran would otherwise pass unseen.
 if [ -n "$all_kernels" ]; then
 	want="both one"
-	[ "$scope" = full ] && want="both one full"
+	[ "$scope" = full ] && want="both one full full-both"
 	declare -A VM_TAG=()
 	vm_tags tests/vm/*.bats
 	for f in tests/vm/*.bats; do

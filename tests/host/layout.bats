@@ -27,23 +27,33 @@ LINT=$REPO/scripts/lint-lib.sh
 	[[ "$output" != *"error.c"* ]]
 }
 
-# Which VM file runs on which kernel in make check (tests/vm/run-suite.sh
+# Which VM file runs on which kernel in make check (tests/vm/lib/tags.bash
 # reads the tag; Documentation/testing.md has the table).
-@test "every VM test file says where it runs (vm-kernels: both, one or full, with a reason), as testing.md's table does" {
+@test "every VM test file says where it runs (vm-kernels: both, one, full or full-both, with a reason), as testing.md's table does, kernel included" {
 	doc=$REPO/Documentation/testing.md
+	declare -A where=()
+	cd "$REPO"
+	. tests/vm/lib/tags.bash
+	# make check's choice for each file: kernel 0 is 6.1, kernel 1 6.12
+	vm_select check 0 2
+	for f in "${VM_FILES[@]}"; do where[$f]=6.1; done
+	vm_select check 1 2
+	for f in "${VM_FILES[@]}"; do where[$f]=${where[$f]:+6.1 and }6.12; done
 	n=0
-	for f in "$REPO"/tests/vm/*.bats; do
+	for f in tests/vm/*.bats; do
 		n=$((n + 1))
 		base=${f##*/}
 		base=${base%.bats}
 		line=$(grep -m 1 '^# vm-kernels:' "$f") || { echo "$base: no vm-kernels line"; false; }
-		[[ $line =~ ^'# vm-kernels: '(both|one|full)' ('.+ ]] ||
-			{ echo "$base: '$line' is not 'vm-kernels: both|one|full (why)'"; false; }
+		[[ $line =~ ^'# vm-kernels: '(both|one|full|full-both)' ('.+ ]] ||
+			{ echo "$base: '$line' is not 'vm-kernels: both|one|full|full-both (why)'"; false; }
 		tag=${BASH_REMATCH[1]}
-		# the table row that names the file carries the same tag
-		row=$(grep -E "^\| [^|]*\b$base\b[^|]* \| (both|one|full) \|" "$doc") ||
+		# the table row that names the file carries the same tag, and
+		# the kernel make check runs it on
+		row=$(grep -E "^\| [^|]*\b$base\b[^|]* \| (both|one|full|full-both) \|" "$doc") ||
 			{ echo "$base is in no row of the table in testing.md"; false; }
-		[[ $row == *" | $tag | "* ]] || { echo "$base: testing.md says '$row', the file says $tag"; false; }
+		[[ $row == *" | $tag | ${where[$f]:-not run} | "* ]] ||
+			{ echo "$base: testing.md says '$row'; the file says $tag, make check runs it on '${where[$f]:-not run}'"; false; }
 	done
 	[ "$n" -gt 20 ]
 }

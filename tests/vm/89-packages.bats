@@ -16,8 +16,12 @@
 # see none of it, and what is left in the overlays' upper layers after the
 # purge is exactly what the packages left behind.
 #
-# vm-kernels: one (packaging: the DKMS build for both kernels is proved on
-# the host by dkms-prebuild.sh; make check-full installs on both)
+# vm-kernels: full-both (packaging, no kernel interface of its own, and
+# 4 minutes under TCG, most of it DKMS's depmod and its search of the
+# kernel's whole module tree over 9p, at install and at removal: make
+# check-full, on both kernels; make check builds and inspects the packages
+# and the DKMS build for both kernels on the host, tests/host/deb.bats)
+# time: 4 minutes (dpkg -i 130 s, dpkg -r and -P 85 s, on 6.1)
 
 load lib/common
 load lib/units

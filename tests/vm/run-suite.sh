@@ -11,15 +11,11 @@
 # Which files run without arguments (Documentation/testing.md):
 #   SSDT_VM_SUBSYS=1       tests/vm/subsys/ (the boot of vm.sh --subsys),
 #                          written to vm-subsys-$(uname -r).*
-#   SSDT_VM_TAGS="both one full"  the tests/vm/*.bats files whose header
-#                          has a line "# vm-kernels: TAG (why)" with one of
-#                          these TAGs (the default: all three):
-#                          both  every kernel in make check and check-full
-#                          one   make check's first kernel, every kernel in
-#                                check-full
-#                          full  make check-full's first kernel only
-# A file without such a line fails the run (scripts/vm-test.sh chooses the
-# tags; Documentation/testing.md has the table).
+#   SSDT_VM_FILES="F..."   these tests/vm/*.bats files (scripts/vm-test.sh
+#                          chooses them by the "# vm-kernels: TAG (why)"
+#                          line of each header, tests/vm/lib/tags.bash)
+#   neither                every tests/vm/*.bats file
+# A tests/vm/*.bats file without a known tag fails the run.
 #
 # With arguments, they are passed to bats instead of the whole directory
 # (e.g. tests/vm/20-integrity.bats, or -f 'cycles' tests/vm) and the result
@@ -30,26 +26,19 @@ cd "$(dirname "$0")/../.." || exit 1
 : "${SSDT_RESULTS:?run this through scripts/vm.sh}"
 kver=$(uname -r)
 files=()
-bad=()
+bad=""
 if [ $# -eq 0 ] && [ "${SSDT_VM_SUBSYS:-}" = 1 ]; then
 	files=(tests/vm/subsys/*.bats)
 	base=$SSDT_RESULTS/vm-subsys-$kver
 elif [ $# -eq 0 ]; then
 	. tests/vm/lib/tags.bash
-	declare -A VM_TAG=()
-	vm_tags tests/vm/*.bats
-	for f in tests/vm/*.bats; do
-		tag=${VM_TAG[$f]}
-		case $tag in
-		both|one|full) ;;
-		*) bad+=("$f"); continue ;;
-		esac
-		if [[ " ${SSDT_VM_TAGS:-both one full} " == *" $tag "* ]]; then
-			files+=("$f")
-		else
-			echo "run-suite: $kver: not running $f (vm-kernels: $tag)" >&2
-		fi
-	done
+	# every file's tag is known, whichever run
+	vm_select full 0 1 >/dev/null || bad=1
+	if [ -n "${SSDT_VM_FILES:-}" ]; then
+		read -r -a files <<<"$SSDT_VM_FILES"
+	else
+		files=(tests/vm/*.bats)
+	fi
 	base=$SSDT_RESULTS/vm-$kver
 else
 	base=$SSDT_RESULTS/vm-$kver.partial-run
@@ -57,11 +46,8 @@ fi
 out=$base.tap
 mkdir -p "$SSDT_RESULTS"
 rm -f "$out" "$out.partial" "$base.counts"
-if [ ${#bad[@]} -gt 0 ]; then
+if [ -n "$bad" ]; then
 	# an untagged file is a failure of the suite, before any test runs
-	for f in "${bad[@]}"; do
-		echo "run-suite: $f has no '# vm-kernels: both|one|full (why)' line" >&2
-	done
 	exit 1
 fi
 [ ${#files[@]} -gt 0 ] && set -- "${files[@]}"
