@@ -16,6 +16,7 @@
 #include "bench/engine.h"
 #include "lib/bdf.h"
 #include "lib/irqvec.h"
+#include "lib/knobtab.h"
 #include "lib/ssdtdev.h"
 #include "lib/sysfs.h"
 
@@ -267,10 +268,10 @@ static void add_file(struct json_object *o, const char *key,
 struct json_object *ssdt_settings(const struct bench_dev *d)
 {
 	static const char *const files[] = {
-		"coalesce_mode", "coalesce_active", "coalesce_profile",
-		"coalesce_threshold",
-		"coalesce_time_us", "power_limit_mw", "power_limit_mode",
-		"power_state",
+		KNOB_FILE(coalesce_mode), "coalesce_active",
+		KNOB_FILE(coalesce_profile), KNOB_FILE(coalesce_threshold),
+		KNOB_FILE(coalesce_time_us), KNOB_FILE(power_limit_mw),
+		KNOB_FILE(power_limit_mode), "power_state",
 	};
 	struct json_object *o;
 	size_t i;

@@ -14,6 +14,7 @@
 #include "cmd/tuning.h"
 #include "lib/cgroup.h"
 #include "lib/ctrls.h"
+#include "lib/knobtab.h"
 #include "lib/state.h"
 
 enum { OPT_PROFILE = 0x200, OPT_STATE_DIR, OPT_FORCE, OPT_ISOLATE, OPT_PARTITION,
@@ -141,7 +142,7 @@ int tuning_config(const struct command *cmd, const struct config **c)
 			const char *name = config.knobs[i].k->name;
 
 			opts.keep_coalesce |= !strncmp(name, "coalesce_", 9);
-			opts.keep_power |= !strcmp(name, "power_limit_mw");
+			opts.keep_power |= !strcmp(name, KNOB_FILE(power_limit_mw));
 		}
 	}
 	*c = &config;

@@ -59,6 +59,7 @@ static const struct knob knobs[] = {
 };
 
 #define NKNOBS (sizeof(knobs) / sizeof(knobs[0]))
+_Static_assert(NKNOBS == KNOB_NR, "one enum knob_id per knob");
 
 const struct knob *knob_find(const char *name, size_t len)
 {

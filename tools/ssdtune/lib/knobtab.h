@@ -10,6 +10,21 @@
 
 #include <stddef.h>
 
+#include "uapi/linux/ssdtune.h"
+
+/* Each knob's place in the table, from the driver's own table. */
+enum knob_id {
+#define SSDTUNE_KNOB(file, kind, max) KNOB_ID_##file,
+#include "uapi/linux/ssdtune_knobs.h"
+	KNOB_NR
+};
+
+/*
+ * The sysfs file of knob @f of the table, a string constant (for static
+ * tables too): a name the table lacks does not compile.
+ */
+#define KNOB_FILE(f) (&#f[0 * KNOB_ID_##f])
+
 enum knob_type { KNOB_WORD, KNOB_UINT, KNOB_TEXT };
 
 struct knob {

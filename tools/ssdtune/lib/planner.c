@@ -22,6 +22,7 @@
 #include "lib/parse.h"
 #include "lib/planner.h"
 #include "lib/planner_isol.h"
+#include "lib/knobtab.h"
 #include "lib/ssdtdev.h"
 #include "lib/sysfs.h"
 
@@ -347,7 +348,7 @@ static int plan_ssdt(struct plan *p, const struct plan_opts *o,
 		return plan_add(p, PLAN_NOTE, "note coalesce", "", "", "",
 			   "%s: coalescing and power limit are live knobs only on ssdtune controllers ('ssdtune attach %s')",
 			   pc->bdf, pc->bdf);
-	ssdtdev_path(path, sizeof(path), pc->ssdt, "coalesce_profile");
+	ssdtdev_path(path, sizeof(path), pc->ssdt, KNOB_FILE(coalesce_profile));
 	snprintf(why, sizeof(why), "%s: interrupt coalescing for the %s profile",
 		 pc->ssdt, plan_profile_name(p->profile));
 	if (o->keep_coalesce)
@@ -362,12 +363,12 @@ static int plan_ssdt(struct plan *p, const struct plan_opts *o,
 		r = plan_add(p, PLAN_SKIP, NULL, path, "", "", "not present");
 	else if (!(r = setting(p, path, pc->coalesce_profile,
 			       profiles[p->profile].coalesce, why)))
-		r = ctrl_item(p, pc, "coalesce_profile");
+		r = ctrl_item(p, pc, KNOB_FILE(coalesce_profile));
 	if (!r)
 		r = plan_poll(p, pc);
 	if (r)
 		return r;
-	ssdtdev_path(path, sizeof(path), pc->ssdt, "power_limit_mw");
+	ssdtdev_path(path, sizeof(path), pc->ssdt, KNOB_FILE(power_limit_mw));
 	if (!pc->power_limit_mw[0])
 		return plan_add(p, PLAN_SKIP, NULL, path, "", "", "not present");
 	if (o->keep_power)
@@ -376,7 +377,7 @@ static int plan_ssdt(struct plan *p, const struct plan_opts *o,
 	snprintf(why, sizeof(why), "%s: no power limit (a limit costs up to ~40%% IOPS)",
 		 pc->ssdt);
 	r = setting(p, path, pc->power_limit_mw, "0", why);
-	return r ? r : ctrl_item(p, pc, "power_limit_mw");
+	return r ? r : ctrl_item(p, pc, KNOB_FILE(power_limit_mw));
 }
 
 /* One queue file of disk @d: set it to @want unless it is absent. */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "lib/knobtab.h"
 #include "lib/prometheus.h"
 #include "lib/ssdtdev.h"
 #include "lib/sysfs.h"
@@ -233,9 +234,9 @@ static int queue_metrics(struct metrics *m, const char *ctrl, const char *dir)
 static const struct { int fi; const char *file; int dec; } scalars[] = {
 	{ M_IO_QUEUES, "io_queues", 0 },
 	{ M_QUEUE_DEPTH, "queue_depth", 0 },
-	{ M_CO_THRESHOLD, "coalesce_threshold", 0 },
-	{ M_CO_TIME, "coalesce_time_us", 6 },
-	{ M_PW_LIMIT, "power_limit_mw", 3 },
+	{ M_CO_THRESHOLD, KNOB_FILE(coalesce_threshold), 0 },
+	{ M_CO_TIME, KNOB_FILE(coalesce_time_us), 6 },
+	{ M_PW_LIMIT, KNOB_FILE(power_limit_mw), 3 },
 	{ M_PW_ESTIMATE, "power_estimate_mw", 3 },
 	{ M_ENERGY, "energy_uj", 6 },
 	{ M_PW_STATE, "power_state", 0 },
@@ -253,9 +254,9 @@ static const struct {
 	const char *file;
 } enums[] = {
 	{ M_STATE, "state", ctrl_states, "state" },
-	{ M_CO_MODE, "mode", co_modes, "coalesce_mode" },
+	{ M_CO_MODE, "mode", co_modes, KNOB_FILE(coalesce_mode) },
 	{ M_CO_ACTIVE, "mode", on_off_modes, "coalesce_active" },
-	{ M_PW_MODE, "mode", pw_modes, "power_limit_mode" },
+	{ M_PW_MODE, "mode", pw_modes, KNOB_FILE(power_limit_mode) },
 	{ M_PW_ACTIVE, "mode", on_off_modes, "power_limit_active" },
 };
 

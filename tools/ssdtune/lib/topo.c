@@ -25,6 +25,7 @@
 #include "lib/error.h"
 #include "lib/parse.h"
 #include "lib/pcidev.h"
+#include "lib/knobtab.h"
 #include "lib/ssdtdev.h"
 #include "lib/state.h"
 #include "lib/sysfs.h"
@@ -346,11 +347,11 @@ static int scan_pci_bus(struct topo *t, struct lib_err *err)
 		if (!sys_realpath(pathf(p, sizeof(p), SYS_PCI_DEVICES "/%s", pc->bdf), rp))
 			ssdtdev_of_pci(rp, pc->ssdt, sizeof(pc->ssdt));
 		if (pc->ssdt[0]) {
-			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, "coalesce_profile"),
+			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, KNOB_FILE(coalesce_profile)),
 				 pc->coalesce_profile, sizeof(pc->coalesce_profile));
 			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, "poll_queues"),
 				 pc->poll_queues, sizeof(pc->poll_queues));
-			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, "power_limit_mw"),
+			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, KNOB_FILE(power_limit_mw)),
 				 pc->power_limit_mw, sizeof(pc->power_limit_mw));
 			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, "serial"),
 				 pc->ssdt_serial, sizeof(pc->ssdt_serial));
