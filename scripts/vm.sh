@@ -25,7 +25,10 @@
 #                  QEMU 10 make setup unpacks under $BUILD/qemu)
 #   --img-size SIZE  NVMe backing image size [VM_IMG_SIZE, 1G]
 #   --log FILE       also copy the VM's output to FILE
-#   --verbose        show the guest kernel console (vng --verbose)
+#   --verbose        show the whole guest kernel console (vng --verbose);
+#                    without it, with --log, the console shows what the
+#                    kernel logs at KERN_CRIT or worse (loglevel=2: a
+#                    panic, an oops), so a guest that dies says why
 #   --append ARGS    add ARGS to the guest kernel command line
 #                    (e.g. swiotlb=force) [VM_APPEND]; mitigations=off is
 #                    always there (the guest is a throwaway test machine)
@@ -160,6 +163,16 @@ guest_cmd=$run/guest-cmd.sh
 	printf ' %q' "$@"
 	echo
 } >"$guest_cmd"
+
+# The guest's kernel console: vng sends it to /dev/null unless --verbose,
+# and a guest that panicked then ends with vng's exit 255 and no word of
+# why.  So a run with a log (the suites') has it at loglevel=2 (KERN_CRIT
+# and worse, after the first lines of the boot) unless --verbose asked
+# for all of it.
+if [ -z "$verbose" ] && [ -n "$log" ]; then
+	verbose=--verbose
+	extra="loglevel=2 $extra"
+fi
 
 # CPU vulnerability mitigations cost the emulated CPU 10 to 20% (an exec,
 # a bats test, fio) and protect nothing in a throwaway test guest.
