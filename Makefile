@@ -2,11 +2,11 @@
 #
 #   make demo      boot a QEMU VM with an emulated NVMe, attach it to ssdtune,
 #                  tune, run fio, print the result (installs what it needs)
-#   make check     the README's test command (36 minutes here): every
-#                  suite, both kernels, a logic-only VM file on the first;
+#   make check     the README's test command (33 minutes here): every
+#                  suite, both kernels, a logic-only VM file on one;
 #                  last line "N passed, N failed"
-#   make check-full  what CI runs (about 50 minutes here): every VM file on both
-#                  kernels, the subsystem boots, the guest's DKMS compile
+#   make check-full  what CI runs (about 70 minutes here): every VM file on both
+#                  kernels, the packages, the subsystem boots, the guest's DKMS compile
 #   make check-debug  the lifecycle fault matrix on a KASAN/lockdep/kmemleak
 #                  kernel (built once, cached in build/debug-kernel)
 #   make check-ansible  the Ansible role against a VM (20 to 40 minutes)
