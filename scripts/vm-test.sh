@@ -133,7 +133,7 @@ needs_wait() {
 
 # lane KVER...: the boots of these kernels, one after the other.
 lane() {
-	local k b name kv secs f
+	local k b name kv secs f bl
 	for k in "$@"; do
 		IFS=';' read -r -a bl <<<"${kboots[$k]}"
 		for b in "${bl[@]}"; do
