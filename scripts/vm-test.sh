@@ -54,19 +54,21 @@ else
 	rm -f "$BUILD"/results/vm-*.counts
 fi
 
-# suite NAME KVER SECS FILES [VM.SH-OPTION...]: one VM boot runs
+# suite NAME KVER SECS FILES SKIP [VM.SH-OPTION...]: one VM boot runs
 # tests/vm/run-suite.sh (FILES, space-separated; empty for the subsystem
-# boot's tests/vm/subsys), which writes
+# boot's tests/vm/subsys; SKIP the bats tag its tests leave out, or
+# empty), which writes
 # $BUILD/results/NAME.tap; the verdict goes to $BUILD/vm/NAME.verdict
 # (first line: 0 or 1, then the summary line and any failures).
 suite() {
-	local name=$1 k=$2 secs=$3 files=$4 tap rc why start ok notok skipped plan passed line bad=0
-	shift 4
+	local name=$1 k=$2 secs=$3 files=$4 skip=$5 tap rc why start ok notok skipped plan passed line bad=0
+	shift 5
 	tap=$BUILD/results/$name.tap
 	rm -f "$tap" "$tap.partial" "$BUILD/vm/$name.verdict"
 	start=$(date +%s)
 	scripts/vm.sh --timeout "$secs" --log "$BUILD/vm/$name.log" "$@" \
-		"$k" -- env "SSDT_VM_FILES=$files" tests/vm/run-suite.sh
+		"$k" -- env "SSDT_VM_FILES=$files" "SSDT_VM_SKIP_TAG=$skip" \
+		"SSDT_VM_SCOPE=$scope" tests/vm/run-suite.sh
 	rc=$?
 	secs=$(($(date +%s) - start))
 	printf '%s %s\n' "$name" "$secs" >>"$BUILD/results/times.vm"
@@ -93,8 +95,9 @@ suite() {
 }
 
 # The boots of each kernel, in the order they start: "NAME KVER SECS
-# FILES [OPTIONS]", FILES the tests/vm files joined by "," (tests/vm/lib/
-# tags.bash, vm_select) or "subsys" (tests/vm/subsys/, vm.sh --subsys).
+# FILES SKIP [OPTIONS]", FILES the tests/vm files joined by "," (tests/vm/
+# lib/tags.bash, vm_select) or "subsys" (tests/vm/subsys/, vm.sh
+# --subsys), SKIP the test tag the boot leaves out or "-".
 # In make check-full the subsystem boot goes first: the main boot, which
 # installs the packages, waits for them (VM_NEEDS) meanwhile.
 declare -A kboots=()
@@ -105,11 +108,11 @@ i=0
 for k in $kvers; do
 	vm_select "$scope" "$i" "$nk" || exit 1
 	files=$(IFS=,; echo "${VM_FILES[*]}")
-	main="vm-$k $k ${VM_TIMEOUT:-3600} $files"
+	main="vm-$k $k ${VM_TIMEOUT:-3600} $files ${VM_SKIP_TAG:--}"
 	if [ "$scope" = full ]; then
 		# the namespace rescan tests need a topology of their own; that
 		# boot also bounces all DMA (tests/vm/subsys/30-swiotlb.bats)
-		kboots[$k]="vm-subsys-$k $k ${VM_SUBSYS_TIMEOUT:-900} subsys --subsys --append swiotlb=force;$main"
+		kboots[$k]="vm-subsys-$k $k ${VM_SUBSYS_TIMEOUT:-900} subsys - --subsys --append swiotlb=force;$main"
 	else
 		kboots[$k]=$main
 	fi
@@ -133,19 +136,19 @@ needs_wait() {
 
 # lane KVER...: the boots of these kernels, one after the other.
 lane() {
-	local k b name kv secs f bl
+	local k b name kv secs f sk bl
 	for k in "$@"; do
 		IFS=';' read -r -a bl <<<"${kboots[$k]}"
 		for b in "${bl[@]}"; do
 			# shellcheck disable=SC2086 # the words of one boot line
 			set -- $b
-			name=$1 kv=$2 secs=$3 f=$4
-			shift 4
+			name=$1 kv=$2 secs=$3 f=$4 sk=${5#-}
+			shift 5
 			if [ "$f" = subsys ]; then
-				suite "$name" "$kv" "$secs" "" "$@"
+				suite "$name" "$kv" "$secs" "" "" "$@"
 			else
 				needs_wait "$f"
-				suite "$name" "$kv" "$secs" "${f//,/ }" "$@"
+				suite "$name" "$kv" "$secs" "${f//,/ }" "$sk" "$@"
 			fi
 		done
 	done

@@ -57,3 +57,35 @@ LINT=$REPO/scripts/lint-lib.sh
 	done
 	[ "$n" -gt 20 ]
 }
+
+# make check's 6.1 boot leaves out the tests tagged one-kernel (bats
+# --filter-tags, tests/vm/run-suite.sh); the summary's time per file needs
+# their number per file, which tags.bash's vm_count gives without a bats
+# start (about 10 s under TCG).
+@test "one-kernel tests sit in 'both' files only, and vm_count counts what bats --filter-tags runs" {
+	cd "$REPO"
+	. tests/vm/lib/tags.bash
+	declare -A VM_TAG=()
+	vm_tags tests/vm/*.bats
+	tagged=0
+	for f in tests/vm/*.bats; do
+		n=$(grep -c '^# bats test_tags=.*one-kernel' "$f" || true)
+		tagged=$((tagged + n))
+		[ "$n" = 0 ] || [ "${VM_TAG[$f]}" = both ] ||
+			{ echo "$f: one-kernel tests in a '${VM_TAG[$f]}' file"; false; }
+		for skip in "" one-kernel; do
+			mine=$(vm_count "$skip" "$f")
+			theirs=$(bats --count ${skip:+--filter-tags "!$skip"} "$f")
+			[ "$mine" = "$f:$theirs" ] ||
+				{ echo "$f, skipping '$skip': vm_count says ${mine#*:}, bats --count $theirs"; false; }
+		done
+	done
+	# the tag is in use (a typo in every line would leave nothing out)
+	[ "$tagged" -ge 5 ]
+	vm_select check 0 2
+	[ "$VM_SKIP_TAG" = one-kernel ]
+	vm_select check 1 2
+	[ -z "$VM_SKIP_TAG" ]
+	vm_select full 0 2
+	[ -z "$VM_SKIP_TAG" ]
+}

@@ -128,6 +128,7 @@ stat_field() { awk -v f="$2" '{ print $f }' "/sys/block/$(basename "$1")/stat"; 
 	[ $((f1 - f0)) -ge 122 ]
 }
 
+# bats test_tags=one-kernel
 @test "shadow doorbells are on (QEMU sets OACS bit 8); with shadow_doorbells=0 the MMIO doorbells carry verified I/O too" {
 	[ "$(trim "$(ssdt_ctrl)/shadow_doorbells")" = on ]
 	detach

@@ -77,6 +77,7 @@ resets() { dmesg_new | grep -c 'reset done' || true; }
 	dmesg_clean_since_mark
 }
 
+# bats test_tags=one-kernel
 @test "after the resets every queue still takes I/O, shadow doorbells are set up again and the per-queue counters balance" {
 	# a reset forgets the Doorbell Buffer Config: the driver sends it again
 	[ "$(trim "$ctrl/shadow_doorbells")" = on ]

@@ -115,6 +115,7 @@ back_to_nvme() { sysfs_bind nvme "$bdf"; }
 	dmesg_clean_since_mark 'I/O error|Buffer I/O error|critical medium error|blk_update_request|operation not supported error'
 }
 
+# bats test_tags=one-kernel
 @test "a lost admin completion: the reader gets an error after the controller stopped, a reset brings it back, fio verify is clean" {
 	attach
 	ctrl=$(ssdt_ctrl)
@@ -142,6 +143,7 @@ back_to_nvme() { sysfs_bind nvme "$bdf"; }
 	dmesg_clean_since_mark 'admin command .* timed out'
 }
 
+# bats test_tags=one-kernel
 @test "a Format that hangs holds up no counter dump; it fails after format_timeout with the controller stopped, and the reset brings it back" {
 	setup_attached
 	ctrl=$(ssdt_ctrl)
@@ -182,6 +184,7 @@ back_to_nvme() { sysfs_bind nvme "$bdf"; }
 	dmesg_clean_since_mark 'admin command .* timed out|Format NVM'
 }
 
+# bats test_tags=one-kernel
 @test "power_state read in a loop sends at most one admin command a second" {
 	setup_attached
 	ctrl=$(ssdt_ctrl)
@@ -251,6 +254,7 @@ back_to_nvme() { sysfs_bind nvme "$bdf"; }
 	dmesg_clean_since_mark
 }
 
+# bats test_tags=one-kernel
 @test "io_queue_depth outside 2..4096 is refused at load (65536 used to wrap to 0 in a u16); 4096 works" {
 	teardown_stock
 	for bad in 65536 4097 1 0 x; do

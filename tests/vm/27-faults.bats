@@ -163,6 +163,7 @@ attach_losing_admin() {
 	dmesg_clean_since_mark 'admin command .* timed out|failed with error|probe of .* failed'
 }
 
+# bats test_tags=one-kernel
 @test "a lost admin completion during the namespace scan at attach: the reset brings the controller back or attach fails cleanly; nothing hangs" {
 	attach_losing_admin 5
 	echo "# attach with Identify Namespace lost: exit $status" >&3
@@ -247,6 +248,7 @@ knob_storm() {
 # 10 s: the 64 tasks made about 1000 reads and 1100 writes in 30 s under
 # TCG, so in 10 s each still reads and writes about ten times, concurrent
 # with all the others and with fio (about 4 in 5 random writes are valid).
+# bats test_tags=one-kernel
 @test "64 tasks read every file and write every knob for 10 s (30 s on the debug kernel) during fio verify: no splat, every file still answers, the module unloads" {
 	local secs=10
 	[ -z "${SSDT_VM_SLOW:-}" ] || secs=30

@@ -15,6 +15,9 @@
 #                          chooses them by the "# vm-kernels: TAG (why)"
 #                          line of each header, tests/vm/lib/tags.bash)
 #   neither                every tests/vm/*.bats file
+#   SSDT_VM_SKIP_TAG=TAG   leave out the tests tagged TAG ("# bats
+#                          test_tags=TAG", bats --filter-tags '!TAG'):
+#                          make check's 6.1 boot skips one-kernel
 # A tests/vm/*.bats file without a known tag fails the run.
 #
 # With arguments, they are passed to bats instead of the whole directory
@@ -51,6 +54,7 @@ if [ -n "$bad" ]; then
 	exit 1
 fi
 [ ${#files[@]} -gt 0 ] && set -- "${files[@]}"
+skip=${SSDT_VM_SKIP_TAG:-}
 onlyfiles=1
 for a in "$@"; do
 	[[ $a == *.bats && -f $a ]] || onlyfiles=""
@@ -58,8 +62,10 @@ done
 if [ -n "$onlyfiles" ]; then
 	# tests per file, in the order bats runs them: scripts/summary.sh
 	# gives each file the time of its tests from this
-	grep -c -H '^[[:space:]]*@test ' "$@" >"$base.counts"
+	. tests/vm/lib/tags.bash
+	vm_count "$skip" "$@" >"$base.counts"
 fi
+[ -n "$skip" ] && set -- --filter-tags "!$skip" "$@"
 echo "run-suite: $kver: bats $*" >&2
 # One bats for the whole suite: a bats start costs about 10 s under TCG,
 # and each test about 2 s of bats' own work.  Each result line gets the

@@ -25,11 +25,21 @@ vm_tags() {
 #              so the two boots take about as long; full: every kernel
 #   full       full only, the first kernel
 #   full-both  full only, every kernel
+# and sets VM_SKIP_TAG to the bats test tag that boot leaves out: in check,
+# every kernel but the last (6.12) skips the tests of "both" files tagged
+# "# bats test_tags=one-kernel" (the driver's own logic inside a file
+# that is otherwise about the kernel); empty otherwise.
 # Fails (1) naming the files whose tag is none of these.
 vm_select() {
 	local scope=$1 idx=$2 nk=$3 f t p=0 bad=0
 	local -A VM_TAG=()
 	VM_FILES=()
+	# shellcheck disable=SC2034 # read by the caller
+	if [ "$scope" = check ] && [ "$idx" != $((nk - 1)) ]; then
+		VM_SKIP_TAG=one-kernel
+	else
+		VM_SKIP_TAG=""
+	fi
 	vm_tags tests/vm/*.bats
 	for f in tests/vm/*.bats; do
 		t=${VM_TAG[$f]}
@@ -45,4 +55,18 @@ vm_select() {
 		esac
 	done
 	return $bad
+}
+
+# vm_count SKIPTAG FILE...: "FILE:N" for each file, N its @test cases
+# bats runs with --filter-tags '!SKIPTAG' (every case if SKIPTAG is
+# empty): those whose "# bats test_tags=" line names SKIPTAG drop out.
+# tests/host/layout.bats checks it against bats --count.
+vm_count() {
+	local skip=$1
+	shift
+	awk -v skip="$skip" '
+	FNR == 1 { if (NR > 1) print prev ":" n; n = 0; tags = ""; prev = FILENAME }
+	/^[[:space:]]*# bats test_tags=/ { tags = "," $0; sub(/^[^=]*=/, "", tags); tags = "," tags ","; gsub(/[[:space:]]/, "", tags); next }
+	/^[[:space:]]*@test / { if (skip == "" || index(tags, "," skip ",") == 0) n++; tags = "" }
+	END { if (NR > 0) print prev ":" n }' "$@"
 }
