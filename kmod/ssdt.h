@@ -28,6 +28,8 @@
 #include "ssdt_knob.h"
 #include "ssdt_power_dev.h"
 #include "ssdt_prp.h"
+#include "ssdt_quirks.h"
+#include "ssdt_rules.h"
 
 #define SSDT_NAME		"ssdtune"
 #define SSDT_PAGE_SIZE		4096u
@@ -37,7 +39,6 @@
 #define SSDT_MAX_PRP_LISTS	2
 #define SSDT_MAX_NS		16
 #define SSDT_MAX_POLL_QUEUES	64
-#define SSDT_MAX_RETRIES	5
 #define SSDT_MAX_CTRLS		1024	/* minors of /dev/ssdtN */
 
 enum ssdt_state {
@@ -122,6 +123,8 @@ struct ssdt_queue {
 	u64 interrupts;
 	u64 polled;
 	u64 mod_lost;			/* submitted, never to complete (reset) */
+	atomic64_t retried;		/* error completions sent again */
+	u64 stale_completions;		/* of an earlier use of a tag: dropped */
 	struct hrtimer mod_timer;
 
 	struct kobject kobj;		/* queues/qK */
@@ -164,6 +167,7 @@ struct ssdt_iod {
 	bool aborted;			/* an Abort was sent for it */
 	bool requeue;			/* cancelled by a reset: retry */
 	u8 retries;
+	u8 gen;				/* generation in the command id */
 	int nents;			/* sg entries DMA-mapped, 0: none */
 	u32 bvec_len;			/* bytes mapped at bvec_dma, 0: none */
 	dma_addr_t bvec_dma;		/* single-segment fast path's mapping */
@@ -183,9 +187,13 @@ struct ssdt_ctrl {
 	int node;			/* NUMA node of the device */
 	void __iomem *bar;
 	u64 cap;
+	u32 vs;				/* version register: NVME_VS() */
+	u32 quirks;			/* SSDT_QUIRK_* (ssdt_quirks.h) */
 	u32 db_stride;			/* bytes between doorbells */
 	u32 ctrl_config;		/* CC value while enabled */
 	unsigned long ready_timeout;	/* jiffies, from CAP.TO */
+	unsigned int shutdown_s;	/* normal shutdown's wait, from RTD3E */
+	u16 crdt[3];			/* Command Retry Delay Times, 100 ms */
 
 	enum ssdt_state state;
 	bool removing;			/* remove() runs: no more resets */
@@ -243,6 +251,7 @@ struct ssdt_ctrl {
 	u8 aerl;			/* event requests allowed - 1 */
 	u8 vwc;
 	u8 npss;			/* power states - 1 */
+	u32 nn;				/* Number of Namespaces (highest ID) */
 	struct nvme_id_power_state psd[32];
 	enum ssdt_feat_cap coalesce_cap;	/* features 0x08 and 0x09 */
 	enum ssdt_feat_cap power_cap;		/* feature 0x02 */
@@ -277,6 +286,9 @@ struct ssdt_ctrl {
 	struct dentry *debugfs;
 	atomic_t drop_completions;	/* debug: completions to lose */
 	atomic_t drop_admin_completions;	/* debug: admin ones */
+	atomic_t stale_completions;	/* debug: stale CQEs to replay */
+	atomic_t fail_completions;	/* debug: completions to fail */
+	u16 fail_status;		/* debug: with this status */
 #endif
 };
 
@@ -286,6 +298,10 @@ extern unsigned int ssdt_admin_timeout;
 extern unsigned int ssdt_max_io_queues;
 extern unsigned int ssdt_poll_queues;
 extern unsigned int ssdt_io_queue_depth;
+extern unsigned int ssdt_max_retries;
+extern unsigned int ssdt_shutdown_timeout;
+extern struct ssdt_quirk_id ssdt_quirk_ids[];
+extern int ssdt_nr_quirk_ids;
 
 void ssdt_shutdown(struct pci_dev *pdev);
 
@@ -319,6 +335,11 @@ static inline bool ssdt_debug_drop(atomic_t *left)
 	return unlikely(atomic_read(left) > 0) && atomic_dec_if_positive(left) >= 0;
 }
 
+static inline u16 ssdt_debug_fail_status(struct ssdt_ctrl *ctrl)
+{
+	return READ_ONCE(ctrl->fail_status);
+}
+
 static inline u32 ssdt_debug_nl_queues_per_msg(void)
 {
 	return READ_ONCE(ssdt_nl_queues_per_msg);
@@ -341,6 +362,7 @@ static inline void ssdt_debug_init(void) { }
 static inline void ssdt_debug_exit(void) { }
 /* no counter to name: the argument is not compiled */
 #define ssdt_debug_drop(left) false
+#define ssdt_debug_fail_status(ctrl) 0
 static inline u32 ssdt_debug_nl_queues_per_msg(void) { return 0; }
 static inline u32 ssdt_debug_scan_delay_ms(void) { return 0; }
 #endif
@@ -433,7 +455,7 @@ void ssdt_ns_init(struct ssdt_ctrl *ctrl);
 int ssdt_ns_scan(struct ssdt_ctrl *ctrl);
 int ssdt_ns_rescan(struct ssdt_ctrl *ctrl);
 void ssdt_ns_rescan_async(struct ssdt_ctrl *ctrl);
-void ssdt_ns_remove_all(struct ssdt_ctrl *ctrl, bool flush);
+void ssdt_ns_remove_all(struct ssdt_ctrl *ctrl);
 
 /* ssdt_dbbuf.c: shadow doorbells */
 void ssdt_dbbuf_setup(struct ssdt_ctrl *ctrl);
@@ -455,6 +477,7 @@ int ssdt_get_feature(struct ssdt_ctrl *ctrl, u8 fid, u8 sel, u32 dw11,
 int ssdt_set_feature(struct ssdt_ctrl *ctrl, u8 fid, u32 dw11);
 int ssdt_get_log_page(struct ssdt_ctrl *ctrl, u8 lid, void *buf, size_t len);
 void ssdt_features_probe(struct ssdt_ctrl *ctrl);
+void ssdt_acre_enable(struct ssdt_ctrl *ctrl);
 extern const struct attribute_group ssdt_feature_group;
 
 /* ssdt_coalesce_dev.c: coalescing knobs and host moderation */

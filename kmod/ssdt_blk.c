@@ -200,7 +200,7 @@ static blk_status_t ssdt_setup_passthru(struct ssdt_ctrl *ctrl,
 					struct request *rq,
 					struct ssdt_iod *iod)
 {
-	iod->cmd.common.command_id = rq->tag;
+	iod->cmd.common.command_id = ssdt_cid(rq->tag, ++iod->gen);
 	iod->cmd.common.dptr.prp1 = 0;
 	iod->cmd.common.dptr.prp2 = 0;
 	if (!blk_rq_nr_phys_segments(rq))
@@ -218,7 +218,7 @@ static blk_status_t ssdt_setup_cmd(struct ssdt_ctrl *ctrl, struct ssdt_ns *ns,
 	if (unlikely(blk_rq_is_passthrough(rq)))
 		return ssdt_setup_passthru(ctrl, rq, iod);
 	memset(c, 0, sizeof(*c));
-	c->common.command_id = rq->tag;
+	c->common.command_id = ssdt_cid(rq->tag, ++iod->gen);
 	c->common.nsid = cpu_to_le32(ns->nsid);
 
 	switch (req_op(rq)) {
@@ -402,6 +402,33 @@ static void ssdt_commit_rqs(struct blk_mq_hw_ctx *hctx)
 	spin_unlock(&q->sq_lock);
 }
 
+/*
+ * A command that failed with a status the controller allows to retry
+ * (no Do Not Retry) goes again, as stock nvme does: at most max_retries
+ * times, after the Command Retry Delay the status selects; never one of
+ * the ioctls (passthrough) or one that asked to fail fast (readahead).
+ */
+static bool ssdt_retry_rq(struct ssdt_ctrl *ctrl, struct request *rq,
+			  struct ssdt_iod *iod)
+{
+	unsigned int delay;
+
+	if (!ssdt_should_retry(iod->nvme_status, iod->retries,
+			       READ_ONCE(ssdt_max_retries),
+			       blk_noretry_request(rq) ||
+			       blk_rq_is_passthrough(rq)) ||
+	    blk_queue_dying(rq->q))
+		return false;
+	delay = ssdt_retry_delay_ms(iod->nvme_status, ctrl->crdt);
+	iod->retries++;
+	atomic64_inc(&iod->q->retried);
+	dev_dbg_ratelimited(ssdt_dev(ctrl), "tag %u: status %#x, retry %u in %u ms\n",
+			    rq->tag, iod->nvme_status, iod->retries, delay);
+	blk_mq_requeue_request(rq, false);
+	blk_mq_delay_kick_requeue_list(rq->q, delay);
+	return true;
+}
+
 static void ssdt_complete_rq(struct request *rq)
 {
 	struct ssdt_iod *iod = blk_mq_rq_to_pdu(rq);
@@ -410,12 +437,15 @@ static void ssdt_complete_rq(struct request *rq)
 
 	ssdt_unmap_data(ctrl, rq);
 	if (iod->requeue) {
-		if (iod->retries++ < SSDT_MAX_RETRIES) {
+		/* cancelled by a reset: no status, send again */
+		if (iod->retries++ < SSDT_DEFAULT_RETRIES) {
 			blk_mq_requeue_request(rq, true);
 			return;
 		}
 		sts = BLK_STS_IOERR;
 	} else {
+		if (unlikely(iod->nvme_status) && ssdt_retry_rq(ctrl, rq, iod))
+			return;
 		sts = ssdt_status(iod->nvme_status);
 	}
 	iod->retries = 0;
@@ -442,16 +472,27 @@ static void ssdt_complete_batch(struct io_comp_batch *iob)
  * here joins @iob when given, so the caller ends them together after
  * dropping its lock; any other ends now.
  */
-void ssdt_io_complete_cqe(struct ssdt_queue *q, struct nvme_completion *cqe,
-			  struct io_comp_batch *iob)
+static void ssdt_io_complete_one(struct ssdt_queue *q,
+				 struct nvme_completion *cqe,
+				 struct io_comp_batch *iob)
 {
-	struct request *rq = blk_mq_tag_to_rq(q->tags, cqe->command_id);
+	u16 cid = cqe->command_id;
+	struct request *rq = blk_mq_tag_to_rq(q->tags, ssdt_cid_tag(cid));
 	struct ssdt_iod *iod;
 
 	if (unlikely(!rq)) {
 		dev_warn_ratelimited(ssdt_dev(q->ctrl),
-				     "completion with bad id %u on queue %u\n",
-				     cqe->command_id, q->qid);
+				     "completion with bad id %#x on queue %u\n",
+				     cid, q->qid);
+		return;
+	}
+	iod = blk_mq_rq_to_pdu(rq);
+	/* an earlier use of the tag: late, or sent twice (ssdt_rules.h) */
+	if (unlikely(ssdt_cid_gen(cid) != (iod->gen & SSDT_CID_GEN_MASK))) {
+		q->stale_completions++;
+		dev_warn_ratelimited(ssdt_dev(q->ctrl),
+				     "stale completion %#x on queue %u (the tag is at generation %u): dropped\n",
+				     cid, q->qid, iod->gen & SSDT_CID_GEN_MASK);
 		return;
 	}
 	/* Debug hook (debugfs drop_completions): lose this completion. */
@@ -460,8 +501,10 @@ void ssdt_io_complete_cqe(struct ssdt_queue *q, struct nvme_completion *cqe,
 			 cqe->command_id, q->qid);
 		return;
 	}
-	iod = blk_mq_rq_to_pdu(rq);
 	iod->nvme_status = le16_to_cpu(cqe->status) >> 1;
+	/* Debug hook (debugfs fail_completions): an error status instead. */
+	if (unlikely(ssdt_debug_drop(&q->ctrl->fail_completions)))
+		iod->nvme_status = ssdt_debug_fail_status(q->ctrl);
 	if (unlikely(blk_rq_is_passthrough(rq)))
 		iod->result = le64_to_cpu(cqe->result.u64);
 	if (blk_mq_complete_request_remote(rq))
@@ -469,6 +512,24 @@ void ssdt_io_complete_cqe(struct ssdt_queue *q, struct nvme_completion *cqe,
 	if (!blk_mq_add_to_batch(rq, iob, iod->nvme_status || iod->requeue,
 				 ssdt_complete_batch))
 		ssdt_complete_rq(rq);
+}
+
+void ssdt_io_complete_cqe(struct ssdt_queue *q, struct nvme_completion *cqe,
+			  struct io_comp_batch *iob)
+{
+	/*
+	 * Debug hook (debugfs stale_completions): first this completion as a
+	 * late one of the tag's previous use (its generation less one),
+	 * which must be dropped.
+	 */
+	if (unlikely(ssdt_debug_drop(&q->ctrl->stale_completions))) {
+		struct nvme_completion old = *cqe;
+		u16 cid = cqe->command_id;
+
+		old.command_id = ssdt_cid(ssdt_cid_tag(cid), ssdt_cid_gen(cid) - 1);
+		ssdt_io_complete_one(q, &old, iob);
+	}
+	ssdt_io_complete_one(q, cqe, iob);
 }
 
 static enum blk_eh_timer_return ssdt_timeout(struct request *rq)
@@ -502,7 +563,8 @@ static enum blk_eh_timer_return ssdt_timeout(struct request *rq)
 		iod->aborted = true;
 		abort.abort.opcode = nvme_admin_abort_cmd;
 		abort.abort.sqid = cpu_to_le16(q->qid);
-		abort.abort.cid = rq->tag;
+		/* the command id the command carries, generation and all */
+		abort.abort.cid = iod->cmd.common.command_id;
 		dev_warn(ssdt_dev(ctrl), "tag %u on queue %u timed out, aborting\n",
 			 rq->tag, q->qid);
 		ssdt_nl_notify_timeout(ctrl, q->qid, rq->tag);

@@ -41,12 +41,21 @@ static int ssdt_wait_csts(struct ssdt_ctrl *ctrl, u32 mask, u32 val,
 	}
 }
 
+/* Some controllers read CSTS.RDY wrong right after CC.EN changes. */
+static void ssdt_quirk_rdy_delay(struct ssdt_ctrl *ctrl)
+{
+	if (ctrl->quirks & SSDT_QUIRK_DELAY_RDY)
+		msleep(SSDT_QUIRK_DELAY_RDY_MS);
+}
+
 static int ssdt_ctrl_disable(struct ssdt_ctrl *ctrl)
 {
 	u32 cc = readl(ctrl->bar + NVME_REG_CC);
 
-	if (cc & NVME_CC_ENABLE)
+	if (cc & NVME_CC_ENABLE) {
 		writel(cc & ~NVME_CC_ENABLE, ctrl->bar + NVME_REG_CC);
+		ssdt_quirk_rdy_delay(ctrl);
+	}
 	return ssdt_wait_csts(ctrl, NVME_CSTS_RDY, 0, ctrl->ready_timeout,
 			      "controller disable");
 }
@@ -63,19 +72,26 @@ static int ssdt_ctrl_enable(struct ssdt_ctrl *ctrl)
 		((ilog2(SSDT_PAGE_SIZE) - 12) << NVME_CC_MPS_SHIFT) |
 		NVME_CC_IOSQES | NVME_CC_IOCQES | NVME_CC_ENABLE;
 	writel(ctrl->ctrl_config, ctrl->bar + NVME_REG_CC);
+	ssdt_quirk_rdy_delay(ctrl);
 	return ssdt_wait_csts(ctrl, NVME_CSTS_RDY, NVME_CSTS_RDY,
 			      ctrl->ready_timeout, "controller ready");
 }
 
-/* Normal shutdown: the controller commits its volatile write cache. */
+/*
+ * Normal shutdown: the controller commits its volatile write cache.  It
+ * gets the time its RTD3 Entry Latency says, within shutdown_timeout and
+ * 60 s (ssdt_shutdown_timeout_s()); CAP.TO is about CC.EN, not this.
+ */
 static void ssdt_ctrl_shutdown(struct ssdt_ctrl *ctrl)
 {
 	u32 cc = readl(ctrl->bar + NVME_REG_CC);
+	unsigned int secs = ctrl->shutdown_s ?:
+		ssdt_shutdown_timeout_s(0, READ_ONCE(ssdt_shutdown_timeout));
 
 	cc = (cc & ~NVME_CC_SHN_MASK) | NVME_CC_SHN_NORMAL;
 	writel(cc, ctrl->bar + NVME_REG_CC);
 	if (!ssdt_wait_csts(ctrl, NVME_CSTS_SHST_MASK, NVME_CSTS_SHST_CMPLT,
-			    max(ctrl->ready_timeout, 5UL * HZ), "shutdown"))
+			    secs * HZ, "shutdown"))
 		dev_info(ssdt_dev(ctrl), "shutdown complete\n");
 }
 
@@ -134,6 +150,15 @@ static int ssdt_ctrl_check(struct ssdt_ctrl *ctrl)
 	ctrl->cap = lo_hi_readq(ctrl->bar + NVME_REG_CAP);
 	if (ssdt_csts(ctrl) == ~0u)
 		return -ENODEV;
+	ctrl->vs = readl(ctrl->bar + NVME_REG_VS);
+	ctrl->io_depth = ssdt_io_queue_entries(NVME_CAP_MQES(ctrl->cap),
+					       ssdt_io_queue_depth,
+					       ctrl->quirks & SSDT_QUIRK_QDEPTH_ONE,
+					       ctrl->quirks & SSDT_QUIRK_MQES0_DEPTH64);
+	if (!ctrl->io_depth) {
+		dev_err(ssdt_dev(ctrl), "CAP.MQES is 0 (queues of one entry): not a usable controller; a known model needs its quirk (Documentation/hardware.md)\n");
+		return -ENODEV;
+	}
 	ctrl->db_stride = 4 << NVME_CAP_STRIDE(ctrl->cap);
 	ctrl->ready_timeout = (NVME_CAP_TIMEOUT(ctrl->cap) + 1) * HZ / 2;
 	if (NVME_CAP_MPSMIN(ctrl->cap) > ilog2(SSDT_PAGE_SIZE) - 12) {
@@ -222,8 +247,6 @@ static int ssdt_io_queues_alloc(struct ssdt_ctrl *ctrl)
 {
 	unsigned int i;
 
-	ctrl->io_depth = min_t(u32, NVME_CAP_MQES(ctrl->cap) + 1,
-			       ssdt_io_queue_depth);
 	ctrl->ioq = kcalloc_node(ctrl->nr_io, sizeof(*ctrl->ioq), GFP_KERNEL,
 				 ctrl->node);
 	if (!ctrl->ioq)
@@ -378,6 +401,7 @@ static int ssdt_ctrl_start(struct ssdt_ctrl *ctrl, bool reset)
 	ret = ssdt_identify_ctrl(ctrl, reset);
 	if (ret)
 		return ret;
+	ssdt_acre_enable(ctrl);
 	if (reset)
 		ret = ssdt_io_queues_reuse(ctrl);
 	else

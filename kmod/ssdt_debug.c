@@ -23,6 +23,13 @@
  *                     (of commands: an Asynchronous Event Request's
  *                     completion is never lost, so a test loses the one
  *                     of the command it sends)
+ *   ssdtN/stale_completions  replay the next N I/O completions first as
+ *                     late ones of the tag's previous use (generation
+ *                     less one): each must be dropped
+ *   ssdtN/fail_completions  the next N I/O completions carry the status
+ *                     fail_status (phase dropped; default 0x280, Write
+ *                     Fault, which allows a retry; 0x4280 with DNR), as a
+ *                     controller's transient or persistent error would
  *   ssdtN/shutdown    write 1: run the PCI .shutdown method, as a reboot
  *                     or power-off would
  *   ssdtN/sleep       write N: a system sleep of N ms for this device
@@ -160,6 +167,13 @@ void ssdt_debug_add(struct ssdt_ctrl *ctrl)
 				&ctrl->drop_completions);
 	debugfs_create_atomic_t("drop_admin_completions", 0600, ctrl->debugfs,
 				&ctrl->drop_admin_completions);
+	debugfs_create_atomic_t("stale_completions", 0600, ctrl->debugfs,
+				&ctrl->stale_completions);
+	debugfs_create_atomic_t("fail_completions", 0600, ctrl->debugfs,
+				&ctrl->fail_completions);
+	ctrl->fail_status = NVME_SC_WRITE_FAULT;
+	debugfs_create_x16("fail_status", 0600, ctrl->debugfs,
+			   &ctrl->fail_status);
 	debugfs_create_file_unsafe("shutdown", 0200, ctrl->debugfs, ctrl,
 				   &ssdt_shutdown_fops);
 	debugfs_create_file_unsafe("sleep", 0200, ctrl->debugfs, ctrl,

@@ -6,6 +6,7 @@
  * power state table, the current power state and the composite
  * temperature.
  */
+#include <linux/dma-mapping.h>
 #include <linux/jiffies.h>
 #include <linux/slab.h>
 #include "ssdt.h"
@@ -43,6 +44,40 @@ int ssdt_set_feature(struct ssdt_ctrl *ctrl, u8 fid, u32 dw11)
 		ret = -EIO;
 	}
 	return ret;
+}
+
+/*
+ * The Command Retry Delay: a controller that reports delays (CRDT1-3)
+ * uses them only once the host says it honours them (Host Behavior
+ * Support, ACRE), as stock nvme does at every start.  Without that, or
+ * when the controller refuses, the delays stay unused (crdt cleared).
+ */
+void ssdt_acre_enable(struct ssdt_ctrl *ctrl)
+{
+	struct nvme_command cmd = { };
+	struct nvme_feat_host_behavior *host;
+	dma_addr_t dma;
+	int ret;
+
+	if (!ctrl->crdt[0])
+		return;
+	host = dma_alloc_coherent(ssdt_dev(ctrl), sizeof(*host), &dma,
+				  GFP_KERNEL);
+	if (!host) {
+		memset(ctrl->crdt, 0, sizeof(ctrl->crdt));
+		return;
+	}
+	host->acre = NVME_ENABLE_ACRE;
+	cmd.features.opcode = nvme_admin_set_features;
+	cmd.features.fid = cpu_to_le32(NVME_FEAT_HOST_BEHAVIOR);
+	cmd.features.dptr.prp1 = cpu_to_le64(dma);
+	ret = ssdt_admin_exec(ctrl, &cmd, NULL);
+	if (ret) {
+		dev_warn(ssdt_dev(ctrl), "Set Features Host Behavior (retry delays) failed: %d; retrying without delays\n",
+			 ret);
+		memset(ctrl->crdt, 0, sizeof(ctrl->crdt));
+	}
+	dma_free_coherent(ssdt_dev(ctrl), sizeof(*host), host, dma);
 }
 
 static enum ssdt_feat_cap ssdt_feature_cap(struct ssdt_ctrl *ctrl, u8 fid,

@@ -64,11 +64,18 @@ int ssdt_identify_ctrl(struct ssdt_ctrl *ctrl, bool again)
 	ctrl->wctemp = le16_to_cpu(id->wctemp);
 	ctrl->vwc = id->vwc;
 	ctrl->npss = min_t(u8, id->npss, ARRAY_SIZE(ctrl->psd) - 1);
+	ctrl->nn = le32_to_cpu(id->nn);
+	ctrl->crdt[0] = le16_to_cpu(id->crdt1);
+	ctrl->crdt[1] = le16_to_cpu(id->crdt2);
+	ctrl->crdt[2] = le16_to_cpu(id->crdt3);
+	ctrl->shutdown_s = ssdt_shutdown_timeout_s(le32_to_cpu(id->rtd3e),
+						   READ_ONCE(ssdt_shutdown_timeout));
 	memcpy(ctrl->psd, id->psd, sizeof(ctrl->psd));
 	if (!again) {
 		ctrl->max_xfer = max_xfer;
-		dev_info(ssdt_dev(ctrl), "%s, serial %s, firmware %s\n",
-			 ctrl->model, ctrl->serial, ctrl->firmware);
+		dev_info(ssdt_dev(ctrl), "%s, serial %s, firmware %s, NVMe %u.%u\n",
+			 ctrl->model, ctrl->serial, ctrl->firmware,
+			 NVME_MAJOR(ctrl->vs), NVME_MINOR(ctrl->vs));
 	}
 out:
 	dma_free_coherent(ssdt_dev(ctrl), sizeof(*id), id, dma);
@@ -86,7 +93,8 @@ static u32 ssdt_shift_sectors(u32 shift)
  * specific Controller (CNS 06h) for the NVM set gives the Write Zeroes
  * size limit (WZSL, in minimum page sizes) and the Dataset Management
  * range size limit (DMRSL, in logical blocks).  A controller older than
- * NVMe 2.0 refuses the command: no such limits then.  Write Zeroes is
+ * NVMe 2.0 refuses the command: no such limits then.  One that may not
+ * even read CNS 06h right (ssdt_cns_limited()) is not asked.  Write Zeroes is
  * held to the transfer limit when WZSL is 0, as the stock driver does:
  * MDTS does not bind it by the letter, but devices have failed larger.
  */
@@ -100,6 +108,8 @@ int ssdt_identify_nvm_limits(struct ssdt_ctrl *ctrl)
 
 	ctrl->max_zeroes_sectors = ctrl->max_xfer >> SECTOR_SHIFT;
 	ctrl->dmrsl = 0;
+	if (ssdt_cns_limited(ctrl->vs, ctrl->quirks & SSDT_QUIRK_IDENTIFY_CNS))
+		return 0;
 	id = dma_alloc_coherent(ssdt_dev(ctrl), sizeof(*id), &dma, GFP_KERNEL);
 	if (!id)
 		return -ENOMEM;

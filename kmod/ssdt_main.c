@@ -15,9 +15,54 @@ unsigned int ssdt_io_timeout = 30;
 module_param_named(io_timeout, ssdt_io_timeout, uint, 0644);
 MODULE_PARM_DESC(io_timeout, "I/O timeout in seconds before Abort, then reset (default 30)");
 
-unsigned int ssdt_admin_timeout = 10;
+/*
+ * Stock nvme's default: a firmware commit, a namespace delete or a Format
+ * can take most of a minute on a real drive, and an admin timeout stops
+ * the controller.
+ */
+unsigned int ssdt_admin_timeout = 60;
 module_param_named(admin_timeout, ssdt_admin_timeout, uint, 0644);
-MODULE_PARM_DESC(admin_timeout, "admin command timeout in seconds (default 10)");
+MODULE_PARM_DESC(admin_timeout, "admin command timeout in seconds (default 60)");
+
+unsigned int ssdt_max_retries = SSDT_DEFAULT_RETRIES;
+module_param_named(max_retries, ssdt_max_retries, uint, 0644);
+MODULE_PARM_DESC(max_retries, "times a failed I/O command without Do Not Retry is sent again (default 5)");
+
+unsigned int ssdt_shutdown_timeout = 5;
+module_param_named(shutdown_timeout, ssdt_shutdown_timeout, uint, 0644);
+MODULE_PARM_DESC(shutdown_timeout, "least seconds a normal shutdown may take; more if RTD3E says so, at most 60 (default 5)");
+
+/* quirks=VID:DID:MASK[,...]: parsed at load, a bad value refuses the load */
+#define SSDT_MAX_QUIRK_IDS	8
+struct ssdt_quirk_id ssdt_quirk_ids[SSDT_MAX_QUIRK_IDS];
+int ssdt_nr_quirk_ids;
+static char ssdt_quirks_param[160];
+
+static int ssdt_quirks_set(const char *val, const struct kernel_param *kp)
+{
+	int n;
+
+	n = ssdt_quirks_parse(val, ssdt_quirk_ids, SSDT_MAX_QUIRK_IDS);
+	if (n < 0) {
+		pr_err(SSDT_NAME ": quirks=%s: want VID:DID:MASK[,...], at most %d, hex IDs, a MASK of known bits (%#lx)\n",
+		       val, SSDT_MAX_QUIRK_IDS, (unsigned long)SSDT_QUIRKS_KNOWN);
+		return -EINVAL;
+	}
+	ssdt_nr_quirk_ids = n;
+	return param_set_copystring(val, kp);
+}
+
+static const struct kernel_param_ops ssdt_quirks_ops = {
+	.set = ssdt_quirks_set,
+	.get = param_get_string,
+};
+
+static struct kparam_string ssdt_quirks_kps = {
+	.maxlen = sizeof(ssdt_quirks_param),
+	.string = ssdt_quirks_param,
+};
+module_param_cb(quirks, &ssdt_quirks_ops, &ssdt_quirks_kps, 0444);
+MODULE_PARM_DESC(quirks, "more quirks by PCI ID, VID:DID:MASK[,...], MASK in nvme.quirks bits (default none)");
 
 unsigned int ssdt_max_io_queues;
 module_param_named(max_io_queues, ssdt_max_io_queues, uint, 0444);
@@ -70,6 +115,7 @@ static void ssdt_pci_release(struct ssdt_ctrl *ctrl)
 
 static int ssdt_pci_setup(struct ssdt_ctrl *ctrl)
 {
+	int dma_bits = ctrl->quirks & SSDT_QUIRK_DMA48 ? 48 : 64;
 	struct pci_dev *pdev = ctrl->pdev;
 	int ret;
 
@@ -77,7 +123,8 @@ static int ssdt_pci_setup(struct ssdt_ctrl *ctrl)
 	if (ret)
 		return ret;
 	pci_set_master(pdev);
-	ret = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	/* some controllers address only 48 bits (their quirk) */
+	ret = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(dma_bits));
 	if (ret)
 		ret = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(32));
 	if (ret)
@@ -161,12 +208,13 @@ release_pci:
 
 /*
  * Undo ssdt_bring_up() and the namespace scan: remove() and a probe that
- * failed late.  With @live the controller still answers: the disks are
- * flushed and the controller shut down (CC.SHN) in order.
+ * failed late.  With @live the controller still answers: the disks go
+ * (their page cache written back), then the controller shuts down
+ * (CC.SHN), which commits its volatile cache.
  */
 static void ssdt_take_down(struct ssdt_ctrl *ctrl, bool live)
 {
-	ssdt_ns_remove_all(ctrl, live);
+	ssdt_ns_remove_all(ctrl);
 	ssdt_debug_remove(ctrl);
 	ssdt_sysfs_remove(ctrl);
 	mutex_lock(&ctrl->dev_mutex);
@@ -197,6 +245,14 @@ static int ssdt_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	init_rwsem(&ctrl->pt_rwsem);
 	ctrl->pdev = pdev;
 	ctrl->node = dev_to_node(&pdev->dev);
+	ctrl->quirks = ssdt_quirks_for(pdev->vendor, pdev->device,
+				       ssdt_quirk_ids, ssdt_nr_quirk_ids);
+	if (ctrl->quirks) {
+		char names[160];
+
+		ssdt_quirks_names(ctrl->quirks, names, sizeof(names));
+		dev_info(&pdev->dev, "quirks: %s\n", names);
+	}
 	ctrl->state = SSDT_NEW;
 	spin_lock_init(&ctrl->state_lock);
 	spin_lock_init(&ctrl->slot_lock);

@@ -73,7 +73,11 @@ static int ssdt_nl_put_queue(struct sk_buff *skb, struct ssdt_queue *q)
 	    nla_put_u64_64bit(skb, SSDTUNE_Q_INTERRUPTS,
 			      READ_ONCE(q->interrupts), SSDTUNE_Q_PAD) ||
 	    nla_put_u64_64bit(skb, SSDTUNE_Q_POLLED, READ_ONCE(q->polled),
-			      SSDTUNE_Q_PAD)) {
+			      SSDTUNE_Q_PAD) ||
+	    nla_put_u64_64bit(skb, SSDTUNE_Q_RETRIES, atomic64_read(&q->retried),
+			      SSDTUNE_Q_PAD) ||
+	    nla_put_u64_64bit(skb, SSDTUNE_Q_STALE,
+			      READ_ONCE(q->stale_completions), SSDTUNE_Q_PAD)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

@@ -48,6 +48,9 @@ static const struct block_device_operations ssdt_fops = {
 	.free_disk = ssdt_free_disk,
 };
 
+/* Times an Identify cancelled by a reset is asked again. */
+#define SSDT_NS_IDENTIFY_TRIES	5
+
 /*
  * Identify into @buf, for the namespace scan (never from the reset work:
  * it waits for a reset that cancels the command, and asks again).
@@ -73,7 +76,7 @@ static int ssdt_identify(struct ssdt_ctrl *ctrl, u8 cns, u32 nsid, void *buf)
 		gen = READ_ONCE(ctrl->resets);
 		ret = ssdt_admin_exec(ctrl, &cmd, NULL);
 		resetting = READ_ONCE(ctrl->state) == SSDT_RESETTING;
-		if (tries == SSDT_MAX_RETRIES ||
+		if (tries == SSDT_NS_IDENTIFY_TRIES ||
 		    (ret != -EINTR && ret != -ENODEV && ret != -ETIMEDOUT))
 			break;
 		/*
@@ -124,17 +127,25 @@ static struct ssdt_ns *ssdt_ns_slot(struct ssdt_ctrl *ctrl)
 
 /*
  * The block size of @id if ssdtune can serve it, else 0 (with a log
- * line): no metadata, 512 bytes to a page.
+ * line): no metadata, 512 bytes to a page.  The LBA format index in force
+ * goes to @fmt (bits 6:5 of FLBAS too when there are more than 16).
  */
 static u8 ssdt_ns_shift(struct ssdt_ctrl *ctrl, u32 nsid,
-			const struct nvme_id_ns *id)
+			const struct nvme_id_ns *id, u8 *fmt)
 {
-	u8 fmt = id->flbas & NVME_NS_FLBAS_LBA_MASK;
-	u8 shift = id->lbaf[fmt].ds;
+	int i = ssdt_lbaf_index(id->flbas, id->nlbaf);
+	u8 shift;
 
-	if (id->lbaf[fmt].ms || shift < 9 || shift > PAGE_SHIFT) {
+	if (i < 0 || i >= ARRAY_SIZE(id->lbaf)) {
+		dev_warn(ssdt_dev(ctrl), "namespace %u: FLBAS %#x names an LBA format past the %u it lists, skipped\n",
+			 nsid, id->flbas, id->nlbaf + 1);
+		return 0;
+	}
+	*fmt = i;
+	shift = id->lbaf[i].ds;
+	if (id->lbaf[i].ms || shift < 9 || shift > PAGE_SHIFT) {
 		dev_warn(ssdt_dev(ctrl), "namespace %u: format (%u-byte blocks, %u metadata) not supported, skipped\n",
-			 nsid, 1u << shift, le16_to_cpu(id->lbaf[fmt].ms));
+			 nsid, 1u << shift, le16_to_cpu(id->lbaf[i].ms));
 		return 0;
 	}
 	return shift;
@@ -160,10 +171,10 @@ static int ssdt_ns_add(struct ssdt_ctrl *ctrl, u32 nsid,
 	struct ssdt_limits lim = { };
 	struct gendisk *disk;
 	struct ssdt_ns *ns;
-	u8 shift;
+	u8 shift, fmt;
 	int ret;
 
-	shift = ssdt_ns_shift(ctrl, nsid, id);
+	shift = ssdt_ns_shift(ctrl, nsid, id, &fmt);
 	if (!shift)
 		return 0;
 	ns = ssdt_ns_slot(ctrl);
@@ -175,7 +186,7 @@ static int ssdt_ns_add(struct ssdt_ctrl *ctrl, u32 nsid,
 	ns->ctrl = ctrl;
 	ns->nsid = nsid;
 	ns->lba_shift = shift;
-	ns->lbaf = id->flbas & NVME_NS_FLBAS_LBA_MASK;
+	ns->lbaf = fmt;
 	ns->nsze = le64_to_cpu(id->nsze);
 
 	lim.lba_size = 1u << shift;
@@ -188,8 +199,12 @@ static int ssdt_ns_add(struct ssdt_ctrl *ctrl, u32 nsid,
 	lim.dma_alignment = 3;
 	if (ctrl->oncs & NVME_CTRL_ONCS_DSM)
 		lim.max_discard_sectors = ssdt_ns_discard_sectors(ctrl, shift);
-	/* NLB is 16 bits; the controller may allow less (WZSL). */
-	if (ctrl->oncs & NVME_CTRL_ONCS_WRITE_ZEROES)
+	/*
+	 * NLB is 16 bits; the controller may allow less (WZSL).  Some models
+	 * corrupt data or hang on it (their quirk): not offered then.
+	 */
+	if ((ctrl->oncs & NVME_CTRL_ONCS_WRITE_ZEROES) &&
+	    !(ctrl->quirks & SSDT_QUIRK_NO_WRITE_ZEROES))
 		lim.max_write_zeroes_sectors =
 			min(0x10000u << (shift - SECTOR_SHIFT),
 			    ctrl->max_zeroes_sectors);
@@ -225,19 +240,19 @@ free_slot:
 }
 
 /*
- * Take the disk of @ns away.  With @flush the controller still has the
- * namespace and commits what the page cache wrote back; without, the
- * namespace is gone and its I/O fails at once.
+ * Take the disk of @ns away: del_gendisk() writes back what the page cache
+ * holds and waits for the I/O in flight.  No flush follows: the queue is
+ * dead by then and a flush would fail unseen.  The controller's volatile
+ * cache is committed by the normal shutdown (CC.SHN) that removal sends
+ * after the disks are gone, as the stock driver does; a namespace that
+ * disappeared has nothing to commit.
  */
-static void ssdt_ns_remove(struct ssdt_ctrl *ctrl, struct ssdt_ns *ns,
-			   bool flush)
+static void ssdt_ns_remove(struct ssdt_ctrl *ctrl, struct ssdt_ns *ns)
 {
 	struct gendisk *disk = ns->disk;
 
 	/* Not under dev_mutex: a timeout while it drains needs it. */
 	del_gendisk(disk);
-	if (flush && (ctrl->vwc & NVME_CTRL_VWC_PRESENT))
-		blkdev_issue_flush(disk->part0);
 	mutex_lock(&ctrl->dev_mutex);
 	WRITE_ONCE(ns->disk, NULL);
 	mutex_unlock(&ctrl->dev_mutex);
@@ -252,7 +267,7 @@ static void ssdt_ns_revalidate(struct ssdt_ctrl *ctrl, struct ssdt_ns *ns,
 {
 	u64 nsze = le64_to_cpu(id->nsze);
 
-	if ((id->flbas & NVME_NS_FLBAS_LBA_MASK) != ns->lbaf) {
+	if (ssdt_lbaf_index(id->flbas, id->nlbaf) != ns->lbaf) {
 		dev_warn(ssdt_dev(ctrl), "namespace %u has another block format now: detach and attach the controller to use it\n",
 			 ns->nsid);
 		return;
@@ -276,9 +291,40 @@ static bool ssdt_nsid_listed(const __le32 *list, u32 nsid)
 }
 
 /*
- * Bring the disks in line with the active namespace list (Identify CNS
- * 02h).  At probe (@probe) any error fails the scan; later, one namespace
- * that cannot be added costs that namespace only.  Under scan_mutex.
+ * The namespace IDs to look at, into @list (NVME_IDENTIFY_DATA_SIZE bytes,
+ * zero-terminated): the active namespace list (Identify CNS 02h), or, for
+ * a controller that has none (NVMe 1.0, ssdt_cns_limited()), every ID
+ * from 1 to NN, as many as the list holds.  Sets *@all in the second case:
+ * the caller must then tell inactive IDs (no blocks) from active ones.
+ */
+static int ssdt_ns_list(struct ssdt_ctrl *ctrl, __le32 *list, bool *all)
+{
+	u32 i, n = NVME_IDENTIFY_DATA_SIZE / 4;
+	int ret;
+
+	*all = ssdt_cns_limited(ctrl->vs, ctrl->quirks & SSDT_QUIRK_IDENTIFY_CNS);
+	if (!*all) {
+		ret = ssdt_identify(ctrl, NVME_ID_CNS_NS_ACTIVE_LIST, 0, list);
+		if (ret)
+			dev_err(ssdt_dev(ctrl), "active namespace list failed: %d\n",
+				ret);
+		return ret;
+	}
+	if (ctrl->nn >= n)
+		dev_warn_once(ssdt_dev(ctrl), "%u namespace IDs and no active list: looking at the first %u\n",
+			      ctrl->nn, n - 1);
+	memset(list, 0, NVME_IDENTIFY_DATA_SIZE);
+	for (i = 0; i < min(ctrl->nn, n - 1); i++)
+		list[i] = cpu_to_le32(i + 1);
+	return 0;
+}
+
+/*
+ * Bring the disks in line with the active namespaces (ssdt_ns_list()).
+ * At probe (@probe) an error of the controller (a timeout, a reset that
+ * failed) fails the scan; a namespace whose Identify the controller
+ * refuses, and any error later, costs that namespace only.  Under
+ * scan_mutex.
  */
 static int ssdt_ns_update(struct ssdt_ctrl *ctrl, bool probe)
 {
@@ -286,6 +332,7 @@ static int ssdt_ns_update(struct ssdt_ctrl *ctrl, bool probe)
 	struct ssdt_ns *ns;
 	__le32 *list;
 	unsigned int i;
+	bool all;
 	int ret;
 
 	if (!probe && ssdt_debug_scan_delay_ms())
@@ -295,11 +342,9 @@ static int ssdt_ns_update(struct ssdt_ctrl *ctrl, bool probe)
 	ret = -ENOMEM;
 	if (!list || !id)
 		goto out;
-	ret = ssdt_identify(ctrl, NVME_ID_CNS_NS_ACTIVE_LIST, 0, list);
-	if (ret) {
-		dev_err(ssdt_dev(ctrl), "active namespace list failed: %d\n", ret);
+	ret = ssdt_ns_list(ctrl, list, &all);
+	if (ret)
 		goto out;
-	}
 	for (i = 0; i < ctrl->nr_ns; i++) {
 		ns = &ctrl->ns[i];
 		if (!ns->disk || ssdt_nsid_listed(list, ns->nsid))
@@ -307,25 +352,36 @@ static int ssdt_ns_update(struct ssdt_ctrl *ctrl, bool probe)
 		dev_info(ssdt_dev(ctrl), "namespace %u is gone: removing %s\n",
 			 ns->nsid, ns->disk->disk_name);
 		blk_mark_disk_dead(ns->disk);
-		ssdt_ns_remove(ctrl, ns, false);
+		ssdt_ns_remove(ctrl, ns);
 	}
 	for (i = 0; i < NVME_IDENTIFY_DATA_SIZE / 4 && list[i]; i++) {
 		u32 nsid = le32_to_cpu(list[i]);
 
 		ret = ssdt_identify(ctrl, NVME_ID_CNS_NS, nsid, id);
-		/* Listed but without blocks: allocated, not attached. */
-		if (!ret && !id->nsze)
-			continue;
 		ns = ret ? NULL : ssdt_ns_find(ctrl, nsid);
+		/*
+		 * Without blocks: allocated, not attached; in a scan of every
+		 * ID, inactive (gone, if it had a disk).
+		 */
+		if (!ret && !id->nsze) {
+			if (all && ns) {
+				dev_info(ssdt_dev(ctrl), "namespace %u is gone: removing %s\n",
+					 nsid, ns->disk->disk_name);
+				blk_mark_disk_dead(ns->disk);
+				ssdt_ns_remove(ctrl, ns);
+			}
+			continue;
+		}
 		if (ns)
 			ssdt_ns_revalidate(ctrl, ns, id);
 		else if (!ret)
 			ret = ssdt_ns_add(ctrl, nsid, id);
-		if (ret && probe)
+		/* -EIO: the controller answered with an error status */
+		if (ret && probe && ret != -EIO)
 			break;
 		if (ret)
-			dev_warn(ssdt_dev(ctrl), "namespace %u: rescan failed (%d)\n",
-				 nsid, ret);
+			dev_warn(ssdt_dev(ctrl), "namespace %u: %s failed (%d), skipped\n",
+				 nsid, probe ? "Identify" : "rescan", ret);
 		ret = 0;
 	}
 out:
@@ -405,7 +461,7 @@ void ssdt_ns_init(struct ssdt_ctrl *ctrl)
  * or starts from here on.  With @flush the drive commits what the page
  * cache wrote back.
  */
-void ssdt_ns_remove_all(struct ssdt_ctrl *ctrl, bool flush)
+void ssdt_ns_remove_all(struct ssdt_ctrl *ctrl)
 {
 	unsigned int i;
 
@@ -420,7 +476,7 @@ void ssdt_ns_remove_all(struct ssdt_ctrl *ctrl, bool flush)
 	ssdt_power_stop(ctrl);		/* nothing may wait on the budget now */
 	for (i = 0; i < ctrl->nr_ns; i++)
 		if (ctrl->ns[i].disk)
-			ssdt_ns_remove(ctrl, &ctrl->ns[i], flush);
+			ssdt_ns_remove(ctrl, &ctrl->ns[i]);
 	mutex_lock(&ctrl->dev_mutex);
 	ctrl->nr_ns = 0;
 	mutex_unlock(&ctrl->dev_mutex);

@@ -76,6 +76,17 @@ SSDT_CTRL_ATTR_RO(poll_queues, "%u", ctrl->nr_poll);
 SSDT_CTRL_ATTR_RO(queue_depth, "%u", ctrl->io_depth);
 SSDT_CTRL_ATTR_RO(shadow_doorbells, "%s", ssdt_dbbuf_name(READ_ONCE(ctrl->dbbuf)));
 
+/* The quirks in force, by name (ssdt_quirks.c): the table's and quirks='s. */
+static ssize_t quirks_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	struct ssdt_ctrl *ctrl = dev_get_drvdata(dev);
+	int n = ssdt_quirks_names(ctrl->quirks, buf, PAGE_SIZE - 1);
+
+	return n + sysfs_emit_at(buf, n, "\n");
+}
+static DEVICE_ATTR_RO(quirks);
+
 static struct attribute *ssdt_ctrl_attrs[] = {
 	&dev_attr_model.attr,
 	&dev_attr_serial.attr,
@@ -87,6 +98,7 @@ static struct attribute *ssdt_ctrl_attrs[] = {
 	&dev_attr_poll_queues.attr,
 	&dev_attr_queue_depth.attr,
 	&dev_attr_shadow_doorbells.attr,
+	&dev_attr_quirks.attr,
 	NULL,
 };
 
@@ -172,6 +184,19 @@ SSDT_QUEUE_COUNTER(submitted);
 SSDT_QUEUE_COUNTER(completed);
 SSDT_QUEUE_COUNTER(interrupts);
 SSDT_QUEUE_COUNTER(polled);
+SSDT_QUEUE_COUNTER(stale_completions);
+
+/* Completed with an error and sent again (ssdt_blk.c, ssdt_retry_rq()). */
+static ssize_t ssdt_retries_show(struct ssdt_queue *q,
+				 const struct ssdt_queue_attr *qa, char *buf)
+{
+	return sysfs_emit(buf, "%lld\n", (long long)atomic64_read(&q->retried));
+}
+
+static struct ssdt_queue_attr ssdt_qattr_retries = {
+	.attr = { .name = "retries", .mode = 0444 },
+	.show = ssdt_retries_show,
+};
 
 static struct attribute *ssdt_queue_attrs[] = {
 	&ssdt_qattr_irq.attr,
@@ -180,6 +205,8 @@ static struct attribute *ssdt_queue_attrs[] = {
 	&ssdt_qattr_completed.attr,
 	&ssdt_qattr_interrupts.attr,
 	&ssdt_qattr_polled.attr,
+	&ssdt_qattr_retries.attr,
+	&ssdt_qattr_stale_completions.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(ssdt_queue);

@@ -47,6 +47,8 @@ ctrl_files() {
 		echo $((1000 * q + 1)) >"$d/queues/q$q/completed"
 		echo $((100 * q + 1)) >"$d/queues/q$q/interrupts"
 		echo $((10 * q)) >"$d/queues/q$q/polled"
+		echo $((3 * q)) >"$d/queues/q$q/retries"
+		echo "$q" >"$d/queues/q$q/stale_completions"
 	done
 	echo 18446744073709551615 >"$d/queues/q2/completed"	# no precision lost
 }
@@ -70,6 +72,8 @@ sample() {
 	[ "$(sample 'ssdtune_queue_submitted_commands_total{controller="ssdt0",queue="0"}')" = 5 ]
 	[ "$(sample 'ssdtune_queue_interrupts_total{controller="ssdt0",queue="2"}')" = 201 ]
 	[ "$(sample 'ssdtune_queue_polled_completions_total{controller="ssdt0",queue="2"}')" = 20 ]
+	[ "$(sample 'ssdtune_queue_retries_total{controller="ssdt0",queue="2"}')" = 6 ]
+	[ "$(sample 'ssdtune_queue_stale_completions_total{controller="ssdt0",queue="1"}')" = 1 ]
 	[ "$(sample 'ssdtune_coalesce_mode{controller="ssdt0",mode="off"}')" = 1 ]
 	[ "$(sample 'ssdtune_coalesce_active{controller="ssdt0",mode="host"}')" = 1 ]
 	[ "$(sample 'ssdtune_coalesce_profile_info{controller="ssdt0",profile="balanced"}')" = 1 ]

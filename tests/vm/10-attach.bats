@@ -62,6 +62,33 @@ teardown_file() {
 	[ "$(trim "$c/temperature_warn_mc")" = 69850 ]
 }
 
+# Every file of the class device and its queues has its What: line in
+# Documentation/ABI/testing/sysfs-class-ssdtune (queues as qK); the
+# driver core's own (uevent, subsystem, power/, device) and the disks'
+# (ssdtNnM/, the block layer's) are not ours.  Builtins only: a process
+# per file costs ~0.3 s under TCG.
+@test "every sysfs file of ssdtN and queues/qK is documented in Documentation/ABI/testing" {
+	setup_attached
+	c=$(ssdt_ctrl)
+	declare -A doc=()
+	while read -r w p; do
+		[ "$w" = What: ] && doc[$p]=1
+	done <"$SSDT_REPO/Documentation/ABI/testing/sysfs-class-ssdtune"
+	n=0 missing=""
+	while IFS= read -r f; do
+		rel=${f#"$c"/}
+		case $rel in
+		uevent | subsystem | device | power | power/* | ssdt*n*) continue ;;
+		esac
+		[[ $rel =~ ^queues/q[0-9]+(/.*)?$ ]] && rel=queues/qK${BASH_REMATCH[1]}
+		n=$((n + 1))
+		[ -n "${doc[/sys/class/ssdtune/ssdtN/$rel]:-}" ] || missing="$missing $rel"
+	done < <(find "$c/" -mindepth 1 \( -type f -o -type l \) | sort -u)
+	echo "files: $n; undocumented:${missing:- none}"
+	[ "$n" -ge 30 ]
+	[ -z "$missing" ]
+}
+
 @test "every queue exposes irq, cpus and counters; every CPU maps to a queue; I/O moves the counters" {
 	setup_attached
 	c=$(ssdt_ctrl)

@@ -138,15 +138,16 @@ teardown_file() {
 # every command; 2 s on the debug kernel, where the rest of probe's
 # commands must not time out by chance).
 attach_losing_admin() {
-	local adm_s=1
+	local adm_s=1 old
 	[ -z "${SSDT_VM_SLOW:-}" ] || adm_s=2
 	teardown_stock
 	module_load
+	old=$(cat /sys/module/ssdtune/parameters/admin_timeout)
 	echo "$adm_s" >/sys/module/ssdtune/parameters/admin_timeout
 	echo "$1" >"$SSDT_DBG/probe_drop_admin_step"
 	run timeout 120 "$SSDT_TOOL" attach "$bdf"
 	echo "attach: status $status: $output"
-	echo 10 >/sys/module/ssdtune/parameters/admin_timeout
+	echo "$old" >/sys/module/ssdtune/parameters/admin_timeout
 	[ "$(cat "$SSDT_DBG/probe_drop_admin_step")" = 0 ] || err "step $1 never came"
 	dmesg_new | grep -q 'debug: dropping admin completion' || err "no admin completion was lost"
 }

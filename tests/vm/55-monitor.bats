@@ -71,7 +71,8 @@ assert sorted(q["queue"] for q in c["queues"]) == list(range(1, len(qdirs) + 1))
     ([q["queue"] for q in c["queues"]], qdirs)
 for q in c["queues"]:
     d = "%s/queues/q%d/" % (ctrl, q["queue"])
-    for k in ("submitted", "completed", "interrupts", "polled"):
+    for k in ("submitted", "completed", "interrupts", "polled", "retries",
+              "stale_completions"):
         v = int(open(d + k).read())
         # the device is idle: the dump and sysfs read the same counters
         assert q[k] == v, (q["queue"], k, q[k], v)

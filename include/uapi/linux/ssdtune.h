@@ -97,6 +97,8 @@ enum ssdtune_queue_attr {
 	SSDTUNE_Q_COMPLETED,	/* u64: reaped in the interrupt handler */
 	SSDTUNE_Q_INTERRUPTS,	/* u64 */
 	SSDTUNE_Q_POLLED,	/* u64: reaped outside it */
+	SSDTUNE_Q_RETRIES,	/* u64: failed, sent again (max_retries) */
+	SSDTUNE_Q_STALE,	/* u64: completions of an earlier use of a tag */
 	__SSDTUNE_Q_MAX,
 };
 

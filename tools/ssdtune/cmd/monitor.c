@@ -237,12 +237,15 @@ static struct json_object *sample_queue(const struct genl_queue *q,
 		json_object_object_add(jq, "completed", JI(q->completed));
 		json_object_object_add(jq, "interrupts", JI(q->interrupts));
 		json_object_object_add(jq, "polled", JI(q->polled));
+		json_object_object_add(jq, "retries", JI(q->retries));
+		json_object_object_add(jq, "stale_completions", JI(q->stale));
 		if (!out_json())
 			printf("  q%-3u irq %-4u submitted %" PRIu64
 			       " completed %" PRIu64 " interrupts %" PRIu64
-			       " polled %" PRIu64 "\n", q->id, q->irq,
+			       " polled %" PRIu64 " retries %" PRIu64
+			       " stale %" PRIu64 "\n", q->id, q->irq,
 			       q->submitted, q->completed, q->interrupts,
-			       q->polled);
+			       q->polled, q->retries, q->stale);
 	}
 	return jq;
 }

@@ -201,6 +201,8 @@ static int on_ctrl(struct nl_msg *msg, void *arg)
 		q->completed = get_u64(qt, SSDTUNE_Q_COMPLETED);
 		q->interrupts = get_u64(qt, SSDTUNE_Q_INTERRUPTS);
 		q->polled = get_u64(qt, SSDTUNE_Q_POLLED);
+		q->retries = get_u64(qt, SSDTUNE_Q_RETRIES);
+		q->stale = get_u64(qt, SSDTUNE_Q_STALE);
 	}
 	return NL_OK;
 }

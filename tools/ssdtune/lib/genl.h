@@ -63,6 +63,7 @@ int genl_wait(struct genl *g, int ms, struct lib_err *err);
 struct genl_queue {
 	uint32_t id, irq;
 	uint64_t submitted, completed, interrupts, polled;
+	uint64_t retries, stale;	/* 0 from a driver without them */
 };
 
 struct genl_ctrl {

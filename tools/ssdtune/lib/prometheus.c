@@ -19,7 +19,7 @@
 /* The families, in the order they are printed. */
 enum {
 	M_INFO, M_STATE, M_IO_QUEUES, M_QUEUE_DEPTH,
-	M_SUBMITTED, M_COMPLETED, M_INTERRUPTS, M_POLLED,
+	M_SUBMITTED, M_COMPLETED, M_INTERRUPTS, M_POLLED, M_RETRIES, M_STALE,
 	M_CO_MODE, M_CO_ACTIVE, M_CO_PROFILE, M_CO_THRESHOLD, M_CO_TIME,
 	M_PW_LIMIT, M_PW_MODE, M_PW_ACTIVE, M_PW_ESTIMATE, M_ENERGY, M_PW_STATE,
 	M_THROTTLE_EVENTS, M_THROTTLED,
@@ -48,6 +48,10 @@ static const struct {
 		"Interrupts taken by the queue's handler." },
 	[M_POLLED] = { "ssdtune_queue_polled_completions_total", "counter",
 		"Completions reaped outside the interrupt handler (moderation timer, timeout and reset paths)." },
+	[M_RETRIES] = { "ssdtune_queue_retries_total", "counter",
+		"Commands that failed with a status the controller allows to retry, sent again (max_retries)." },
+	[M_STALE] = { "ssdtune_queue_stale_completions_total", "counter",
+		"Completions of an earlier use of a command id (late or duplicated), dropped." },
 	[M_CO_MODE] = { "ssdtune_coalesce_mode", "gauge",
 		"Interrupt coalescing mode asked for (off, hw, host, auto): 1 for the current one." },
 	[M_CO_ACTIVE] = { "ssdtune_coalesce_active", "gauge",
@@ -205,6 +209,7 @@ static int queue_metrics(struct metrics *m, const char *ctrl, const char *dir)
 	static const struct { int fi; const char *file; } counters[] = {
 		{ M_SUBMITTED, "submitted" }, { M_COMPLETED, "completed" },
 		{ M_INTERRUPTS, "interrupts" }, { M_POLLED, "polled" },
+		{ M_RETRIES, "retries" }, { M_STALE, "stale_completions" },
 	};
 	char qdir[128], qd[160], id[16], v[32];
 	int *qs = NULL, n, i, c, r = 0;
@@ -217,7 +222,7 @@ static int queue_metrics(struct metrics *m, const char *ctrl, const char *dir)
 	for (i = 0; i < n && !r; i++) {
 		snprintf(qd, sizeof(qd), "%s/q%d", qdir, qs[i]);
 		snprintf(id, sizeof(id), "%d", qs[i]);
-		for (c = 0; c < 4 && !r; c++) {
+		for (c = 0; c < (int)(sizeof(counters) / sizeof(counters[0])) && !r; c++) {
 			if (read_num(qd, counters[c].file, &x))
 				continue;
 			scaled(v, sizeof(v), &x, 0);
