@@ -241,7 +241,7 @@ struct ssdt_ctrl {
 	char serial[21];
 	char firmware[9];
 	u32 max_xfer;			/* bytes per request */
-	u32 max_zeroes_sectors;		/* per Write Zeroes (WZSL or max_xfer) */
+	u32 max_zeroes_sectors;		/* per Write Zeroes (WZSL), 0: transfer */
 	u32 dmrsl;			/* blocks per DSM range, 0: no limit */
 	u16 oncs;
 	u16 oacs;

@@ -64,11 +64,18 @@ static int ssdt_ctrl_enable(struct ssdt_ctrl *ctrl)
 {
 	struct ssdt_queue *aq = ctrl->admin;
 	u32 aqa = (aq->depth - 1) | ((aq->depth - 1) << 16);
+	/*
+	 * Every I/O command set the controller has, as stock nvme asks: then
+	 * a namespace of another set (zoned, key value) shows as such and
+	 * the scan can refuse it, instead of serving it as a plain disk.
+	 */
+	u32 css = NVME_CAP_CSS(ctrl->cap) & NVME_CAP_CSS_CSI ?
+		  NVME_CC_CSS_CSI : NVME_CC_CSS_NVM;
 
 	writel(aqa, ctrl->bar + NVME_REG_AQA);
 	lo_hi_writeq(aq->sq_dma, ctrl->bar + NVME_REG_ASQ);
 	lo_hi_writeq(aq->cq_dma, ctrl->bar + NVME_REG_ACQ);
-	ctrl->ctrl_config = NVME_CC_CSS_NVM | NVME_CC_AMS_RR |
+	ctrl->ctrl_config = css | NVME_CC_AMS_RR |
 		((ilog2(SSDT_PAGE_SIZE) - 12) << NVME_CC_MPS_SHIFT) |
 		NVME_CC_IOSQES | NVME_CC_IOCQES | NVME_CC_ENABLE;
 	writel(ctrl->ctrl_config, ctrl->bar + NVME_REG_CC);

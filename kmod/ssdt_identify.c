@@ -106,7 +106,7 @@ int ssdt_identify_nvm_limits(struct ssdt_ctrl *ctrl)
 	dma_addr_t dma;
 	int ret;
 
-	ctrl->max_zeroes_sectors = ctrl->max_xfer >> SECTOR_SHIFT;
+	ctrl->max_zeroes_sectors = 0;	/* the disks' transfer limit */
 	ctrl->dmrsl = 0;
 	if (ssdt_cns_limited(ctrl->vs, ctrl->quirks & SSDT_QUIRK_IDENTIFY_CNS))
 		return 0;

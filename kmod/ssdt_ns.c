@@ -200,14 +200,16 @@ static int ssdt_ns_add(struct ssdt_ctrl *ctrl, u32 nsid,
 	if (ctrl->oncs & NVME_CTRL_ONCS_DSM)
 		lim.max_discard_sectors = ssdt_ns_discard_sectors(ctrl, shift);
 	/*
-	 * NLB is 16 bits; the controller may allow less (WZSL).  Some models
+	 * NLB is 16 bits; the controller may allow less (WZSL), and without
+	 * WZSL it is held to what a read or write may move, as stock holds
+	 * it (the disk's max_hw_sectors, DMA limits included).  Some models
 	 * corrupt data or hang on it (their quirk): not offered then.
 	 */
 	if ((ctrl->oncs & NVME_CTRL_ONCS_WRITE_ZEROES) &&
 	    !(ctrl->quirks & SSDT_QUIRK_NO_WRITE_ZEROES))
 		lim.max_write_zeroes_sectors =
 			min(0x10000u << (shift - SECTOR_SHIFT),
-			    ctrl->max_zeroes_sectors);
+			    ctrl->max_zeroes_sectors ?: lim.max_hw_sectors);
 	lim.write_cache = ctrl->vwc & NVME_CTRL_VWC_PRESENT;
 	lim.fua = lim.write_cache;
 
@@ -259,6 +261,59 @@ static void ssdt_ns_remove(struct ssdt_ctrl *ctrl, struct ssdt_ns *ns)
 	/* The power limit's kick reads ns[].disk under RCU alone. */
 	synchronize_rcu();
 	put_disk(disk);
+}
+
+/*
+ * The I/O command set of namespace @nsid (ssdt_nid_csi()): NVM when the
+ * controller has no descriptor list to ask (before NVMe 1.3, limited CNS,
+ * or its quirk), else what the list says; a negative errno when it cannot
+ * be read.
+ */
+static int ssdt_ns_csi(struct ssdt_ctrl *ctrl, u32 nsid)
+{
+	bool limited = ssdt_cns_limited(ctrl->vs,
+					ctrl->quirks & SSDT_QUIRK_IDENTIFY_CNS);
+	void *buf;
+	int ret;
+
+	if (!ssdt_nid_list_ok(ctrl->vs, limited,
+			      ctrl->quirks & SSDT_QUIRK_NO_NS_DESC_LIST))
+		return NVME_CSI_NVM;
+	buf = kmalloc(NVME_IDENTIFY_DATA_SIZE, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	ret = ssdt_identify(ctrl, NVME_ID_CNS_NS_DESC_LIST, nsid, buf);
+	if (!ret)
+		ret = ssdt_nid_csi(buf, NVME_IDENTIFY_DATA_SIZE);
+	kfree(buf);
+	return ret;
+}
+
+/*
+ * A namespace not seen before: a disk if it is of the NVM command set.
+ * One of another set (zoned, key value), or whose set cannot be read, is
+ * skipped with a line; the controller's other namespaces go on.
+ */
+static int ssdt_ns_new(struct ssdt_ctrl *ctrl, u32 nsid,
+		       const struct nvme_id_ns *id)
+{
+	static const char *const sets[] = { "NVM", "key value", "zoned" };
+	int csi = ssdt_ns_csi(ctrl, nsid);
+
+	if (csi == -EIO || csi == -EINVAL) {
+		dev_warn(ssdt_dev(ctrl), "namespace %u: its identification descriptors cannot be read (%d), skipped; a controller without them needs quirks=VID:DID:0x8000\n",
+			 nsid, csi);
+		return 0;
+	}
+	if (csi < 0)
+		return csi;
+	if (csi != NVME_CSI_NVM) {
+		dev_warn(ssdt_dev(ctrl), "namespace %u: the %s command set (CSI %d) is not supported by ssdtune, skipped\n",
+			 nsid, (unsigned int)csi < ARRAY_SIZE(sets) ? sets[csi] : "unknown",
+			 csi);
+		return 0;
+	}
+	return ssdt_ns_add(ctrl, nsid, id);
 }
 
 /* A namespace still listed: follow a change of its size. */
@@ -375,7 +430,7 @@ static int ssdt_ns_update(struct ssdt_ctrl *ctrl, bool probe)
 		if (ns)
 			ssdt_ns_revalidate(ctrl, ns, id);
 		else if (!ret)
-			ret = ssdt_ns_add(ctrl, nsid, id);
+			ret = ssdt_ns_new(ctrl, nsid, id);
 		/* -EIO: the controller answered with an error status */
 		if (ret && probe && ret != -EIO)
 			break;

@@ -2,6 +2,7 @@
 /*
  * ssdtune: the NVMe rules of ssdt_rules.h.  Pure logic.
  */
+#include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
 #include <linux/nvme.h>
@@ -30,6 +31,32 @@ int ssdt_lbaf_index(u8 flbas, u8 nlbaf)
 	if (nlbaf > 15)
 		i |= (flbas & 0x60) >> 1;
 	return i <= nlbaf ? i : -1;
+}
+
+int ssdt_nid_csi(const u8 *buf, size_t len)
+{
+	size_t off = 0;
+
+	/* each descriptor: type, length, two reserved bytes, then the id */
+	while (off + 4 <= len && buf[off]) {
+		u8 type = buf[off], n = buf[off + 1];
+		u8 want = type == NVME_NIDT_EUI64 ? NVME_NIDT_EUI64_LEN :
+			  type == NVME_NIDT_NGUID ? NVME_NIDT_NGUID_LEN :
+			  type == NVME_NIDT_UUID ? NVME_NIDT_UUID_LEN :
+			  type == NVME_NIDT_CSI ? NVME_NIDT_CSI_LEN : n;
+
+		if (n != want || off + 4 + n > len)
+			return -EINVAL;
+		if (type == NVME_NIDT_CSI)
+			return buf[off + 4];
+		off += 4 + n;
+	}
+	return NVME_CSI_NVM;
+}
+
+bool ssdt_nid_list_ok(u32 vs, bool limited_cns, bool quirk_no_list)
+{
+	return vs >= NVME_VS(1, 3, 0) && !limited_cns && !quirk_no_list;
 }
 
 bool ssdt_cns_limited(u32 vs, bool quirk)

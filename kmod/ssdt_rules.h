@@ -91,6 +91,17 @@ static inline u32 ssdt_db_offset(u16 qid, bool cq, u8 dstrd)
 bool ssdt_cns_limited(u32 vs, bool quirk);
 
 /*
+ * The command set of a namespace from its Namespace Identification
+ * Descriptor list (Identify CNS 03h, @len bytes at @buf): the value of its
+ * CSI descriptor (NIDT 04h), or 0 (NVM) when the list has none.  -EINVAL
+ * when a descriptor runs past the list or has a length its type forbids.
+ */
+int ssdt_nid_csi(const u8 *buf, size_t len);
+
+/* Whether the namespace list may be asked for descriptors (NVMe 1.3). */
+bool ssdt_nid_list_ok(u32 vs, bool limited_cns, bool quirk_no_list);
+
+/*
  * Entries of each I/O queue: @want (the io_queue_depth parameter) within
  * CAP.MQES + 1; 2 with @qdepth_one (the controller takes one command at a
  * time); 64 for a CAP.MQES of 0 with @mqes0_64 (Samsung PM1725, as stock

@@ -36,7 +36,13 @@
 #                    nvme1 and nvme2, controller IDs 0 and 1, serial ssdt02
 #                    for both as QEMU wants) on node 0 sharing namespace 1,
 #                    and namespace 2 attached to neither, for the namespace
-#                    rescan tests
+#                    rescan tests, and the device matrix: two controllers
+#                    of other shapes on node 0, serial ssdtm1 (the Intel
+#                    ID 8086:5845 stock quirks, MDTS 3: 32 KiB, one
+#                    namespace of 4 KiB blocks) and ssdtm2 (no MDTS, one
+#                    queue pair on one MSI-X vector, a 16 MiB CMB;
+#                    namespaces 1 plain, 2 zoned, 3 with 8 bytes of
+#                    metadata, 4 with PI type 1, 5 of 4 KiB blocks)
 #                    (tests/vm/subsys/); the guest sees SSDT_VM_SUBSYS=1
 #                    [VM_SUBSYS=1]
 # [VM_KVM=1] use KVM instead of TCG (KVM is not usable on the project's
@@ -202,6 +208,21 @@ if [ -n "$subsys" ]; then
 	# shared (QEMU's default): attached to both controllers, or to none
 	qemu_opts="$qemu_opts -device nvme-ns,drive=subns1,bus=nvme1,nsid=1"
 	qemu_opts="$qemu_opts -device nvme-ns,drive=subns2,bus=nvme1,nsid=2,detached=on"
+	# the device matrix (tests/vm/subsys/40-matrix.bats)
+	for n in 1 2 3 4 5 6; do
+		truncate -s 64M "$run/mx$n.img" || die "cannot create $run/mx$n.img"
+		qemu_opts="$qemu_opts -drive file=$run/mx$n.img,if=none,id=mxd$n,format=raw"
+	done
+	qemu_opts="$qemu_opts -device pcie-root-port,id=rp4,bus=pcie.0,chassis=4"
+	qemu_opts="$qemu_opts -device nvme,id=mx1,serial=ssdtm1,use-intel-id=on,mdts=3,bus=rp4"
+	qemu_opts="$qemu_opts -device nvme-ns,drive=mxd1,bus=mx1,nsid=1,logical_block_size=4096,physical_block_size=4096"
+	qemu_opts="$qemu_opts -device pcie-root-port,id=rp5,bus=pcie.0,chassis=5"
+	qemu_opts="$qemu_opts -device nvme,id=mx2,serial=ssdtm2,mdts=0,max_ioqpairs=1,msix_qsize=1,cmb_size_mb=16,bus=rp5"
+	qemu_opts="$qemu_opts -device nvme-ns,drive=mxd2,bus=mx2,nsid=1"
+	qemu_opts="$qemu_opts -device nvme-ns,drive=mxd3,bus=mx2,nsid=2,zoned=on,zoned.zone_size=8M"
+	qemu_opts="$qemu_opts -device nvme-ns,drive=mxd4,bus=mx2,nsid=3,ms=8"
+	qemu_opts="$qemu_opts -device nvme-ns,drive=mxd5,bus=mx2,nsid=4,ms=8,pi=1"
+	qemu_opts="$qemu_opts -device nvme-ns,drive=mxd6,bus=mx2,nsid=5,logical_block_size=4096,physical_block_size=4096"
 fi
 # vng gives the guest five virtio-serial devices (stdin, stdout, stderr...)
 # of one port each; QEMU's default of 31 ports apiece makes ~320 virtqueue

@@ -126,6 +126,41 @@ static void cns_limited_by_version(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, ssdt_cns_limited(0x00020000, false));	/* 2.0 */
 }
 
+static void nid_list_csi(struct kunit *test)
+{
+	/* a zoned namespace: EUI64, UUID, CSI 2, then the end */
+	static const u8 zoned[] = {
+		0x01, 8, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8,
+		0x03, 16, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+		0x04, 1, 0, 0, 2,
+		0, 0, 0, 0,
+	};
+	static const u8 nvm_no_csi[] = {
+		0x02, 16, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+		0, 0, 0, 0,
+	};
+	static const u8 kv[] = { 0x04, 1, 0, 0, 1, 0, 0, 0, 0 };
+	static const u8 bad_len[] = { 0x01, 16, 0, 0 };	/* EUI64 is 8 */
+	static const u8 overrun[] = { 0x03, 16, 0, 0, 1, 2, 3 };
+	static const u8 vendor[] = { 0x0e, 2, 0, 0, 9, 9, 0x04, 1, 0, 0, 2 };
+
+	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(zoned, sizeof(zoned)), 2);
+	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(nvm_no_csi, sizeof(nvm_no_csi)), 0);
+	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(kv, sizeof(kv)), 1);
+	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(bad_len, sizeof(bad_len)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(overrun, sizeof(overrun)), -EINVAL);
+	/* an unknown type is skipped by its own length */
+	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(vendor, sizeof(vendor)), 2);
+	/* an empty list: NVM */
+	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(kv + 5, 4), 0);
+	/* the list from NVMe 1.3, not on limited controllers or with the quirk */
+	KUNIT_EXPECT_FALSE(test, ssdt_nid_list_ok(0x00010200, false, false));
+	KUNIT_EXPECT_TRUE(test, ssdt_nid_list_ok(0x00010300, false, false));
+	KUNIT_EXPECT_TRUE(test, ssdt_nid_list_ok(0x00010400, false, false));
+	KUNIT_EXPECT_FALSE(test, ssdt_nid_list_ok(0x00010400, true, false));
+	KUNIT_EXPECT_FALSE(test, ssdt_nid_list_ok(0x00020000, false, true));
+}
+
 static void io_queue_entries_mqes(struct kunit *test)
 {
 	/* MQES is 0-based */
@@ -163,6 +198,7 @@ static struct kunit_case ssdt_rules_cases[] = {
 	KUNIT_CASE(lbaf_index_low_and_high_bits),
 	KUNIT_CASE(doorbell_offsets_with_stride),
 	KUNIT_CASE(cns_limited_by_version),
+	KUNIT_CASE(nid_list_csi),
 	KUNIT_CASE(io_queue_entries_mqes),
 	KUNIT_CASE(shutdown_timeout_rtd3e),
 	{}

@@ -47,19 +47,6 @@ teardown_file() {
 	job_bssplit "$(ssdt_disk)"
 }
 
-# queue_limits DISK: the limits the block layer enforces on DISK, a=v a line
-# (builtins only: setup_file calls it too).
-queue_limits() {
-	local q=/sys/block/${1#/dev/}/queue a v
-	for a in logical_block_size max_hw_sectors_kb max_segments dma_alignment \
-		virt_boundary_mask discard_granularity discard_max_hw_bytes \
-		write_zeroes_max_bytes; do
-		[ -f "$q/$a" ] || { err "$q/$a is missing"; return 1; }
-		read -r v <"$q/$a" || { err "cannot read $q/$a"; return 1; }
-		echo "$a=$v"
-	done
-}
-
 @test "queue limits are the stock driver's on the same controller (DMA alignment, DMRSL, WZSL/MDTS, transfer size); segments at least as many" {
 	if [ ! -s "$SSDT_TMP/lim.nvme" ]; then
 		detach

@@ -250,6 +250,20 @@ fio_verify() {
 		--verify_dump=0 "$@"
 }
 
+# queue_limits DISK: the limits the block layer enforces on DISK, a=v a line
+# (builtins only), to compare with the stock driver's on the same device
+# (20-integrity, subsys/40-matrix).
+queue_limits() {
+	local q=/sys/block/${1#/dev/}/queue a v
+	for a in logical_block_size max_hw_sectors_kb max_segments dma_alignment \
+		virt_boundary_mask discard_granularity discard_max_hw_bytes \
+		write_zeroes_max_bytes; do
+		[ -f "$q/$a" ] || { err "$q/$a is missing"; return 1; }
+		read -r v <"$q/$a" || { err "cannot read $q/$a"; return 1; }
+		echo "$a=$v"
+	done
+}
+
 # --- IRQs -----------------------------------------------------------------------
 
 # expand_cpulist LIST: "0-1,3" -> "0 1 3"
