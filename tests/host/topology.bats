@@ -110,12 +110,15 @@ py() {
 	[ "$(py 'v["storage"][0]["irqs"][0]["managed_reason"]')" = "nvme: admin queue vector (not managed)" ]
 }
 
-@test "topology shows an ssdtune controller's vectors as steerable" {
+@test "topology shows an ssdtune controller's vectors as steerable, and its quirks" {
 	make_topo 4n128c
 	run --separate-stderr ssdt --json topology
 	[ "$status" -eq 0 ]
 	[ "$(py 'v["storage"][0]["ssdtune_controller"]')" = ssdt0 ]
 	[ "$(py 'v["storage"][0]["steerable"]')" = all ]
+	# the driver's quirks for it (sysfs quirks), none for nvme's
+	[ "$(py 'v["storage"][0]["quirks"]')" = "['no_deepest_ps', 'disable_write_zeroes']" ]
+	[ "$(py 'v["storage"][1]["quirks"]')" = None ]
 	[ "$(py 'v["storage"][0]["numa_node"]')" = 1 ]
 	[ "$(py 'v["storage"][1]["numa_node"]')" = 3 ]
 	[ "$(py 'v["storage"][0]["warnings"]')" = "[]" ]

@@ -81,6 +81,26 @@ static const char *kind(unsigned int class24)
 	}
 }
 
+/*
+ * The driver's quirks for an ssdtune controller (its sysfs file quirks:
+ * "none" or names): an array of names; null when not on ssdtune or when
+ * the driver has no such file (older than this tool).
+ */
+static struct json_object *json_quirks(const struct topo_pci *pc)
+{
+	struct json_object *a;
+	char buf[sizeof(pc->quirks)], *save = NULL, *w;
+
+	if (!pc->ssdt[0] || !pc->quirks[0])
+		return NULL;
+	a = json_object_new_array();
+	snprintf(buf, sizeof(buf), "%s", pc->quirks);
+	for (w = strtok_r(buf, " \n", &save); w; w = strtok_r(NULL, " \n", &save))
+		if (strcmp(w, "none"))
+			json_object_array_add(a, json_object_new_string(w));
+	return a;
+}
+
 /* All vectors steerable, none, some, or unknown. */
 static const char *steerable(const struct topo_pci *pc)
 {
@@ -278,6 +298,7 @@ static void json_storage(const struct topo *t, struct json_object *root,
 		json_object_object_add(o, "numa_node", json_object_new_int(pc->node));
 		json_object_object_add(o, "driver", jstr(pc->driver));
 		json_object_object_add(o, "ssdtune_controller", jstr(pc->ssdt));
+		json_object_object_add(o, "quirks", json_quirks(pc));
 		json_object_object_add(o, "link", json_link(pc));
 		for (j = 0; j < pc->nirqs; j++) {
 			const struct topo_irq *q = &pc->irqs[j];
@@ -447,7 +468,8 @@ static void print_function(const struct topo_pci *pc, struct json_object *dev)
 	printf("    node %d, driver %s", pc->node,
 	       pc->driver[0] ? pc->driver : "none");
 	if (pc->ssdt[0])
-		printf(" (%s)", pc->ssdt);
+		printf(" (%s%s%s)", pc->ssdt, pc->quirks[0] ? ", quirks: " : "",
+		       pc->quirks);
 	printf("\n");
 	print_link(pc);
 	printf("    %d interrupt vector%s", pc->nirqs, pc->nirqs == 1 ? "" : "s");
