@@ -18,6 +18,13 @@ load helpers
 	run --separate-stderr ssdt --version
 	[ "$status" -eq 0 ]
 	[ "$output" = "ssdtune $want" ]
+	# --json before or after it: one JSON object
+	for a in "--version --json" "--json --version"; do
+		# shellcheck disable=SC2086 # two words
+		run --separate-stderr ssdt $a
+		[ "$status" -eq 0 ]
+		[ "$(json .version)" = "$want" ]
+	done
 }
 
 @test "attach --help prints the attach usage and exits 0" {
@@ -33,12 +40,39 @@ load helpers
 	[[ "${lines[0]}" == "Usage: ssdtune detach [--json] [--dry-run] BDF" ]]
 }
 
-@test "no command is a usage error with one line" {
+@test "a bare ssdtune prints the usage on stderr and exits 2; options without a command are one line" {
 	run --separate-stderr ssdt
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[[ "$stderr" == "Usage: ssdtune "* ]]
+	[[ "$stderr" == *"attach BDF"* ]]
+	run --separate-stderr ssdt --dry-run
 	[ "$status" -eq 2 ]
 	assert_one_error_line
 	[ "$stderr" = "ssdtune: no command given (see 'ssdtune --help')" ]
 	[ -z "$output" ]
+}
+
+@test "ssdtune help [COMMAND] prints what --help and COMMAND --help print; a bad one is one line" {
+	run --separate-stderr ssdt --help
+	global=$output
+	run --separate-stderr ssdt help
+	[ "$status" -eq 0 ]
+	[ "$output" = "$global" ]
+	for c in attach plan bench; do
+		run --separate-stderr ssdt "$c" --help
+		want=$output
+		run --separate-stderr ssdt help "$c"
+		[ "$status" -eq 0 ]
+		[ "$output" = "$want" ]
+	done
+	run --separate-stderr ssdt help frobnicate
+	[ "$status" -eq 2 ]
+	assert_one_error_line
+	[ "$stderr" = "ssdtune: help: unknown command 'frobnicate' (see 'ssdtune --help')" ]
+	run --separate-stderr ssdt help attach plan
+	[ "$status" -eq 2 ]
+	assert_one_error_line
 }
 
 @test "an unknown command is a usage error with one line" {

@@ -20,26 +20,28 @@ static const char common_help[] =
 static const char dry_run_help[] =
 "  --dry-run     print every write as 'path <- value' and make none\n";
 
-static void global_help(const struct command *const *commands, size_t ncommands)
+/* The global usage, to @f: stdout for --help, stderr for a bare ssdtune. */
+static void global_help(FILE *f, const struct command *const *commands,
+			size_t ncommands)
 {
 	size_t i;
 
-	printf("Usage: ssdtune [--json] [--dry-run] COMMAND [ARGS...]\n"
-	       "       ssdtune COMMAND --help\n"
-	       "       ssdtune --version\n\n"
-	       "Tune a host for fast PCIe flash and hand NVMe controllers to the\n"
-	       "ssdtune driver.\n\nCommands:\n");
+	fprintf(f, "Usage: ssdtune [--json] [--dry-run] COMMAND [ARGS...]\n"
+		"       ssdtune COMMAND --help, ssdtune help [COMMAND]\n"
+		"       ssdtune --version [--json]\n\n"
+		"Tune a host for fast PCIe flash and hand NVMe controllers to the\n"
+		"ssdtune driver.\n\nCommands:\n");
 	for (i = 0; i < ncommands; i++) {
 		char head[64];
 
 		snprintf(head, sizeof(head), "%s%s%s", commands[i]->name,
 			 commands[i]->args[0] ? " " : "", commands[i]->args);
-		printf("  %-14s %s\n", head, commands[i]->summary);
+		fprintf(f, "  %-14s %s\n", head, commands[i]->summary);
 	}
-	printf("\nOptions:\n%s%s  -V, --version print the version and exit\n\n"
-	       "Exit status: 0 done, 1 refused or failed, 2 usage error,\n"
-	       "3 verify found drift.\n"
-	       "See ssdtune(8).\n", common_help, dry_run_help);
+	fprintf(f, "\nOptions:\n%s%s  -V, --version print the version and exit\n\n"
+		"Exit status: 0 done, 1 refused or failed, 2 usage error,\n"
+		"3 verify found drift.\n"
+		"See ssdtune(8).\n", common_help, dry_run_help);
 }
 
 static void command_help(const struct command *cmd)
@@ -121,6 +123,7 @@ static bool global_options(const struct command *const *commands,
 			   size_t ncommands, int argc, char **argv,
 			   struct cli *cli, bool *dry_run, int *status)
 {
+	bool version = false;
 	int c;
 
 	opterr = 0;
@@ -133,19 +136,27 @@ static bool global_options(const struct command *const *commands,
 			*dry_run = true;
 			break;
 		case 'h':
-			global_help(commands, ncommands);
+			global_help(stdout, commands, ncommands);
 			*status = EXIT_OK;
 			return true;
 		case 'V':
-			printf("ssdtune %s\n", SSDTUNE_VERSION);
-			*status = EXIT_OK;
-			return true;
+			version = true;
+			break;
 		default:
 			out_begin(NULL, cli->json);
 			*status = usage_error(NULL, "unknown option '%s'",
 					      bad_option(argv));
 			return true;
 		}
+	}
+	if (version) {
+		/* --json anywhere among the global options */
+		if (cli->json)
+			printf("{ \"version\": \"%s\" }\n", SSDTUNE_VERSION);
+		else
+			printf("ssdtune %s\n", SSDTUNE_VERSION);
+		*status = EXIT_OK;
+		return true;
 	}
 	return false;
 }
@@ -191,6 +202,27 @@ static int command_options(const struct command *cmd, int argc, char **argv,
 	return 0;
 }
 
+/* ssdtune help [COMMAND]: COMMAND --help, or --help. */
+static int help_command(const struct command *const *commands,
+			size_t ncommands, int argc, char **argv, bool json)
+{
+	const struct command *cmd;
+
+	if (argc == 1) {
+		global_help(stdout, commands, ncommands);
+		return EXIT_OK;
+	}
+	out_begin(NULL, json);
+	if (argc > 2)
+		return usage_error(NULL, "help takes one command, not '%s'",
+				   argv[2]);
+	cmd = find_command(commands, ncommands, argv[1]);
+	if (!cmd)
+		return usage_error(NULL, "help: unknown command '%s'", argv[1]);
+	command_help(cmd);
+	return EXIT_OK;
+}
+
 int cli_main(const struct command *const *commands, size_t ncommands,
 	     int argc, char **argv)
 {
@@ -202,10 +234,18 @@ int cli_main(const struct command *const *commands, size_t ncommands,
 	if (global_options(commands, ncommands, argc, argv, &cli, &dry_run_seen,
 			   &r))
 		return r;
+	if (argc == 1) {
+		/* a bare ssdtune: what it can do, as a usage error */
+		global_help(stderr, commands, ncommands);
+		return EXIT_USAGE;
+	}
 	if (optind >= argc) {
 		out_begin(NULL, cli.json);
 		return usage_error(NULL, "no command given");
 	}
+	if (!strcmp(argv[optind], "help"))
+		return help_command(commands, ncommands, argc - optind,
+				    argv + optind, cli.json);
 	cmd = find_command(commands, ncommands, argv[optind]);
 	if (!cmd) {
 		out_begin(NULL, cli.json);
