@@ -292,7 +292,9 @@ EOC
 	run --separate-stderr ssdt --json verify --state-dir "$STATE"
 	json_err verify 1
 	run --separate-stderr ssdt --json revert --state-dir "$STATE"
-	json_err revert 1
+	json_ok revert
+	[ "$(json .nothing_applied)" = true ]
+	[ "$(json .writes)" = '[]' ]
 	run --separate-stderr ssdt --json apply --profile latency --state-dir "$STATE" 0000:99:00.0
 	json_err apply 1
 	run --separate-stderr ssdt --json apply --isolate --state-dir "$STATE"

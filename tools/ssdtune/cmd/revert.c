@@ -53,7 +53,17 @@ static int cmd_revert(const struct command *cmd, struct cli *cli)
 		if (fd < 0)
 			return out_fail_err(&err);
 	}
-	if (tune_load(dir, &s, &err)) {
+	r = tune_load(dir, &s, &err);
+	if (r == -ENOENT) {
+		/* nothing to undo: done, as tuned-adm off and systemctl stop */
+		report_set_array("skipped");
+		report_set_bool("nothing_applied", true);
+		if (!out_json())
+			printf("nothing to revert: %s\n", err.msg);
+		r = out_done();
+		goto out;
+	}
+	if (r) {
 		r = out_fail_err(&err);
 		goto out;
 	}
