@@ -160,3 +160,18 @@ load helpers
 	[ "$(json .command)" = attach ]
 	[[ "$(json .error)" == *"unknown option '--bogus'"* ]]
 }
+
+# Help that fits a terminal: the global --help and every command's, each
+# line 80 columns at most.
+@test "every help text fits 80 columns" {
+	n=0
+	for c in "" $(ssdt --help | awk '/^Commands:/ { f = 1; next } /^$/ { f = 0 } f && /^  [a-z]/ { print $1 }'); do
+		# shellcheck disable=SC2086 # no command: the global help
+		run --separate-stderr ssdt $c --help
+		[ "$status" -eq 0 ]
+		n=$((n + 1))
+		long=$(printf '%s\n' "$output" | awk -v c="${c:-ssdtune}" 'length($0) > 80 { print c ": " length($0) " columns: " $0 }')
+		[ -z "$long" ] || { echo "$long"; false; }
+	done
+	[ "$n" -ge 13 ]
+}

@@ -55,7 +55,7 @@ expect() {
 # The commands and a command's long options, read from --help as a user
 # would: the first word under "Commands:"; the options that start an
 # indented line.
-help_commands() { ssdtune --help | awk '/^Commands:/ { f = 1; next } /^$/ { f = 0 } f { print $1 }'; }
+help_commands() { ssdtune --help | awk '/^Commands:/ { f = 1; next } /^$/ { f = 0 } f && /^  [a-z]/ { print $1 }'; }
 help_options() {
 	ssdtune "$@" --help | sed -nE 's/^[[:space:]]+((-[^ ,]+, )*-[^ ,]+).*/\1/p' |
 		tr ',' '\n' | grep -oE -- '--[a-z][a-z0-9-]*'

@@ -21,7 +21,7 @@ setup() {
 # The commands of 'ssdtune --help': the first word of each line under
 # "Commands:".
 help_commands() {
-	"$SSDTUNE" --help | awk '/^Commands:/ { f = 1; next } /^$/ { f = 0 } f { print $1 }'
+	"$SSDTUNE" --help | awk '/^Commands:/ { f = 1; next } /^$/ { f = 0 } f && /^  [a-z]/ { print $1 }'
 }
 
 # The long options a --help text on stdin defines: those at the start of an

@@ -21,7 +21,7 @@ setup() {
 
 # The commands of 'ssdtune --help' (as tests/host/manpage.bats reads them).
 help_commands() {
-	"$SSDTUNE" --help | awk '/^Commands:/ { f = 1; next } /^$/ { f = 0 } f { print $1 }'
+	"$SSDTUNE" --help | awk '/^Commands:/ { f = 1; next } /^$/ { f = 0 } f && /^  [a-z]/ { print $1 }'
 }
 
 # schema_ok SCHEMA: $output matches Documentation/schema/SCHEMA.json.

@@ -36,7 +36,12 @@ static void global_help(FILE *f, const struct command *const *commands,
 
 		snprintf(head, sizeof(head), "%s%s%s", commands[i]->name,
 			 commands[i]->args[0] ? " " : "", commands[i]->args);
-		fprintf(f, "  %-14s %s\n", head, commands[i]->summary);
+		/* a long head gets a line of its own: 80 columns at most */
+		if (strlen(head) > 14)
+			fprintf(f, "  %s\n  %-14s %s\n", head, "",
+				commands[i]->summary);
+		else
+			fprintf(f, "  %-14s %s\n", head, commands[i]->summary);
 	}
 	fprintf(f, "\nOptions:\n%s%s  -V, --version print the version and exit\n\n"
 		"Exit status: 0 done, 1 refused or failed, 2 usage error,\n"

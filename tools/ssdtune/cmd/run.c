@@ -81,7 +81,7 @@ out:
 const struct command run_command = {
 	.name = "run",
 	.args = "[--] COMMAND [ARG...]",
-	.summary = "run a command on the I/O cores, in the applied cpuset partition",
+	.summary = "run a command on the I/O cores, in the applied partition",
 	.help =
 "Start COMMAND inside the isolated cpuset partition that 'ssdtune apply\n"
 "--isolate' made of the I/O cores, so the planned I/O cores are the only\n"

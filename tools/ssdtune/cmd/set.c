@@ -122,7 +122,7 @@ static int cmd_set(const struct command *cmd, struct cli *cli)
 const struct command set_command = {
 	.name = "set",
 	.args = "[CTRL] KNOB=VALUE...",
-	.summary = "change ssdtune driver knobs, validated, saved for revert",
+	.summary = "change driver knobs, validated, saved for revert",
 	.help =
 "Write the driver's knobs of controller CTRL (ssdtN or its PCI address;\n"
 "optional when one controller is attached):\n"

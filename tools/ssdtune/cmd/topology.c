@@ -600,7 +600,7 @@ static int cmd_topology(const struct command *cmd, struct cli *cli)
 const struct command topology_command = {
 	.name = "topology",
 	.args = "",
-	.summary = "show NUMA nodes, CPUs, storage devices, links, IRQs, power settings",
+	.summary = "show NUMA nodes, CPUs, storage, links, IRQs, power settings",
 	.help =
 "Print the host as the tuner sees it: NUMA nodes with CPUs, memory and\n"
 "distances; packages, cores and SMT; every storage PCI function with its\n"
