@@ -175,3 +175,12 @@ load helpers
 	done
 	[ "$n" -ge 13 ]
 }
+
+@test "--dry-run is described per command: writes for apply, fio jobs for bench, where it runs for run" {
+	line() { ssdt "$1" --help | grep -- '^  --dry-run'; }
+	[ "$(line apply)" = "  --dry-run     print every write as 'path <- value' and make none" ]
+	[ "$(line bench)" = "  --dry-run     print the fio jobs it would run, run none" ]
+	[ "$(line run)" = "  --dry-run     say where COMMAND would run, and run nothing" ]
+	# a command that changes nothing has none
+	[ -z "$(ssdt topology --help | grep -- '--dry-run' || true)" ]
+}

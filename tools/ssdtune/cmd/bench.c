@@ -454,6 +454,7 @@ const struct command bench_command = {
 "                     compare\n"
 "  --state-dir DIR    where apply saved its state (default /var/lib/ssdtune)\n"
 "With --dry-run: print the fio jobs and change nothing.  See bench.md.\n",
+	.dry_run = "print the fio jobs it would run, run none",
 	.flags = CMD_DRY_RUN,
 	.min_args = 0, .max_args = 3,
 	.run = cmd_bench,

@@ -51,10 +51,15 @@ static void global_help(FILE *f, const struct command *const *commands,
 
 static void command_help(const struct command *cmd)
 {
-	printf("Usage: ssdtune %s [--json]%s%s%s\n\n%s\nOptions:\n%s%s",
+	printf("Usage: ssdtune %s [--json]%s%s%s\n\n%s\nOptions:\n%s",
 	       cmd->name, cmd->flags & CMD_DRY_RUN ? " [--dry-run]" : "",
-	       cmd->args[0] ? " " : "", cmd->args, cmd->help, common_help,
-	       cmd->flags & CMD_DRY_RUN ? dry_run_help : "");
+	       cmd->args[0] ? " " : "", cmd->args, cmd->help, common_help);
+	if (!(cmd->flags & CMD_DRY_RUN))
+		return;
+	if (cmd->dry_run)
+		printf("  --dry-run     %s\n", cmd->dry_run);
+	else
+		fputs(dry_run_help, stdout);
 }
 
 int usage_error(const struct command *cmd, const char *fmt, ...)

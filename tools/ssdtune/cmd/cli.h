@@ -25,6 +25,9 @@ struct command {
 	const char *args;	/* operand synopsis, "BDF" */
 	const char *summary;	/* one line for the global --help */
 	const char *help;	/* the rest of "ssdtune CMD --help" */
+	/* what --dry-run does, for its --help line (CMD_DRY_RUN; NULL: it
+	 * prints every write as 'path <- value' and makes none) */
+	const char *dry_run;
 	unsigned int flags;
 	int min_args, max_args;
 	int (*run)(const struct command *cmd, struct cli *cli);

@@ -90,6 +90,7 @@ const struct command run_command = {
 "status is COMMAND's (127 if it cannot be run).  Options end at COMMAND.\n"
 "  --state-dir DIR  where apply saved (default " "/var/lib/ssdtune" ")\n"
 "With --dry-run (and --json), say where COMMAND would run.\n",
+	.dry_run = "say where COMMAND would run, and run nothing",
 	.flags = CMD_DRY_RUN | CMD_OPERANDS_LAST,
 	.min_args = 1, .max_args = 4096,
 	.run = cmd_run,
