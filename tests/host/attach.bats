@@ -279,3 +279,41 @@ load helpers
 	[ "$status" -eq 0 ]
 	[ "$(fx_sum)" = "$before" ]
 }
+
+# One name rule (lib/devname.c): what nvme-cli users type and what
+# topology prints, each resolved through sysfs to the PCI function.
+@test "attach and detach take any name of a controller: nvmeN, /dev/nvmeN, a namespace, ssdtN, /dev/ssdtN" {
+	before=$(fx_sum)
+	for n in nvme0 /dev/nvme0 /dev/nvme0n1 nvme0n1 41:00.0; do
+		run --separate-stderr ssdt --json --dry-run attach "$n"
+		[ "$status" -eq 0 ] || { echo "$n: $stderr"; false; }
+		[ "$(json .pci_address)" = 0000:41:00.0 ]
+	done
+	for n in ssdt0 /dev/ssdt0 /dev/ssdt0n1 0000:42:00.0; do
+		run --separate-stderr ssdt --json --dry-run detach "$n"
+		[ "$status" -eq 0 ] || { echo "$n: $stderr"; false; }
+		[ "$(json .pci_address)" = 0000:42:00.0 ]
+	done
+	[ "$(fx_sum)" = "$before" ]
+	# a well-formed name of nothing on this host: one line, exit 1
+	run --separate-stderr ssdt attach nvme7
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[ "$stderr" = "ssdtune: no controller nvme7 on this host (/sys/class/nvme/nvme7: none; see 'ssdtune topology')" ]
+	run --separate-stderr ssdt detach /dev/ssdt3n1
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "ssdtune: no namespace /dev/ssdt3n1 on this host (see 'ssdtune topology')" ]
+}
+
+@test "a multipath head namespace names the controller of its one path" {
+	rm -rf "$FX" && make_fixture --mpath
+	run --separate-stderr ssdt --json --dry-run attach /dev/nvme0n1
+	[ "$status" -eq 0 ]
+	[ "$(json .pci_address)" = 0000:41:00.0 ]
+	# a second path: which controller is meant is not clear
+	ln -s "$(readlink -f "$FX/block/nvme0c0n1")" "$FX/block/nvme0n1/multipath/nvme0c1n1"
+	run --separate-stderr ssdt attach /dev/nvme0n1
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[ "$stderr" = "ssdtune: nvme0n1 has 2 paths, one per controller: name the controller (see 'ssdtune topology')" ]
+}

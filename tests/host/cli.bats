@@ -7,8 +7,8 @@ load helpers
 	run --separate-stderr ssdt --help
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"Usage: ssdtune"* ]]
-	[[ "$output" == *"attach BDF"* ]]
-	[[ "$output" == *"detach BDF"* ]]
+	[[ "$output" == *"attach CTRL"* ]]
+	[[ "$output" == *"detach CTRL"* ]]
 	[ -z "$stderr" ]
 }
 
@@ -30,14 +30,14 @@ load helpers
 @test "attach --help prints the attach usage and exits 0" {
 	run --separate-stderr ssdt attach --help
 	[ "$status" -eq 0 ]
-	[[ "${lines[0]}" == "Usage: ssdtune attach [--json] [--dry-run] BDF" ]]
+	[[ "${lines[0]}" == "Usage: ssdtune attach [--json] [--dry-run] CTRL" ]]
 	[[ "$output" == *"--dry-run"* ]]
 }
 
 @test "detach -h prints the detach usage and exits 0" {
 	run --separate-stderr ssdt detach -h
 	[ "$status" -eq 0 ]
-	[[ "${lines[0]}" == "Usage: ssdtune detach [--json] [--dry-run] BDF" ]]
+	[[ "${lines[0]}" == "Usage: ssdtune detach [--json] [--dry-run] CTRL" ]]
 }
 
 @test "a bare ssdtune prints the usage on stderr and exits 2; options without a command are one line" {
@@ -45,7 +45,7 @@ load helpers
 	[ "$status" -eq 2 ]
 	[ -z "$output" ]
 	[[ "$stderr" == "Usage: ssdtune "* ]]
-	[[ "$stderr" == *"attach BDF"* ]]
+	[[ "$stderr" == *"attach CTRL"* ]]
 	run --separate-stderr ssdt --dry-run
 	[ "$status" -eq 2 ]
 	assert_one_error_line
@@ -115,11 +115,11 @@ load helpers
 	[ "$stderr" = "ssdtune: attach: unknown option '--force' (see 'ssdtune attach --help')" ]
 }
 
-@test "attach without a BDF is a usage error" {
+@test "attach without a controller is a usage error" {
 	run --separate-stderr ssdt attach
 	[ "$status" -eq 2 ]
 	assert_one_error_line
-	[ "$stderr" = "ssdtune: attach: missing BDF (see 'ssdtune attach --help')" ]
+	[ "$stderr" = "ssdtune: attach: missing CTRL (see 'ssdtune attach --help')" ]
 }
 
 @test "attach with two BDFs is a usage error" {
@@ -129,20 +129,20 @@ load helpers
 	[[ "$stderr" == *"unexpected argument '0000:42:00.0'"* ]]
 }
 
-@test "attach of a malformed PCI address is a usage error" {
-	for bad in nvme0 0000:41:00 0000:41:20.0 0000:41:00.8 ../../x; do
+@test "attach of a name that is no controller's is a usage error listing the names it takes" {
+	for bad in nvme 0000:41:00 0000:41:20.0 0000:41:00.8 ../../x /dev/sda ssdt0x nvme0c; do
 		run --separate-stderr ssdt attach "$bad"
 		[ "$status" -eq 2 ]
 		assert_one_error_line
-		[[ "$stderr" == *"invalid PCI address '$bad'"* ]]
+		[ "$stderr" = "ssdtune: attach: '$bad' names no controller: give a PCI address (0000:41:00.0), ssdtN, nvmeN, /dev/ssdtN, /dev/nvmeN or a namespace (/dev/nvme0n1, /dev/ssdt0n1) (see 'ssdtune attach --help')" ]
 	done
 }
 
-@test "detach of a malformed PCI address is a usage error" {
+@test "detach of a name that is no controller's is a usage error" {
 	run --separate-stderr ssdt detach 41-00-0
 	[ "$status" -eq 2 ]
 	assert_one_error_line
-	[[ "$stderr" == "ssdtune: detach: invalid PCI address '41-00-0'"* ]]
+	[[ "$stderr" == "ssdtune: detach: '41-00-0' names no controller: "* ]]
 }
 
 @test "options may follow the BDF" {

@@ -137,3 +137,15 @@ assert len(w) == 1 and w[0]["path"].endswith("/coalesce_profile") and w[0]["valu
 	[ "$(cat "$FX/class/ssdtune/ssdt0/coalesce_threshold")" = 16 ]
 }
 
+
+@test "set takes the controller by any of its names; one on nvme is not an ssdtune controller" {
+	for n in /dev/ssdt0n1 /dev/ssdt0 0000:42:00.0 42:00.0; do
+		run --separate-stderr ssdt set --dry-run --state-dir "$STATE" "$n" coalesce_threshold=16
+		[ "$status" -eq 0 ] || { echo "$n: $stderr"; false; }
+		[[ "$output" == *"ssdt0/coalesce_threshold <- 16"* ]]
+	done
+	run --separate-stderr ssdt set --dry-run --state-dir "$STATE" nvme0 coalesce_threshold=16
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[[ "$stderr" == *"no ssdtune controller 'nvme0'"* ]]
+}

@@ -610,3 +610,25 @@ try-restart irqbalance.service" ]
 	assert_one_error_line
 	[ "$(fx_sum)" = "$after" ]
 }
+
+@test "plan takes any name of a controller: its PCI address, ssdtN, nvmeN, /dev/nvmeN, a namespace" {
+	make_topo 4n128c
+	run --separate-stderr ssdt --json plan 0000:c1:00.0
+	[ "$status" -eq 0 ]
+	want=$(py '[d["pci_address"] for d in v["devices"]]')
+	[ "$want" = "['0000:c1:00.0']" ]
+	for n in nvme1 /dev/nvme1 /dev/nvme1n1 nvme1n1; do
+		run --separate-stderr ssdt --json plan "$n"
+		[ "$status" -eq 0 ] || { echo "$n: $stderr"; false; }
+		[ "$(py '[d["pci_address"] for d in v["devices"]]')" = "$want" ]
+	done
+	for n in ssdt0 /dev/ssdt0 /dev/ssdt0n1; do
+		run --separate-stderr ssdt --json plan "$n"
+		[ "$status" -eq 0 ] || { echo "$n: $stderr"; false; }
+		[ "$(py '[d["pci_address"] for d in v["devices"]]')" = "['0000:41:00.0']" ]
+	done
+	run --separate-stderr ssdt plan sda
+	[ "$status" -ne 0 ]
+	assert_one_error_line
+	[[ "$stderr" == *"'sda' names no controller: give a PCI address"* ]]
+}

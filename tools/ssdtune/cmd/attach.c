@@ -177,21 +177,23 @@ static int cmd_attach(const struct command *cmd, struct cli *cli)
 
 const struct command attach_command = {
 	.name = "attach",
-	.args = "BDF",
+	.args = "CTRL",
 	.summary = "hand an NVMe controller from its driver to ssdtune",
 	.help =
-"Unbind the NVMe controller at PCI address BDF (e.g. 0000:41:00.0) from its\n"
-"driver (normally nvme) and bind it to the ssdtune driver, which must be\n"
-"loaded.  Refuses, changing nothing, if any namespace or partition of the\n"
+"Unbind the NVMe controller CTRL from its driver (normally nvme) and bind\n"
+"it to the ssdtune driver, which must be loaded.  CTRL is its PCI address\n"
+"(0000:41:00.0), nvmeN, /dev/nvmeN or a namespace (/dev/nvme0n1).\n"
+"Refuses, changing nothing, if any namespace or partition of the\n"
 "controller is mounted, used as swap, held by LVM, md or device-mapper, or\n"
 "open by a process.  Prints: attached BDF as ssdtN: /dev/ssdtNn1 ...\n"
 "Holds the state lock (DIR/lock) while it rebinds, so no apply or revert\n"
 "runs meanwhile.\n"
 "  --config FILE    attach every controller FILE selects (see 'ssdtune\n"
 "                   check-config --help') that is present and not on\n"
-"                   ssdtune yet; with BDF only that one, and only if FILE\n"
-"                   selects it: if it does not, say so and exit 0 (what\n"
-"                   udev runs for every NVMe controller that appears)\n"
+"                   ssdtune yet; with CTRL (a PCI address) only that one,\n"
+"                   and only if FILE selects it: if it does not, say so\n"
+"                   and exit 0 (what udev runs for every NVMe controller\n"
+"                   that appears)\n"
 "  --state-dir DIR  the state directory (default " "/var/lib/ssdtune" ")\n",
 	.flags = CMD_DRY_RUN,
 	.min_args = 0, .max_args = 1,

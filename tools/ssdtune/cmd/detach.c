@@ -55,11 +55,12 @@ static int cmd_detach(const struct command *cmd, struct cli *cli)
 
 const struct command detach_command = {
 	.name = "detach",
-	.args = "BDF",
+	.args = "CTRL",
 	.summary = "give a controller on ssdtune back to the nvme driver",
 	.help =
-"Unbind the controller at PCI address BDF from ssdtune and let the kernel\n"
-"probe it again, so that nvme takes it back.  Refuses, changing nothing,\n"
+"Unbind the controller CTRL (its PCI address, ssdtN, /dev/ssdtN or a\n"
+"namespace such as /dev/ssdt0n1) from ssdtune and let the kernel probe it\n"
+"again, so that nvme takes it back.  Refuses, changing nothing,\n"
 "while any of its /dev/ssdtNnM disks is mounted, swap, held or open.\n"
 "Prints: detached BDF from ssdtN: bound to nvme\n"
 "Holds the state lock (DIR/lock) while it rebinds, so no apply or revert\n"

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lib/bind.h"
+#include "lib/devname.h"
 #include "lib/parse.h"
 #include "lib/report.h"
 #include "lib/ssdtdev.h"
@@ -22,14 +23,17 @@
 static int lookup(const char *arg, struct bind_dev *d, struct lib_err *err)
 {
 	struct pcidev *pd = &d->pd;
+	char name[BDF_BUFSZ];
 	struct bdf b;
 	int r;
 
 	memset(d, 0, sizeof(*d));
 	report_set_bool("dry_run", sys_dry_run());
-	if (bdf_parse(arg, &b))
-		return lib_errf(err, EINVAL, "invalid PCI address '%s' (want DDDD:BB:DD.F, e.g. 0000:41:00.0)",
-				arg);
+	/* any name of the controller (devname.h): -EINVAL is a usage error */
+	r = devname_bdf(arg, name, sizeof(name), err);
+	if (r)
+		return r;
+	bdf_parse(name, &b);
 	bdf_format(&b, pd->name, sizeof(pd->name));
 	report_set_str("pci_address", pd->name);
 	r = pcidev_lookup(&b, pd, err);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lib/bdf.h"
+#include "lib/devname.h"
 #include "lib/parse.h"
 #include "lib/ssdtdev.h"
 #include "lib/sysfs.h"
@@ -72,10 +73,10 @@ int ssdtdev_dir(const char *arg, char *dir, size_t len, struct lib_err *err)
 {
 	char name[64], pci[64], want[BDF_BUFSZ] = "", path[PATH_MAX];
 	int i, found = 0;
-	struct bdf b;
 
-	if (arg && !bdf_parse(arg, &b))
-		bdf_format(&b, want, sizeof(want));
+	/* a PCI address or another name of the controller (devname.h) */
+	if (arg && ssdtdev_index(arg) < 0 && devname_bdf(arg, want, sizeof(want), err))
+		return -err->errnum;
 	if (!ssdtdev_loaded())
 		return lib_errf(err, ENOENT, "no %s: is ssdtune.ko loaded?",
 				SSDTDEV_CLASS_DIR);

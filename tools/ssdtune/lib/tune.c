@@ -11,6 +11,7 @@
 
 #include "lib/cgroup.h"
 #include "lib/cpuset.h"
+#include "lib/devname.h"
 #include "lib/dropin.h"
 #include "lib/irqvec.h"
 #include "lib/knobs.h"
@@ -18,23 +19,23 @@
 #include "lib/ssdtdev.h"
 #include "lib/sysfs.h"
 #include "lib/tune.h"
+#include "lib/devname.h"
 
-/* The storage functions named @names (PCI address or ssdtune controller
- * name), as indexes into t->pcis. */
+/* The storage functions named @names (any name of a controller,
+ * devname.h), as indexes into t->pcis. */
 static int select_devices(const struct topo *t, char *const *names, int n,
 			  int *sel, struct lib_err *err)
 {
-	int i, j;
+	int i, j, r;
 
 	for (i = 0; i < n; i++) {
 		char name[BDF_BUFSZ] = "";
-		struct bdf b;
 
-		if (!bdf_parse(names[i], &b))
-			bdf_format(&b, name, sizeof(name));
+		r = devname_bdf(names[i], name, sizeof(name), err);
+		if (r == -EINVAL || r == -ENOTUNIQ)
+			return r;
 		for (j = 0; j < t->npcis; j++)
-			if (!strcmp(t->pcis[j].bdf, name) ||
-			    (t->pcis[j].ssdt[0] && !strcmp(t->pcis[j].ssdt, names[i])))
+			if (!strcmp(t->pcis[j].bdf, name))
 				break;
 		if (j == t->npcis)
 			return lib_errf(err, ENODEV, "unknown device '%s': no storage PCI function or ssdtune controller by that name (see 'ssdtune topology')",
