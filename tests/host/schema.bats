@@ -452,3 +452,20 @@ bench_env() {
 	run --separate-stderr ssdt --json metrics --state-dir "$STATE"
 	json_err metrics 1
 }
+
+@test "schema: status: nothing applied, applied, drift (exit 3); on every host fixture" {
+	for f in 1s8c 4n128c; do
+		make_topo "$f"
+		run --separate-stderr ssdt --json status --state-dir "$STATE.$f"
+		json_ok status
+	done
+	run --separate-stderr ssdt --json apply --profile latency --state-dir "$STATE.4n128c"
+	json_ok apply
+	run --separate-stderr ssdt --json status --state-dir "$STATE.4n128c"
+	json_ok status
+	irq=$(ls "$(ls -d "$FX"/devices/pci*/*/0000:41:00.0)/msi_irqs" | sort -n | sed -n 2p)
+	echo 0 >"$PFX/irq/$irq/smp_affinity_list"
+	run --separate-stderr ssdt --json status --state-dir "$STATE.4n128c"
+	[ "$status" -eq 3 ]
+	schema_ok status
+}

@@ -17,6 +17,7 @@ static const struct command *const commands[] = {
 	&plan_command,
 	&apply_command,
 	&verify_command,
+	&status_command,
 	&revert_command,
 	&run_command,
 	&check_config_command,

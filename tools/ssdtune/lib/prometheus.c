@@ -311,33 +311,25 @@ static int applied(struct metrics *m, const char *applied, const char *drift)
 /* The saved state of @dir: the applied profile and verify's verdict. */
 static int metrics_of_tuning(struct metrics *m, const char *dir, struct lib_err *err)
 {
-	struct tune_check c;
-	struct state s;
-	char now[40], v[16];
-	int r, i, drifted = 0;
-	bool stale;
+	struct tune_summary t;
+	char v[16];
+	int r;
 
-	r = tune_load(dir, &s, err);
-	if (r == -ENOENT)
-		return applied(m, "0", "0");
+	r = tune_summary(dir, &t, err);
 	if (r)
 		return r;
-	for (i = 0; i < s.n; i++) {
-		tune_check(&s.e[i], &c);
-		drifted += !c.ok;
-	}
-	stale = tune_stale(&s, now, sizeof(now));
-	r = add(m, M_TUNING_INFO, "1", 1, "profile", s.profile);
-	snprintf(v, sizeof(v), "%d", s.n);
-	state_free(&s);
+	if (!t.applied)
+		return applied(m, "0", "0");
+	r = add(m, M_TUNING_INFO, "1", 1, "profile", t.profile);
+	snprintf(v, sizeof(v), "%d", t.settings);
 	if (!r)
 		r = add(m, M_TUNING_SETTINGS, v, 0);
-	snprintf(v, sizeof(v), "%d", drifted);
+	snprintf(v, sizeof(v), "%d", t.drifted);
 	if (!r)
 		r = add(m, M_TUNING_DRIFTED, v, 0);
 	if (!r)
-		r = add(m, M_TUNING_STALE, stale ? "1" : "0", 0);
-	return r ? r : applied(m, "1", drifted || stale ? "1" : "0");
+		r = add(m, M_TUNING_STALE, t.stale ? "1" : "0", 0);
+	return r ? r : applied(m, "1", t.drifted || t.stale ? "1" : "0");
 }
 
 int metrics_gather(struct metrics *m, const char *state_dir,

@@ -399,6 +399,40 @@ int tune_record(const char *dir, struct state *s, struct lib_err *err)
 	return state_save(dir, s, err);
 }
 
+int tune_summary(const char *dir, struct tune_summary *out,
+		 struct lib_err *err)
+{
+	struct tune_check *c;
+	struct state s;
+	char now[40];
+	int r, i;
+
+	memset(out, 0, sizeof(*out));
+	r = tune_load(dir, &s, err);
+	if (r == -ENOENT)
+		return 0;
+	if (r)
+		return r;
+	c = malloc(sizeof(*c));	/* 12 KiB: not on the stack */
+	if (!c) {
+		state_free(&s);
+		return lib_enomem(err);
+	}
+	out->applied = true;
+	snprintf(out->profile, sizeof(out->profile), "%s", s.profile);
+	out->isolate = s.isolate;
+	out->stale = tune_stale(&s, now, sizeof(now));
+	out->settings = s.n;
+	for (i = 0; i < s.n; i++) {
+		tune_check(&s.e[i], c);
+		out->drifted += !c->ok;
+		out->pending += c->pending;
+	}
+	free(c);
+	state_free(&s);
+	return 0;
+}
+
 bool tune_stale(const struct state *s, char *now, size_t len)
 {
 	return s->boot_id[0] && !state_boot_id(now, len) &&

@@ -80,6 +80,20 @@ int tune_load(const char *dir, struct state *s, struct lib_err *err);
 /* Was @s saved in an earlier boot?  This boot's id in @now. */
 bool tune_stale(const struct state *s, char *now, size_t len);
 
+/* The tuning at a glance: what verify would say, without the listing. */
+struct tune_summary {
+	bool applied;		/* a state is saved */
+	char profile[32];	/* "" when nothing is applied */
+	bool isolate;
+	bool stale;		/* saved before the last reboot */
+	int settings, drifted, pending;
+};
+
+/* @out for the state in @dir: 0 (nothing applied included), or -errno
+ * with @err filled (an unreadable state). */
+int tune_summary(const char *dir, struct tune_summary *out,
+		 struct lib_err *err);
+
 /* One saved value against the live system. */
 struct tune_check {
 	char path[PATH_MAX];	/* where it lives now (or its key if gone) */
