@@ -177,10 +177,32 @@ load helpers
 }
 
 @test "--dry-run is described per command: writes for apply, fio jobs for bench, where it runs for run" {
-	line() { ssdt "$1" --help | grep -- '^  --dry-run'; }
-	[ "$(line apply)" = "  --dry-run     print every write as 'path <- value' and make none" ]
-	[ "$(line bench)" = "  --dry-run     print the fio jobs it would run, run none" ]
-	[ "$(line run)" = "  --dry-run     say where COMMAND would run, and run nothing" ]
+	line() { ssdt "$1" --help | grep -- '^  -n, --dry-run'; }
+	[ "$(line apply)" = "  -n, --dry-run print every write as 'path <- value' and make none" ]
+	[ "$(line bench)" = "  -n, --dry-run print the fio jobs it would run, run none" ]
+	[ "$(line run)" = "  -n, --dry-run say where COMMAND would run, and run nothing" ]
 	# a command that changes nothing has none
 	[ -z "$(ssdt topology --help | grep -- '--dry-run' || true)" ]
+}
+
+@test "short options: -j --json, -n --dry-run, -p --profile, -c --config; only where the long one applies" {
+	run --separate-stderr ssdt -j --version
+	[ "$(json .version)" != "" ]
+	run --separate-stderr ssdt attach -n -j 0000:41:00.0
+	[ "$status" -eq 0 ]
+	[ "$(json .status)" = would_attach ]
+	run --separate-stderr ssdt -n attach 0000:41:00.0
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"would attach"* || "$output" == *"<-"* ]]
+	# -p takes its value like --profile; a command without --profile refuses it
+	run --separate-stderr ssdt plan -p fast
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"unknown profile 'fast'"* ]]
+	run --separate-stderr ssdt detach -p latency 0000:42:00.0
+	[ "$status" -eq 2 ]
+	assert_one_error_line
+	[[ "$stderr" == *"unknown option '-p'"* ]]
+	run --separate-stderr ssdt verify -c /nonexistent
+	[ "$status" -eq 2 ]
+	assert_one_error_line
 }

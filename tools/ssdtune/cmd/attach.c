@@ -188,12 +188,12 @@ const struct command attach_command = {
 "open by a process.  Prints: attached BDF as ssdtN: /dev/ssdtNn1 ...\n"
 "Holds the state lock (DIR/lock) while it rebinds, so no apply or revert\n"
 "runs meanwhile.\n"
-"  --config FILE    attach every controller FILE selects (see 'ssdtune\n"
-"                   check-config --help') that is present and not on\n"
-"                   ssdtune yet; with CTRL (a PCI address) only that one,\n"
-"                   and only if FILE selects it: if it does not, say so\n"
-"                   and exit 0 (what udev runs for every NVMe controller\n"
-"                   that appears)\n"
+"  -c, --config FILE attach every controller FILE selects (see 'ssdtune\n"
+"                    check-config --help') that is present and not on\n"
+"                    ssdtune yet; with CTRL (a PCI address) only that one,\n"
+"                    and only if FILE selects it: if it does not, say so\n"
+"                    and exit 0 (what udev runs for every NVMe controller\n"
+"                    that appears)\n"
 "  --state-dir DIR  the state directory (default " "/var/lib/ssdtune" ")\n",
 	.flags = CMD_DRY_RUN,
 	.min_args = 0, .max_args = 1,

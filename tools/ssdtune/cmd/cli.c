@@ -15,10 +15,10 @@
 #include "uapi/linux/ssdtune.h"
 
 static const char common_help[] =
-"  --json        print one JSON object on stdout (errors too)\n"
+"  -j, --json    print one JSON object on stdout (errors too)\n"
 "  -h, --help    show help and exit\n";
 static const char dry_run_help[] =
-"  --dry-run     print every write as 'path <- value' and make none\n";
+"  -n, --dry-run print every write as 'path <- value' and make none\n";
 
 /* The global usage, to @f: stdout for --help, stderr for a bare ssdtune. */
 static void global_help(FILE *f, const struct command *const *commands,
@@ -57,7 +57,7 @@ static void command_help(const struct command *cmd)
 	if (!(cmd->flags & CMD_DRY_RUN))
 		return;
 	if (cmd->dry_run)
-		printf("  --dry-run     %s\n", cmd->dry_run);
+		printf("  -n, --dry-run %s\n", cmd->dry_run);
 	else
 		fputs(dry_run_help, stdout);
 }
@@ -99,6 +99,50 @@ static const struct option options[] = {
 
 #define MAX_OPTIONS 32
 
+/*
+ * The short options, one letter for a common long one wherever a command
+ * takes it: -j --json, -n --dry-run, -p --profile, -c --config.
+ */
+static const struct {
+	char c;
+	const char *name;
+} shorts[] = {
+	{ 'j', "json" }, { 'n', "dry-run" }, { 'p', "profile" }, { 'c', "config" },
+};
+
+/* The getopt string for @opts: "+:h" or ":h", and each short option
+ * whose long one @opts has (with ':' when it takes a value). */
+static void short_string(const struct option *opts, bool operands_last,
+			 char *buf, size_t len)
+{
+	size_t i, j, n;
+
+	n = (size_t)snprintf(buf, len, "%s:h", operands_last ? "+" : "");
+	for (i = 0; i < sizeof(shorts) / sizeof(shorts[0]); i++)
+		for (j = 0; opts[j].name; j++)
+			if (!strcmp(opts[j].name, shorts[i].name) && n + 3 < len) {
+				buf[n++] = shorts[i].c;
+				if (opts[j].has_arg == required_argument)
+					buf[n++] = ':';
+				buf[n] = '\0';
+			}
+}
+
+/* getopt_long's answer for a short option: the val of its long one. */
+static int short_to_long(int c, const struct option *opts)
+{
+	size_t i, j;
+
+	for (i = 0; i < sizeof(shorts) / sizeof(shorts[0]); i++) {
+		if (shorts[i].c != c)
+			continue;
+		for (j = 0; opts[j].name; j++)
+			if (!strcmp(opts[j].name, shorts[i].name))
+				return opts[j].val;
+	}
+	return c;
+}
+
 /* The common options followed by @cmd's own, into @all (NULL-terminated). */
 static int merge_options(const struct command *cmd, struct option *all)
 {
@@ -137,8 +181,8 @@ static bool global_options(const struct command *const *commands,
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hV", options, NULL)) != -1) {
-		switch (c) {
+	while ((c = getopt_long(argc, argv, "+:hVjn", options, NULL)) != -1) {
+		switch (short_to_long(c, options)) {
 		case OPT_JSON:
 			cli->json = true;
 			break;
@@ -177,13 +221,16 @@ static int command_options(const struct command *cmd, int argc, char **argv,
 			   struct cli *cli, bool *help, bool *dry_run)
 {
 	struct option opts[MAX_OPTIONS];
+	char optstring[32];
 	int c, r;
 
 	if (merge_options(cmd, opts))
 		return out_fail(EXIT_USAGE, "%s: too many options", cmd->name);
+	short_string(opts, cmd->flags & CMD_OPERANDS_LAST, optstring,
+		     sizeof(optstring));
 	optind = 0;	/* glibc: start over with this argv */
-	while ((c = getopt_long(argc, argv, cmd->flags & CMD_OPERANDS_LAST ? "+:h" : ":h",
-				opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, optstring, opts, NULL)) != -1) {
+		c = short_to_long(c, opts);
 		switch (c) {
 		case OPT_JSON:
 			cli->json = true;

@@ -47,7 +47,7 @@ const struct command plan_command = {
 "balanced (default).  Prints every change as 'path: old -> new  (reason)',\n"
 "what is already set, what is skipped (not present, kernel-managed) and\n"
 "advice that is printed only (boot isolation, irqbalance).\n"
-"  --profile P       latency, iops, throughput or balanced\n"
+"  -p, --profile P   latency, iops, throughput or balanced\n"
 "  --isolate         runtime CPU isolation of the I/O cores: the default\n"
 "                    IRQ affinity and every movable host interrupt, the\n"
 "                    unbound and writeback workqueues moved off them, and\n"

@@ -180,10 +180,10 @@ const struct command verify_command = {
 "io_cores is not the configured one, or nothing is applied; 1 verify\n"
 "could not check (no state without --config, unreadable state); 2 usage\n"
 "or a bad config file.\n"
-"  --config FILE    also check that FILE is good and that its profile,\n"
-"                   isolate and io_cores are the ones applied (what\n"
-"                   'apply --config FILE' saved is for the configured\n"
-"                   controllers and their knobs)\n"
+"  -c, --config FILE also check that FILE is good and that its profile,\n"
+"                    isolate and io_cores are the ones applied (what\n"
+"                    'apply --config FILE' saved is for the configured\n"
+"                    controllers and their knobs)\n"
 "  --state-dir DIR  where apply saved (default /var/lib/ssdtune)\n",
 	.min_args = 0, .max_args = 0,
 	.run = cmd_verify,
