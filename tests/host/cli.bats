@@ -206,3 +206,18 @@ load helpers
 	[ "$status" -eq 2 ]
 	assert_one_error_line
 }
+
+# One rule for where a usage error points: the command's own --help once
+# a command is named (its option values included), 'ssdtune --help' before.
+@test "usage errors point at the command's --help, option values included" {
+	for a in "plan --profile fast" "plan --io-cores x" "bench --bs 7" "set --state-dir=" "metrics --output="; do
+		# shellcheck disable=SC2086 # the words of one command line
+		run --separate-stderr ssdt $a
+		[ "$status" -eq 2 ]
+		assert_one_error_line
+		c=${a%% *}
+		[[ "$stderr" == "ssdtune: $c: "*" (see 'ssdtune $c --help')" ]] || { echo "$a: $stderr"; false; }
+	done
+	run --separate-stderr ssdt --bogus
+	[[ "$stderr" == *"(see 'ssdtune --help')" ]]
+}

@@ -62,7 +62,7 @@ static int int_arg(const char *name, const char *arg, int min, int max,
 	errno = 0;
 	n = strtol(arg, &end, 10);
 	if (errno || end == arg || *end || n < min || n > max)
-		return usage_error(NULL, "bench: %s '%s' is not a number in %d..%d",
+		return usage_error(NULL, "%s '%s' is not a number in %d..%d",
 				   name, arg, min, max);
 	*v = (int)n;
 	return 0;
@@ -79,7 +79,7 @@ static int each_item(const char *name, const char *arg,
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (n == BENCH_MAX_LIST)
-			return usage_error(NULL, "bench: more than %d %s values",
+			return usage_error(NULL, "more than %d %s values",
 					   BENCH_MAX_LIST, name);
 		r = one(tok, n);
 		if (r)
@@ -87,7 +87,7 @@ static int each_item(const char *name, const char *arg,
 		n++;
 	}
 	if (!n)
-		return usage_error(NULL, "bench: empty %s list", name);
+		return usage_error(NULL, "empty %s list", name);
 	*count = n;
 	return 0;
 }
@@ -96,19 +96,19 @@ static int one_bs(const char *s, int i)
 {
 	o.bs[i] = bench_parse_size(s);
 	return o.bs[i] < 0 ? usage_error(NULL,
-		"bench: block size '%s' is not 512..1m in multiples of 512", s) : 0;
+		"block size '%s' is not 512..1m in multiples of 512", s) : 0;
 }
 
 static int one_qd(const char *s, int i)
 {
 	return bench_parse_qd(s, &o.qd_threads[i], &o.qd_depth[i]) ?
-	       usage_error(NULL, "bench: queue depth '%s' is not 1..256 or THREADSxDEPTH", s) : 0;
+	       usage_error(NULL, "queue depth '%s' is not 1..256 or THREADSxDEPTH", s) : 0;
 }
 
 static int one_rw(const char *s, int i)
 {
 	return bench_parse_rw(s, &o.rw_read[i], &o.rw_random[i]) ?
-	       usage_error(NULL, "bench: --rw '%s' is not read, write, randread, randwrite or R/W adding to 100", s) : 0;
+	       usage_error(NULL, "--rw '%s' is not read, write, randread, randwrite or R/W adding to 100", s) : 0;
 }
 
 /* Does cpulist @list name a CPU that is not online?  Then say which in
@@ -150,7 +150,7 @@ static int bench_place_option(int val, const char *arg)
 	switch (val) {
 	case OPT_OUT:
 		if (!*arg || strlen(arg) >= PATH_MAX / 2)
-			return usage_error(NULL, "bench: --out needs a directory name under %d bytes",
+			return usage_error(NULL, "--out needs a directory name under %d bytes",
 					   PATH_MAX / 2);
 		out_dir = arg;
 		return 0;
@@ -159,18 +159,18 @@ static int bench_place_option(int val, const char *arg)
 		return 0;
 	case OPT_STATE_DIR:
 		if (!*arg)
-			return usage_error(NULL, "bench: --state-dir needs a directory");
+			return usage_error(NULL, "--state-dir needs a directory");
 		o.state_dir = arg;
 		return 0;
 	case OPT_CPUS:
 		if (!*arg || strspn(arg, "0123456789,-") != strlen(arg))
-			return usage_error(NULL, "bench: --cpus '%s' is not a CPU list", arg);
+			return usage_error(NULL, "--cpus '%s' is not a CPU list", arg);
 		if (offline_cpus(arg, bad, sizeof(bad)))
-			return usage_error(NULL, "bench: --cpus '%s': %s", arg, bad);
+			return usage_error(NULL, "--cpus '%s': %s", arg, bad);
 		o.cpus = arg;
 		return 0;
 	}
-	return usage_error(NULL, "bench: unknown option");
+	return usage_error(NULL, "unknown option");
 }
 
 static int bench_option(struct cli *cli, int val, const char *arg)
@@ -188,12 +188,12 @@ static int bench_option(struct cli *cli, int val, const char *arg)
 	case OPT_RANDOM:
 	case OPT_SEQ:
 		if (o.pattern == (val == OPT_SEQ))
-			return usage_error(NULL, "bench: --random and --seq exclude each other");
+			return usage_error(NULL, "--random and --seq exclude each other");
 		o.pattern = val == OPT_RANDOM;
 		return 0;
 	case OPT_IOENGINE:
 		if (strcmp(arg, "libaio") && strcmp(arg, "io_uring"))
-			return usage_error(NULL, "bench: --ioengine '%s' is not libaio or io_uring", arg);
+			return usage_error(NULL, "--ioengine '%s' is not libaio or io_uring", arg);
 		o.ioengine = arg;
 		return 0;
 	case OPT_RUNTIME:
@@ -212,7 +212,7 @@ static int bench_option(struct cli *cli, int val, const char *arg)
 	case OPT_SUITE:
 		if (strcmp(arg, "quick") && strcmp(arg, "pts-iops") &&
 		    strcmp(arg, "pts-throughput") && strcmp(arg, "pts-latency"))
-			return usage_error(NULL, "bench: --suite '%s' is not quick, pts-iops, pts-throughput or pts-latency", arg);
+			return usage_error(NULL, "--suite '%s' is not quick, pts-iops, pts-throughput or pts-latency", arg);
 		o.suite = arg;
 		return 0;
 	}

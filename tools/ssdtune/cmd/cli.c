@@ -62,6 +62,10 @@ static void command_help(const struct command *cmd)
 		fputs(dry_run_help, stdout);
 }
 
+/* The command whose options are being read: an option handler's usage
+ * error points at its --help, as the command's own do. */
+static const struct command *current;
+
 int usage_error(const struct command *cmd, const char *fmt, ...)
 {
 	char msg[512];
@@ -70,6 +74,8 @@ int usage_error(const struct command *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (!cmd)
+		cmd = current;
 	if (cmd)
 		return out_fail(EXIT_USAGE, "%s: %s (see 'ssdtune %s --help')",
 				cmd->name, msg, cmd->name);
@@ -312,6 +318,7 @@ int cli_main(const struct command *const *commands, size_t ncommands,
 	argv += optind;
 	out_begin(cmd->name, cli.json);
 	report_set_array("writes");
+	current = cmd;
 	r = command_options(cmd, argc, argv, &cli, &help, &dry_run_seen);
 	if (r)
 		return r;
