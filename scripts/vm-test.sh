@@ -73,7 +73,7 @@ suite() {
 	secs=$(($(date +%s) - start))
 	printf '%s %s\n' "$name" "$secs" >>"$BUILD/results/times.vm"
 	if [ ! -f "$tap" ]; then
-		why=$(grep -m 1 -E 'Kernel panic|BUG:|Oops' "$BUILD/vm/$name.log" 2>/dev/null)
+		why=$(grep -m 1 -E 'Kernel panic|BUG:|Oops|blocked for more than' "$BUILD/vm/$name.log" 2>/dev/null)
 		printf '1\nvm-test: %s: the suite did not run to the end (vm.sh exit %s after %ss%s; see %s)\n' \
 			"$name" "$rc" "$secs" "${why:+: $why}" "$BUILD/vm/$name.log" >"$BUILD/vm/$name.verdict"
 		return

@@ -27,7 +27,7 @@
 #   --log FILE       also copy the VM's output to FILE
 #   --verbose        show the whole guest kernel console (vng --verbose);
 #                    without it, with --log, the console shows what the
-#                    kernel logs at KERN_CRIT or worse (loglevel=2: a
+#                    kernel logs at KERN_ERR or worse (loglevel=4: a
 #                    panic, an oops), so a guest that dies says why
 #   --append ARGS    add ARGS to the guest kernel command line
 #                    (e.g. swiotlb=force) [VM_APPEND]; mitigations=off is
@@ -172,12 +172,12 @@ guest_cmd=$run/guest-cmd.sh
 
 # The guest's kernel console: vng sends it to /dev/null unless --verbose,
 # and a guest that panicked then ends with vng's exit 255 and no word of
-# why.  So a run with a log (the suites') has it at loglevel=2 (KERN_CRIT
-# and worse, after the first lines of the boot) unless --verbose asked
-# for all of it.
+# why.  So a run with a log (the suites') has it at loglevel=4 (KERN_ERR
+# and worse, after the first lines of the boot: a hung task's report is
+# KERN_ERR) unless --verbose asked for all of it.
 if [ -z "$verbose" ] && [ -n "$log" ]; then
 	verbose=--verbose
-	extra="loglevel=2 $extra"
+	extra="loglevel=4 $extra"
 fi
 
 # CPU vulnerability mitigations cost the emulated CPU 10 to 20% (an exec,
