@@ -71,7 +71,19 @@ pw_run() {
 	prev=$PW_SUBMITTED
 	read -r v <"$c/power_estimate_mw"
 	t0=${EPOCHREALTIME/./}
+	# fio ends by itself after ramp + runtime; one still running 120 s
+	# later holds I/O that never completes: say where, and fail (a
+	# check-full boot once sat here for 17 minutes, saying nothing)
+	local deadline=$((${EPOCHREALTIME%.*} + secs + 120))
 	while kill -0 "$pid" 2>/dev/null; do
+		if [ "${EPOCHREALTIME%.*}" -gt "$deadline" ]; then
+			echo "fio $label still runs $((secs + 120)) s on: throttle_events $(cat "$c/throttle_events"), power_limit_active $(cat "$c/power_limit_active"), submitted $(cat "$c"/queues/q*/submitted | tr '\n' ' '), completed $(cat "$c"/queues/q*/completed | tr '\n' ' ')" >&2
+			cat "/proc/$pid/stack" >&2 2>/dev/null
+			dmesg | tail -n 30 >&2
+			kill -9 "$pid" 2>/dev/null
+			err "fio $label hung"
+			return 1
+		fi
 		pw_sleep 0.25
 		read -r v <"$c/power_estimate_mw"
 		t=${EPOCHREALTIME/./}
