@@ -316,6 +316,15 @@ static int ssdt_ns_new(struct ssdt_ctrl *ctrl, u32 nsid,
 	return ssdt_ns_add(ctrl, nsid, id);
 }
 
+/* The controller no longer has namespace @ns: its I/O fails, its disk goes. */
+static void ssdt_ns_gone(struct ssdt_ctrl *ctrl, struct ssdt_ns *ns)
+{
+	dev_info(ssdt_dev(ctrl), "namespace %u is gone: removing %s\n",
+		 ns->nsid, ns->disk->disk_name);
+	blk_mark_disk_dead(ns->disk);
+	ssdt_ns_remove(ctrl, ns);
+}
+
 /* A namespace still listed: follow a change of its size. */
 static void ssdt_ns_revalidate(struct ssdt_ctrl *ctrl, struct ssdt_ns *ns,
 			       const struct nvme_id_ns *id)
@@ -404,10 +413,7 @@ static int ssdt_ns_update(struct ssdt_ctrl *ctrl, bool probe)
 		ns = &ctrl->ns[i];
 		if (!ns->disk || ssdt_nsid_listed(list, ns->nsid))
 			continue;
-		dev_info(ssdt_dev(ctrl), "namespace %u is gone: removing %s\n",
-			 ns->nsid, ns->disk->disk_name);
-		blk_mark_disk_dead(ns->disk);
-		ssdt_ns_remove(ctrl, ns);
+		ssdt_ns_gone(ctrl, ns);
 	}
 	for (i = 0; i < NVME_IDENTIFY_DATA_SIZE / 4 && list[i]; i++) {
 		u32 nsid = le32_to_cpu(list[i]);
@@ -419,12 +425,8 @@ static int ssdt_ns_update(struct ssdt_ctrl *ctrl, bool probe)
 		 * ID, inactive (gone, if it had a disk).
 		 */
 		if (!ret && !id->nsze) {
-			if (all && ns) {
-				dev_info(ssdt_dev(ctrl), "namespace %u is gone: removing %s\n",
-					 nsid, ns->disk->disk_name);
-				blk_mark_disk_dead(ns->disk);
-				ssdt_ns_remove(ctrl, ns);
-			}
+			if (all && ns)
+				ssdt_ns_gone(ctrl, ns);
 			continue;
 		}
 		if (ns)

@@ -73,8 +73,8 @@ struct ssdt_queue *ssdt_queue_alloc(struct ssdt_ctrl *ctrl, u16 qid,
 				     &q->sq_dma, GFP_KERNEL);
 	if (!q->sqes)
 		goto free_cq;
-	q->sq_db = ctrl->bar + 0x1000 + (2 * qid) * ctrl->db_stride;
-	q->cq_db = ctrl->bar + 0x1000 + (2 * qid + 1) * ctrl->db_stride;
+	q->sq_db = ctrl->bar + ssdt_db_offset(qid, false, NVME_CAP_STRIDE(ctrl->cap));
+	q->cq_db = ctrl->bar + ssdt_db_offset(qid, true, NVME_CAP_STRIDE(ctrl->cap));
 	ssdt_queue_reset(q);
 	return q;
 
