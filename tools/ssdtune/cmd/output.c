@@ -63,6 +63,11 @@ int out_fail_err(const struct lib_err *e)
 	return fail(EXIT_REFUSED, e->msg[0] ? e->msg : "failed");
 }
 
+struct json_object *out_jstr(const char *s)
+{
+	return s && *s ? json_object_new_string(s) : NULL;
+}
+
 int out_done(void)
 {
 	if (as_json)

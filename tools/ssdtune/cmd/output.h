@@ -34,6 +34,9 @@ int out_fail_err(const struct lib_err *e);
 /* Print the JSON object if --json; return 0. */
 int out_done(void);
 
+/* A JSON string of @s, or NULL (JSON null) when @s is NULL or empty. */
+struct json_object *out_jstr(const char *s);
+
 /* Show dry-run writes as "path <- value" (unless --json). */
 void out_dry_run_writes(bool quiet);
 

@@ -59,11 +59,6 @@ static void ctrl_file(const char *ctrl, const char *file, char *buf, size_t len)
 		buf[0] = '\0';
 }
 
-static struct json_object *jstr_or_null(const char *s)
-{
-	return s[0] ? JS(s) : NULL;
-}
-
 /* One controller: a line, and an object in @arr. */
 static void show_ctrl(const struct ctrl_id *id, struct json_object *arr,
 		      bool first)
@@ -73,17 +68,17 @@ static void show_ctrl(const struct ctrl_id *id, struct json_object *arr,
 	bool limited;
 
 	json_object_object_add(j, "pci_address", JS(id->bdf));
-	json_object_object_add(j, "driver", jstr_or_null(id->driver));
-	json_object_object_add(j, "controller", jstr_or_null(id->ctrl));
+	json_object_object_add(j, "driver", out_jstr(id->driver));
+	json_object_object_add(j, "controller", out_jstr(id->ctrl));
 	if (ctrl_on_ssdtune(id)) {
 		ctrl_file(id->ctrl, "coalesce_active", co, sizeof(co));
 		ctrl_file(id->ctrl, "coalesce_profile", prof, sizeof(prof));
 		ctrl_file(id->ctrl, "power_limit_active", pw, sizeof(pw));
 		ctrl_file(id->ctrl, "power_limit_mw", mw, sizeof(mw));
 	}
-	json_object_object_add(j, "coalesce_active", jstr_or_null(co));
-	json_object_object_add(j, "coalesce_profile", jstr_or_null(prof));
-	json_object_object_add(j, "power_limit_active", jstr_or_null(pw));
+	json_object_object_add(j, "coalesce_active", out_jstr(co));
+	json_object_object_add(j, "coalesce_profile", out_jstr(prof));
+	json_object_object_add(j, "power_limit_active", out_jstr(pw));
 	json_object_object_add(j, "power_limit_mw", mw[0] ?
 			       json_object_new_int64(strtoll(mw, NULL, 10)) : NULL);
 	json_object_array_add(arr, j);

@@ -164,11 +164,6 @@ static void pci_warnings(const struct topo *t, const struct topo_pci *pc,
 		json_object_array_add(arr, json_object_new_string(w));
 }
 
-static struct json_object *jstr(const char *s)
-{
-	return s && *s ? json_object_new_string(s) : NULL;
-}
-
 static void json_numa(const struct topo *t, struct json_object *root)
 {
 	struct json_object *numa = json_object_new_object();
@@ -221,7 +216,7 @@ static void json_cpus(const struct topo *t, const struct package *p, int np,
 		json_object_object_add(o, "package", json_object_new_int(c->package));
 		json_object_object_add(o, "core", json_object_new_int(c->core));
 		json_object_object_add(o, "node", json_object_new_int(c->node));
-		json_object_object_add(o, "siblings", jstr(c->siblings));
+		json_object_object_add(o, "siblings", out_jstr(c->siblings));
 		json_object_array_add(list, o);
 	}
 	for (i = 0; i < np; i++) {
@@ -263,7 +258,7 @@ static struct json_object *json_link(const struct topo_pci *pc)
 	json_object_object_add(l, "max_width", json_object_new_int(pc->cap.width));
 	json_object_object_add(l, "bandwidth_mbps", json_object_new_int((int)pcie_link_mbps(&pc->cur)));
 	json_object_object_add(l, "max_bandwidth_mbps", json_object_new_int((int)pcie_link_mbps(&pc->cap)));
-	json_object_object_add(l, "port", jstr(pc->port_known ? pc->port : NULL));
+	json_object_object_add(l, "port", out_jstr(pc->port_known ? pc->port : NULL));
 	if (pc->port_known) {
 		json_object_object_add(l, "port_max_speed", json_object_new_string(pcie_speed_str(pc->port_cap.speed)));
 		json_object_object_add(l, "port_max_width", json_object_new_int(pc->port_cap.width));
@@ -294,10 +289,10 @@ static void json_storage(const struct topo *t, struct json_object *root,
 		json_object_object_add(o, "vendor_id", json_object_new_string(buf));
 		snprintf(buf, sizeof(buf), "0x%04x", pc->device);
 		json_object_object_add(o, "device_id", json_object_new_string(buf));
-		json_object_object_add(o, "name", jstr(pc->name));
+		json_object_object_add(o, "name", out_jstr(pc->name));
 		json_object_object_add(o, "numa_node", json_object_new_int(pc->node));
-		json_object_object_add(o, "driver", jstr(pc->driver));
-		json_object_object_add(o, "ssdtune_controller", jstr(pc->ssdt));
+		json_object_object_add(o, "driver", out_jstr(pc->driver));
+		json_object_object_add(o, "ssdtune_controller", out_jstr(pc->ssdt));
 		json_object_object_add(o, "quirks", json_quirks(pc));
 		json_object_object_add(o, "link", json_link(pc));
 		for (j = 0; j < pc->nirqs; j++) {
@@ -309,12 +304,12 @@ static void json_storage(const struct topo *t, struct json_object *root,
 					       NULL : json_object_new_int(q->entry));
 			json_object_object_add(qo, "queue", q->queue < 0 ?
 					       NULL : json_object_new_int(q->queue));
-			json_object_object_add(qo, "name", jstr(q->name));
-			json_object_object_add(qo, "affinity", jstr(q->affinity));
-			json_object_object_add(qo, "effective_affinity", jstr(q->effective));
+			json_object_object_add(qo, "name", out_jstr(q->name));
+			json_object_object_add(qo, "affinity", out_jstr(q->affinity));
+			json_object_object_add(qo, "effective_affinity", out_jstr(q->effective));
 			json_object_object_add(qo, "managed", q->managed == MANAGED_UNKNOWN ?
 					       NULL : json_object_new_boolean(q->managed));
-			json_object_object_add(qo, "managed_reason", jstr(q->managed_why));
+			json_object_object_add(qo, "managed_reason", out_jstr(q->managed_why));
 			json_object_array_add(irqs, qo);
 		}
 		json_object_object_add(o, "irqs", irqs);
@@ -344,15 +339,15 @@ static void json_power(const struct topo *t, struct json_object *root,
 
 	json_object_object_add(idle, "available", json_object_new_boolean(t->idle_available));
 	if (t->idle_available) {
-		json_object_object_add(idle, "driver", jstr(t->idle_driver));
-		json_object_object_add(idle, "governor", jstr(t->idle_governor));
+		json_object_object_add(idle, "driver", out_jstr(t->idle_driver));
+		json_object_object_add(idle, "governor", out_jstr(t->idle_governor));
 		arr = json_object_new_array();
 		for (i = 0; i < t->nidle_states; i++) {
 			const struct topo_idle_state *s = &t->idle_states[i];
 			struct json_object *o = json_object_new_object();
 
-			json_object_object_add(o, "name", jstr(s->name));
-			json_object_object_add(o, "desc", jstr(s->desc));
+			json_object_object_add(o, "name", out_jstr(s->name));
+			json_object_object_add(o, "desc", out_jstr(s->desc));
 			json_object_object_add(o, "latency_us", json_object_new_int((int)s->latency_us));
 			json_object_object_add(o, "disabled_on", json_object_new_string(s->disabled_on));
 			json_object_array_add(arr, o);
@@ -365,7 +360,7 @@ static void json_power(const struct topo *t, struct json_object *root,
 
 	json_object_object_add(freq, "available", json_object_new_boolean(t->freq_available));
 	if (t->freq_available) {
-		json_object_object_add(freq, "driver", jstr(t->freq_driver));
+		json_object_object_add(freq, "driver", out_jstr(t->freq_driver));
 		arr = json_object_new_array();
 		for (i = 0; i < t->npolicies; i++) {
 			const struct topo_policy *p = &t->policies[i];
@@ -373,8 +368,8 @@ static void json_power(const struct topo *t, struct json_object *root,
 
 			json_object_object_add(o, "policy", json_object_new_int(p->id));
 			json_object_object_add(o, "cpus", json_object_new_string(p->cpus));
-			json_object_object_add(o, "governor", jstr(p->governor));
-			json_object_object_add(o, "epp", jstr(p->epp));
+			json_object_object_add(o, "governor", out_jstr(p->governor));
+			json_object_object_add(o, "epp", out_jstr(p->epp));
 			json_object_array_add(arr, o);
 		}
 		json_object_object_add(freq, "policies", arr);
@@ -382,7 +377,7 @@ static void json_power(const struct topo *t, struct json_object *root,
 		json_object_array_add(warnings, json_object_new_string("cpufreq: not available on this host (no /sys/devices/system/cpu/cpufreq/policy*): governor, EPP and turbo settings skipped"));
 	}
 	json_object_object_add(freq, "turbo", t->turbo < 0 ? NULL : json_object_new_boolean(t->turbo));
-	json_object_object_add(freq, "turbo_file", jstr(t->turbo_file));
+	json_object_object_add(freq, "turbo_file", out_jstr(t->turbo_file));
 	json_object_object_add(root, "cpufreq", freq);
 
 	json_object_object_add(irqb, "running", json_object_new_boolean(t->irqbalance_pid > 0));
