@@ -23,6 +23,10 @@
 #   VM_LANES=N                           boots that run at once (default 1:
 #                     one after the other; 2: each kernel's boots in a lane
 #                     of their own, Documentation/vm-harness.md)
+#   VM_QEMU=10|PATH|""                   the QEMU (default 10: bookworm-
+#                     backports' 10.0, 15-20% faster under TCG than the
+#                     system's 7.2, which VM_QEMU= (empty) runs; a boot
+#                     that dies before its suite starts is booted again)
 #   VM_TIMEOUT=SECS                      per-kernel VM timeout (default 3600)
 #   VM_SUBSYS_TIMEOUT=SECS               the subsystem boot's (default 900)
 # Documentation/testing.md says which file runs where, and why.
@@ -32,6 +36,7 @@ cd "$(dirname "$0")/.." || exit 1
 . tests/vm/lib/tags.bash
 BUILD=${BUILD:-$(pwd)/build}
 export BUILD
+export VM_QEMU=${VM_QEMU-10}
 mkdir -p "$BUILD/results" "$BUILD/vm"
 
 scope=${CHECK_SCOPE:-full}
@@ -61,26 +66,43 @@ fi
 # $BUILD/results/NAME.tap; the verdict goes to $BUILD/vm/NAME.verdict
 # (first line: 0 or 1, then the summary line and any failures).
 suite() {
-	local name=$1 k=$2 secs=$3 files=$4 skip=$5 tap rc why start ok notok skipped plan passed line bad=0
+	local name=$1 k=$2 secs=$3 files=$4 skip=$5 tap rc why start ok notok skipped plan passed line bad=0 attempt
 	shift 5
+	local tmo=$secs retried=""
 	tap=$BUILD/results/$name.tap
-	rm -f "$tap" "$tap.partial" "$BUILD/vm/$name.verdict"
+	rm -f "$tap" "$tap.partial" "$BUILD/vm/$name.verdict" "$BUILD/vm/$name.boot1.log"
 	start=$(date +%s)
-	scripts/vm.sh --timeout "$secs" --log "$BUILD/vm/$name.log" "$@" \
-		"$k" -- env "SSDT_VM_FILES=$files" "SSDT_VM_SKIP_TAG=$skip" \
-		"SSDT_VM_SCOPE=$scope" tests/vm/run-suite.sh
-	rc=$?
+	for attempt in 1 2; do
+		scripts/vm.sh --timeout "$tmo" --log "$BUILD/vm/$name.log" "$@" \
+			"$k" -- env "SSDT_VM_FILES=$files" "SSDT_VM_SKIP_TAG=$skip" \
+			"SSDT_VM_SCOPE=$scope" tests/vm/run-suite.sh
+		rc=$?
+		# A boot that died before the suite started (no TAP at all: the
+		# guest never reached bats) is booted once more: QEMU 10.0.2
+		# aborts about one boot in a dozen on an assertion in TCG's
+		# memory map before the kernel is up (vm-harness.md).  Only a
+		# boot that died within 2 minutes; a suite that started is never
+		# run twice: its failures are the result.
+		if [ -f "$tap" ] || [ -f "$tap.partial" ] || [ "$attempt" = 2 ] ||
+		   [ $(($(date +%s) - start)) -gt 120 ]; then
+			break
+		fi
+		why=$(grep -m 1 -E 'Assertion|Kernel panic|BUG:|Oops' "$BUILD/vm/$name.log" 2>/dev/null)
+		retried=" (booted twice: the first boot died before the suite started, vm.sh exit $rc${why:+: $why}; $BUILD/vm/$name.boot1.log)"
+		mv "$BUILD/vm/$name.log" "$BUILD/vm/$name.boot1.log"
+		echo "vm-test: $name: the boot died before the suite started (vm.sh exit $rc); booting again" >&2
+	done
 	secs=$(($(date +%s) - start))
 	printf '%s %s\n' "$name" "$secs" >>"$BUILD/results/times.vm"
 	if [ ! -f "$tap" ]; then
-		why=$(grep -m 1 -E 'Kernel panic|BUG:|Oops|blocked for more than' "$BUILD/vm/$name.log" 2>/dev/null)
-		printf '1\nvm-test: %s: the suite did not run to the end (vm.sh exit %s after %ss%s; see %s)\n' \
-			"$name" "$rc" "$secs" "${why:+: $why}" "$BUILD/vm/$name.log" >"$BUILD/vm/$name.verdict"
+		why=$(grep -m 1 -E 'Assertion|Kernel panic|BUG:|Oops|blocked for more than' "$BUILD/vm/$name.log" 2>/dev/null)
+		printf '1\nvm-test: %s: the suite did not run to the end (vm.sh exit %s after %ss%s; see %s)%s\n' \
+			"$name" "$rc" "$secs" "${why:+: $why}" "$BUILD/vm/$name.log" "$retried" >"$BUILD/vm/$name.verdict"
 		return
 	fi
 	tap_counts "$tap"
 	passed=$((ok - skipped))
-	line="vm-test: $name: $passed passed, $notok failed, $skipped skipped of $plan in ${secs}s"
+	line="vm-test: $name: $passed passed, $notok failed, $skipped skipped of $plan in ${secs}s$retried"
 	if [ "$notok" -ne 0 ] || [ "$skipped" -ne 0 ] || [ $((ok + notok)) -ne "${plan:-0}" ] ||
 	   [ "${plan:-0}" -eq 0 ] || [ "$rc" -ne 0 ]; then
 		bad=1

@@ -58,34 +58,36 @@ LINT=$REPO/scripts/lint-lib.sh
 	[ "$n" -gt 20 ]
 }
 
-# make check's 6.1 boot leaves out the tests tagged one-kernel (bats
-# --filter-tags, tests/vm/run-suite.sh); the summary's time per file needs
-# their number per file, which tags.bash's vm_count gives without a bats
-# start (about 10 s under TCG).
+# make check leaves out the tests tagged full-only, and its 6.1 boot also
+# those tagged one-kernel (bats --filter-tags, tests/vm/run-suite.sh); the
+# summary's time per file needs their number per file, which tags.bash's
+# vm_count gives without a bats start (about 10 s under TCG).
 @test "one-kernel tests sit in 'both' files only, and vm_count counts what bats --filter-tags runs" {
 	cd "$REPO"
 	. tests/vm/lib/tags.bash
 	declare -A VM_TAG=()
 	vm_tags tests/vm/*.bats
-	tagged=0
+	tagged=0 full=0
 	for f in tests/vm/*.bats; do
 		n=$(grep -c '^# bats test_tags=.*one-kernel' "$f" || true)
 		tagged=$((tagged + n))
+		full=$((full + $(grep -c '^# bats test_tags=.*full-only' "$f" || true)))
 		[ "$n" = 0 ] || [ "${VM_TAG[$f]}" = both ] ||
 			{ echo "$f: one-kernel tests in a '${VM_TAG[$f]}' file"; false; }
-		for skip in "" one-kernel; do
+		for skip in "" one-kernel full-only one-kernel,full-only; do
 			mine=$(vm_count "$skip" "$f")
-			theirs=$(bats --count ${skip:+--filter-tags "!$skip"} "$f")
+			theirs=$(bats --count ${skip:+--filter-tags "!${skip//,/,!}"} "$f")
 			[ "$mine" = "$f:$theirs" ] ||
 				{ echo "$f, skipping '$skip': vm_count says ${mine#*:}, bats --count $theirs"; false; }
 		done
 	done
-	# the tag is in use (a typo in every line would leave nothing out)
+	# the tags are in use (a typo in every line would leave nothing out)
 	[ "$tagged" -ge 5 ]
+	[ "$full" -ge 3 ]
 	vm_select check 0 2
-	[ "$VM_SKIP_TAG" = one-kernel ]
+	[ "$VM_SKIP_TAG" = one-kernel,full-only ]
 	vm_select check 1 2
-	[ -z "$VM_SKIP_TAG" ]
+	[ "$VM_SKIP_TAG" = full-only ]
 	vm_select full 0 2
 	[ -z "$VM_SKIP_TAG" ]
 }

@@ -278,6 +278,8 @@ moderated() {
 	moderated host+iops
 }
 
+# full-only: the mechanism of the test above under another profile
+# bats test_tags=full-only
 @test "QD32 4K randread, the adaptive profile: the moderation timer reaps completions, fewer interrupts than completions; mode off reaps them all in the handler" {
 	echo off >"$C/coalesce_profile"
 	irq_per_io off 32

@@ -53,6 +53,9 @@ field_check() {
 
 FIELDS="iops mbps clat_mean_us clat_p50_us clat_p99_us clat_p99_9_us clat_p99_99_us cpu_pct cpu_us_per_io irq_per_io ios"
 
+# full-only: the whole bench engine on the stock driver (make check keeps
+# the ssdtune bench and the stock purge; check-full adds this, compare and --ab)
+# bats test_tags=full-only
 @test "a quick bench on the stock nvme driver fills every figure and writes JSON, CSV, PNGs" {
 	bdf=$(nvme_bdf)
 	[ "$(pci_driver "$bdf")" = nvme ] || detach
@@ -128,6 +131,7 @@ purge_check() {
 	[ -s "$OUT/ssdt/steady-randread-4k-t1q1.png" ]
 }
 
+# bats test_tags=full-only
 @test "bench compare of the two runs prints the delta table" {
 	run ssdt bench compare "$OUT/nvme/bench.json" "$OUT/ssdt/bench.json"
 	echo "$output"
@@ -208,6 +212,7 @@ tuning_sum() {
 	done | sha256sum
 }
 
+# bats test_tags=full-only
 @test "bench --ab latency runs baseline, apply, tuned run, revert and compare, and leaves the host as found" {
 	setup_attached
 	disk=$(ssdt_disk)

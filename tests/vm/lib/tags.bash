@@ -25,20 +25,25 @@ vm_tags() {
 #              so the two boots take about as long; full: every kernel
 #   full       full only, the first kernel
 #   full-both  full only, every kernel
-# and sets VM_SKIP_TAG to the bats test tag that boot leaves out: in check,
-# every kernel but the last (6.12) skips the tests of "both" files tagged
-# "# bats test_tags=one-kernel" (the driver's own logic inside a file
-# that is otherwise about the kernel); empty otherwise.
+# and sets VM_SKIP_TAG to the bats test tags (comma-separated) that boot
+# leaves out: in check, every kernel skips the tests tagged
+# "# bats test_tags=full-only" (what make check-full alone runs: whole
+# benches of the tool's engine, a second run of one mechanism), and every
+# kernel but the last (6.12) also those tagged one-kernel (the driver's
+# own logic inside a "both" file that is otherwise about the kernel);
+# empty in full.
 # Fails (1) naming the files whose tag is none of these.
 vm_select() {
 	local scope=$1 idx=$2 nk=$3 f t p=0 bad=0
 	local -A VM_TAG=()
 	VM_FILES=()
 	# shellcheck disable=SC2034 # read by the caller
-	if [ "$scope" = check ] && [ "$idx" != $((nk - 1)) ]; then
-		VM_SKIP_TAG=one-kernel
-	else
+	if [ "$scope" = full ]; then
 		VM_SKIP_TAG=""
+	elif [ "$idx" != $((nk - 1)) ]; then
+		VM_SKIP_TAG=one-kernel,full-only
+	else
+		VM_SKIP_TAG=full-only
 	fi
 	vm_tags tests/vm/*.bats
 	for f in tests/vm/*.bats; do
@@ -57,16 +62,22 @@ vm_select() {
 	return $bad
 }
 
-# vm_count SKIPTAG FILE...: "FILE:N" for each file, N its @test cases
-# bats runs with --filter-tags '!SKIPTAG' (every case if SKIPTAG is
-# empty): those whose "# bats test_tags=" line names SKIPTAG drop out.
-# tests/host/layout.bats checks it against bats --count.
+# vm_count SKIPTAGS FILE...: "FILE:N" for each file, N its @test cases
+# bats runs with --filter-tags '!TAG1,!TAG2...' (every case if SKIPTAGS,
+# comma-separated, is empty): those whose "# bats test_tags=" line names
+# one of them drop out.  tests/host/layout.bats checks it against bats
+# --count.
 vm_count() {
 	local skip=$1
 	shift
 	awk -v skip="$skip" '
+	BEGIN { ns = split(skip, sk, ",") }
 	FNR == 1 { if (NR > 1) print prev ":" n; n = 0; tags = ""; prev = FILENAME }
 	/^[[:space:]]*# bats test_tags=/ { tags = "," $0; sub(/^[^=]*=/, "", tags); tags = "," tags ","; gsub(/[[:space:]]/, "", tags); next }
-	/^[[:space:]]*@test / { if (skip == "" || index(tags, "," skip ",") == 0) n++; tags = "" }
+	/^[[:space:]]*@test / {
+		out = 0
+		for (i = 1; i <= ns; i++) if (sk[i] != "" && index(tags, "," sk[i] ",")) out = 1
+		if (!out) n++
+		tags = "" }
 	END { if (NR > 0) print prev ":" n }' "$@"
 }
