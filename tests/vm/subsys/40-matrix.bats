@@ -48,9 +48,12 @@ setup_file() {
 	for s in ssdtm1 ssdtm2; do
 		bdf=$(SSDT_VM_NVME_SERIAL=$s nvme_bdf) || return 1
 		[ "$(pci_driver "$bdf")" = nvme ] || { echo "$s is not on nvme" >&2; return 1; }
+		# a namespace's disk under its controller: nvmeXnY, or under
+		# QEMU 10 (CMIC bit 1: native multipath) the hidden path disk
+		# nvmeXcZnY, whose limits are the controller's (the head disk
+		# stacks them); queue_limits reads /sys/block only
 		for d in /sys/bus/pci/devices/"$bdf"/nvme/nvme*/nvme*n*; do
 			n=${d##*/}
-			[[ $n == *c* ]] && continue
 			queue_limits "/dev/$n" >"$SSDT_TMP/mx-$s-$(trim "$d/nsid")" || return 1
 			trim "$d/queue/zoned" >"$SSDT_TMP/mx-$s-$(trim "$d/nsid").zoned"
 		done
