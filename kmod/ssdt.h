@@ -23,6 +23,7 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include "ssdt_coalesce.h"
+#include "ssdt_hmb.h"
 #include "ssdt_compat.h"
 #include <linux/ssdtune.h>
 #include "ssdt_knob.h"
@@ -253,6 +254,8 @@ struct ssdt_ctrl {
 	u8 npss;			/* power states - 1 */
 	u32 nn;				/* Number of Namespaces (highest ID) */
 	struct nvme_id_power_state psd[32];
+	u32 hmpre, hmmin, hmminds;	/* Host Memory Buffer asked, 4 KiB */
+	u16 hmmaxd;			/* its most descriptors, 0: any */
 	enum ssdt_feat_cap coalesce_cap;	/* features 0x08 and 0x09 */
 	enum ssdt_feat_cap power_cap;		/* feature 0x02 */
 
@@ -277,6 +280,11 @@ struct ssdt_ctrl {
 	atomic_t nl_users;		/* netlink commands working on it */
 	struct ssdt_powerlimit power;	/* power_limit_* (ssdt_power_dev.c) */
 
+	/* Host Memory Buffer (ssdt_hmb_dev.c), under dev_mutex */
+	struct ssdt_hmb hmb;		/* the memory, kept across resets */
+	bool hmb_on;			/* the controller may use it */
+	u64 hmb_bytes;			/* sysfs hmb_bytes: given, 0: none */
+
 	struct device *cdev;		/* /sys/class/ssdtune/ssdtN */
 	struct cdev *chr;		/* /dev/ssdtN (ssdt_ioctl.c) */
 	struct rw_semaphore pt_rwsem;	/* passthrough: read; ssdt_chr_del */
@@ -300,6 +308,7 @@ extern unsigned int ssdt_poll_queues;
 extern unsigned int ssdt_io_queue_depth;
 extern unsigned int ssdt_max_retries;
 extern unsigned int ssdt_shutdown_timeout;
+extern unsigned int ssdt_max_host_mem_mb;
 extern struct ssdt_quirk_id ssdt_quirk_ids[];
 extern int ssdt_nr_quirk_ids;
 
@@ -349,6 +358,25 @@ static inline u32 ssdt_debug_scan_delay_ms(void)
 {
 	return READ_ONCE(ssdt_scan_delay_ms);
 }
+
+/* HMPRE and HMMIN the next bring-ups use instead of the device's (0: its) */
+extern u32 ssdt_dbg_hmpre, ssdt_dbg_hmmin;
+extern atomic64_t ssdt_dbg_hmb_held;	/* bytes of HMB chunks allocated */
+
+static inline u32 ssdt_debug_hmpre(void)
+{
+	return READ_ONCE(ssdt_dbg_hmpre);
+}
+
+static inline u32 ssdt_debug_hmmin(void)
+{
+	return READ_ONCE(ssdt_dbg_hmmin);
+}
+
+static inline void ssdt_debug_hmb_held(s64 bytes)
+{
+	atomic64_add(bytes, &ssdt_dbg_hmb_held);
+}
 #else
 static inline int ssdt_probe_fault(struct ssdt_ctrl *ctrl, int step,
 				   const char *what)
@@ -365,6 +393,9 @@ static inline void ssdt_debug_exit(void) { }
 #define ssdt_debug_fail_status(ctrl) 0
 static inline u32 ssdt_debug_nl_queues_per_msg(void) { return 0; }
 static inline u32 ssdt_debug_scan_delay_ms(void) { return 0; }
+static inline u32 ssdt_debug_hmpre(void) { return 0; }
+static inline u32 ssdt_debug_hmmin(void) { return 0; }
+static inline void ssdt_debug_hmb_held(s64 bytes) { }
 #endif
 
 /* ssdt_aer.c: asynchronous events */
@@ -406,6 +437,12 @@ void ssdt_ctrl_kill(struct ssdt_ctrl *ctrl);
 void ssdt_ctrl_unpause(struct ssdt_ctrl *ctrl);
 bool ssdt_ctrl_gone(struct ssdt_ctrl *ctrl);
 void ssdt_mark_dead(struct ssdt_ctrl *ctrl, bool shutdown);
+
+/* ssdt_hmb_dev.c: the Host Memory Buffer on the device */
+int ssdt_hmb_start(struct ssdt_ctrl *ctrl, bool reset);
+void ssdt_hmb_stop(struct ssdt_ctrl *ctrl);
+void ssdt_hmb_stopped(struct ssdt_ctrl *ctrl);
+void ssdt_hmb_free_all(struct ssdt_ctrl *ctrl);
 
 /* ssdt_admin.c: admin commands */
 int ssdt_admin_exec_cqe(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,

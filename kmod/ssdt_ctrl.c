@@ -409,6 +409,9 @@ static int ssdt_ctrl_start(struct ssdt_ctrl *ctrl, bool reset)
 	if (ret)
 		return ret;
 	ssdt_acre_enable(ctrl);
+	ret = ssdt_hmb_start(ctrl, reset);
+	if (ret)
+		return ret;
 	if (reset)
 		ret = ssdt_io_queues_reuse(ctrl);
 	else
@@ -462,11 +465,17 @@ static void ssdt_ctrl_stop(struct ssdt_ctrl *ctrl, bool shutdown)
 		WRITE_ONCE(ctrl->ioq[i]->live, false);
 		ssdt_mod_stop(ctrl->ioq[i]);
 	}
+	ssdt_hmb_stop(ctrl);
 	if (!ssdt_ctrl_gone(ctrl)) {
 		if (shutdown)
 			ssdt_ctrl_shutdown(ctrl);
-		ssdt_ctrl_disable(ctrl);
+		/* memory it was given is freed next: it must not touch it */
+		if (ssdt_ctrl_disable(ctrl)) {
+			dev_err(ssdt_dev(ctrl), "controller does not stop: bus mastering off\n");
+			pci_clear_master(ctrl->pdev);
+		}
 	}
+	ssdt_hmb_stopped(ctrl);
 	WRITE_ONCE(ctrl->admin->live, false);
 	ssdt_irqs_sync(ctrl);
 	for (i = 0; i < ctrl->nr_io; i++)
@@ -493,6 +502,7 @@ void ssdt_ctrl_teardown(struct ssdt_ctrl *ctrl, bool shutdown)
 	ctrl->nr_irq_io = 0;
 	ctrl->nr_poll = 0;
 	ssdt_dbbuf_free(ctrl);
+	ssdt_hmb_free_all(ctrl);
 	ssdt_queue_free(ctrl->admin);
 	ctrl->admin = NULL;
 }

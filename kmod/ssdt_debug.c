@@ -188,6 +188,16 @@ void ssdt_debug_remove(struct ssdt_ctrl *ctrl)
 	ctrl->debugfs = NULL;
 }
 
+u32 ssdt_dbg_hmpre, ssdt_dbg_hmmin;
+atomic64_t ssdt_dbg_hmb_held = ATOMIC64_INIT(0);
+
+static int ssdt_hmb_held_get(void *data, u64 *val)
+{
+	*val = atomic64_read(&ssdt_dbg_hmb_held);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(ssdt_hmb_held_fops, ssdt_hmb_held_get, NULL, "%llu\n");
+
 void ssdt_debug_init(void)
 {
 	ssdt_debugfs_root = debugfs_create_dir(SSDT_NAME, NULL);
@@ -201,6 +211,11 @@ void ssdt_debug_init(void)
 			   &ssdt_nl_queues_per_msg);
 	debugfs_create_u32("scan_delay_ms", 0600, ssdt_debugfs_root,
 			   &ssdt_scan_delay_ms);
+	/* Host Memory Buffer: what QEMU (HMPRE 0) cannot ask for */
+	debugfs_create_u32("hmb_hmpre", 0600, ssdt_debugfs_root, &ssdt_dbg_hmpre);
+	debugfs_create_u32("hmb_hmmin", 0600, ssdt_debugfs_root, &ssdt_dbg_hmmin);
+	debugfs_create_file_unsafe("hmb_held_bytes", 0400, ssdt_debugfs_root,
+				   NULL, &ssdt_hmb_held_fops);
 }
 
 void ssdt_debug_exit(void)

@@ -71,6 +71,10 @@ int ssdt_identify_ctrl(struct ssdt_ctrl *ctrl, bool again)
 	ctrl->shutdown_s = ssdt_shutdown_timeout_s(le32_to_cpu(id->rtd3e),
 						   READ_ONCE(ssdt_shutdown_timeout));
 	memcpy(ctrl->psd, id->psd, sizeof(ctrl->psd));
+	ctrl->hmpre = le32_to_cpu(id->hmpre);
+	ctrl->hmmin = le32_to_cpu(id->hmmin);
+	ctrl->hmminds = le32_to_cpu(id->hmminds);
+	ctrl->hmmaxd = le16_to_cpu(id->hmmaxd);
 	if (!again) {
 		ctrl->max_xfer = max_xfer;
 		dev_info(ssdt_dev(ctrl), "%s, serial %s, firmware %s, NVMe %u.%u\n",

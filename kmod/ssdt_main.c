@@ -32,6 +32,10 @@ unsigned int ssdt_shutdown_timeout = 5;
 module_param_named(shutdown_timeout, ssdt_shutdown_timeout, uint, 0644);
 MODULE_PARM_DESC(shutdown_timeout, "least seconds a normal shutdown may take; more if RTD3E says so, at most 60 (default 5)");
 
+unsigned int ssdt_max_host_mem_mb = SSDT_HMB_DEFAULT_MB;
+module_param_named(max_host_mem_size_mb, ssdt_max_host_mem_mb, uint, 0444);
+MODULE_PARM_DESC(max_host_mem_size_mb, "most MiB of host memory a controller's Host Memory Buffer gets (default 128)");
+
 /* quirks=VID:DID:MASK[,...]: parsed at load, a bad value refuses the load */
 #define SSDT_MAX_QUIRK_IDS	8
 struct ssdt_quirk_id ssdt_quirk_ids[SSDT_MAX_QUIRK_IDS];

@@ -75,6 +75,8 @@ SSDT_CTRL_ATTR_RO(io_queues, "%u", ctrl->nr_io);
 SSDT_CTRL_ATTR_RO(poll_queues, "%u", ctrl->nr_poll);
 SSDT_CTRL_ATTR_RO(queue_depth, "%u", ctrl->io_depth);
 SSDT_CTRL_ATTR_RO(shadow_doorbells, "%s", ssdt_dbbuf_name(READ_ONCE(ctrl->dbbuf)));
+/* the Host Memory Buffer the controller holds now (ssdt_hmb_dev.c) */
+SSDT_CTRL_ATTR_RO(hmb_bytes, "%llu", READ_ONCE(ctrl->hmb_bytes));
 
 /* The quirks in force, by name (ssdt_quirks.c): the table's and quirks='s. */
 static ssize_t quirks_show(struct device *dev, struct device_attribute *attr,
@@ -99,6 +101,7 @@ static struct attribute *ssdt_ctrl_attrs[] = {
 	&dev_attr_queue_depth.attr,
 	&dev_attr_shadow_doorbells.attr,
 	&dev_attr_quirks.attr,
+	&dev_attr_hmb_bytes.attr,
 	NULL,
 };
 
