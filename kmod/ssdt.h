@@ -254,6 +254,7 @@ struct ssdt_ctrl {
 	u8 npss;			/* power states - 1 */
 	u32 nn;				/* Number of Namespaces (highest ID) */
 	struct nvme_id_power_state psd[32];
+	u8 apsta;			/* APST supported (Identify) */
 	u32 hmpre, hmmin, hmminds;	/* Host Memory Buffer asked, 4 KiB */
 	u16 hmmaxd;			/* its most descriptors, 0: any */
 	enum ssdt_feat_cap coalesce_cap;	/* features 0x08 and 0x09 */
@@ -279,6 +280,11 @@ struct ssdt_ctrl {
 	struct list_head nl_node;	/* ssdt_netlink.c's controller list */
 	atomic_t nl_users;		/* netlink commands working on it */
 	struct ssdt_powerlimit power;	/* power_limit_* (ssdt_power_dev.c) */
+
+	/* APST (ssdt_apst_dev.c): the apst_max_latency_us knob */
+	struct mutex apst_mutex;
+	bool apst_on;			/* APST usable: else "unsupported" */
+	u32 apst_lat_us;		/* in force; 0: APST off */
 
 	/* Host Memory Buffer (ssdt_hmb_dev.c), under dev_mutex */
 	struct ssdt_hmb hmb;		/* the memory, kept across resets */
@@ -359,6 +365,14 @@ static inline u32 ssdt_debug_scan_delay_ms(void)
 	return READ_ONCE(ssdt_scan_delay_ms);
 }
 
+/* APSTA the next bring-ups see set whatever the device says */
+extern bool ssdt_dbg_apsta;
+
+static inline bool ssdt_debug_apsta(void)
+{
+	return READ_ONCE(ssdt_dbg_apsta);
+}
+
 /* HMPRE and HMMIN the next bring-ups use instead of the device's (0: its) */
 extern u32 ssdt_dbg_hmpre, ssdt_dbg_hmmin;
 extern atomic64_t ssdt_dbg_hmb_held;	/* bytes of HMB chunks allocated */
@@ -393,6 +407,7 @@ static inline void ssdt_debug_exit(void) { }
 #define ssdt_debug_fail_status(ctrl) 0
 static inline u32 ssdt_debug_nl_queues_per_msg(void) { return 0; }
 static inline u32 ssdt_debug_scan_delay_ms(void) { return 0; }
+static inline bool ssdt_debug_apsta(void) { return false; }
 static inline u32 ssdt_debug_hmpre(void) { return 0; }
 static inline u32 ssdt_debug_hmmin(void) { return 0; }
 static inline void ssdt_debug_hmb_held(s64 bytes) { }
@@ -437,6 +452,10 @@ void ssdt_ctrl_kill(struct ssdt_ctrl *ctrl);
 void ssdt_ctrl_unpause(struct ssdt_ctrl *ctrl);
 bool ssdt_ctrl_gone(struct ssdt_ctrl *ctrl);
 void ssdt_mark_dead(struct ssdt_ctrl *ctrl, bool shutdown);
+
+/* ssdt_apst_dev.c: APST on the device */
+int ssdt_apst_start(struct ssdt_ctrl *ctrl, bool reset);
+extern const struct attribute_group ssdt_apst_group;
 
 /* ssdt_hmb_dev.c: the Host Memory Buffer on the device */
 int ssdt_hmb_start(struct ssdt_ctrl *ctrl, bool reset);

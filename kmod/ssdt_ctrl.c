@@ -409,7 +409,7 @@ static int ssdt_ctrl_start(struct ssdt_ctrl *ctrl, bool reset)
 	if (ret)
 		return ret;
 	ssdt_acre_enable(ctrl);
-	ret = ssdt_hmb_start(ctrl, reset);
+	ret = ssdt_hmb_start(ctrl, reset) ?: ssdt_apst_start(ctrl, reset);
 	if (ret)
 		return ret;
 	if (reset)

@@ -188,6 +188,7 @@ void ssdt_debug_remove(struct ssdt_ctrl *ctrl)
 	ctrl->debugfs = NULL;
 }
 
+bool ssdt_dbg_apsta;
 u32 ssdt_dbg_hmpre, ssdt_dbg_hmmin;
 atomic64_t ssdt_dbg_hmb_held = ATOMIC64_INIT(0);
 
@@ -211,7 +212,8 @@ void ssdt_debug_init(void)
 			   &ssdt_nl_queues_per_msg);
 	debugfs_create_u32("scan_delay_ms", 0600, ssdt_debugfs_root,
 			   &ssdt_scan_delay_ms);
-	/* Host Memory Buffer: what QEMU (HMPRE 0) cannot ask for */
+	/* APST and the Host Memory Buffer, which QEMU's controller lacks */
+	debugfs_create_bool("apst_apsta", 0600, ssdt_debugfs_root, &ssdt_dbg_apsta);
 	debugfs_create_u32("hmb_hmpre", 0600, ssdt_debugfs_root, &ssdt_dbg_hmpre);
 	debugfs_create_u32("hmb_hmmin", 0600, ssdt_debugfs_root, &ssdt_dbg_hmmin);
 	debugfs_create_file_unsafe("hmb_held_bytes", 0400, ssdt_debugfs_root,

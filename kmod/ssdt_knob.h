@@ -2,9 +2,9 @@
 /*
  * The settings behind ssdtune's writable sysfs knobs, one member for each
  * group of knobs set together under one lock.  A write is parsed onto a
- * copy of its group's settings by a parser in ssdt_coalesce.c or
- * ssdt_power.c (pure: KUnit reaches them), and the driver applies the
- * copy as a whole.  The knob tables, their one store and their one show
+ * copy of its group's settings by a parser in ssdt_coalesce.c,
+ * ssdt_power.c or ssdt_apst.c (pure: KUnit reaches them), and the driver
+ * applies the copy as a whole.  The knob tables, their one store and their one show
  * are described in ssdt.h.
  */
 #ifndef SSDT_KNOB_H
@@ -12,12 +12,14 @@
 
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include "ssdt_apst.h"
 #include "ssdt_coalesce.h"
 #include "ssdt_power.h"
 
 union ssdt_knob_val {
 	struct ssdt_coalesce coalesce;	/* coalesce_* */
 	struct ssdt_power_setting power;	/* power_limit_mw, power_limit_mode, energy_model */
+	struct ssdt_apst_setting apst;	/* apst_max_latency_us */
 };
 
 /*

@@ -264,6 +264,7 @@ static int ssdt_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	mutex_init(&ctrl->dev_mutex);
 	mutex_init(&ctrl->health_mutex);
 	mutex_init(&ctrl->knob_mutex);
+	mutex_init(&ctrl->apst_mutex);
 	INIT_WORK(&ctrl->reset_work, ssdt_reset_work);
 	ssdt_aer_init(ctrl);
 	ssdt_ns_init(ctrl);

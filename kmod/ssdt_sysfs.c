@@ -114,6 +114,7 @@ static const struct attribute_group *ssdt_ctrl_groups[] = {
 	&ssdt_feature_group,
 	&ssdt_coalesce_group,
 	&ssdt_power_group,
+	&ssdt_apst_group,
 	NULL,
 };
 

@@ -307,6 +307,42 @@ try-restart irqbalance.service" ]
 	[ "$(fx_sum)" = "$before" ]
 }
 
+@test "APST: latency turns it off and revert restores it; other profiles keep it; a drive without APST is left out" {
+	make_topo 4n128c
+	apst=$FX/class/ssdtune/ssdt0/apst_max_latency_us
+	run --separate-stderr ssdt plan --profile latency
+	[ "$status" -eq 0 ]
+	[[ $output == *"apst_max_latency_us: 100000 -> 0  (ssdt0: APST off"* ]]
+	for prof in iops throughput balanced; do
+		run --separate-stderr ssdt plan --profile "$prof"
+		[ "$status" -eq 0 ]
+		[[ $output == *"apst_max_latency_us: 100000 already"* ]] ||
+			{ echo "$prof: $output"; false; }
+	done
+	before=$(fx_sum)
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(cat "$apst")" = 0 ]
+	run --separate-stderr ssdt verify --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	echo 5000 >"$apst"
+	run --separate-stderr ssdt verify --state-dir "$STATE"
+	[ "$status" -ne 0 ]
+	echo 0 >"$apst"
+	run --separate-stderr ssdt revert --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(cat "$apst")" = 100000 ]
+	[ "$(fx_sum)" = "$before" ]
+	# without APST: skipped, never written
+	echo unsupported >"$apst"
+	run --separate-stderr ssdt plan --profile latency
+	[ "$status" -eq 0 ]
+	[[ $output == *"the drive has no APST (or refused it): nothing to plan"* ]]
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE.2"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(cat "$apst")" = unsupported ]
+}
+
 @test "a profile switch leaves no residue: A then B ends as a fresh B, for every pair (2 sockets, SMT)" {
 	local a b
 	declare -A fresh
@@ -449,7 +485,7 @@ try-restart irqbalance.service" ]
 	run --separate-stderr ssdt verify --state-dir "$STATE"
 	[ "$status" -eq 3 ]
 	assert_one_error_line
-	[ "$stderr" = "ssdtune: 2 of 207 applied settings drifted" ]
+	[ "$stderr" = "ssdtune: 2 of 208 applied settings drifted" ]
 	[[ "$output" == *"drift  /sys/devices/system/cpu/cpufreq/policy20/scaling_governor: applied performance, now powersave"* ]]
 	[[ "$output" == *"drift  /proc/irq/303/smp_affinity_list: applied 16,80, now 20"* ]]
 	run --separate-stderr ssdt verify --json --state-dir "$STATE"

@@ -15,6 +15,8 @@
  * else host).
  * SSDTUNE_COALESCE_PROFILE(ID, word): coalesce_profile; the driver gives
  * each its settings.
+ * apst_max_latency_us reads SSDTUNE_APST_UNSUPPORTED on a controller
+ * without APST.
  * SSDTUNE_POWER_MODE(ID, word): the words power_limit_mode takes: hw (an
  * NVMe power state, feature 0x02), host (an energy budget in the driver),
  * auto (hw where a state fits, else host).  Read back it may also say
@@ -40,6 +42,7 @@ SSDTUNE_KNOB(coalesce_profile, WORD, 0)
 SSDTUNE_KNOB(power_limit_mw, UINT, SSDTUNE_POWER_MAX_MW)
 SSDTUNE_KNOB(power_limit_mode, WORD, 0)
 SSDTUNE_KNOB(energy_model, TEXT, 0)
+SSDTUNE_KNOB(apst_max_latency_us, UINT, SSDTUNE_APST_MAX_LATENCY_US)
 
 SSDTUNE_COALESCE_MODE(OFF, "off")
 SSDTUNE_COALESCE_MODE(HW, "hw")

@@ -130,6 +130,7 @@ const struct command set_command = {
 "  coalesce_time_us=0..25500           coalesce_profile=balanced|iops|\n"
 "                                        latency|adaptive|off\n"
 "  power_limit_mw=0..1000000 (0: none) power_limit_mode=hw|host|auto\n"
+"  apst_max_latency_us=0..100000000 (0: APST off)\n"
 "  energy_model=VALUE (format: Documentation/ABI/testing/sysfs-class-ssdtune)\n"
 "Every value is checked before any is written; a bad one writes nothing.\n"
 "The files a knob changes are saved first in the state directory, as\n"

@@ -338,6 +338,39 @@ static int plan_poll(struct plan *p, const struct topo_pci *pc)
 			pc->ssdt);
 }
 
+/*
+ * The drive's own C-states (APST): like the CPU's, the latency profile
+ * turns them off, since the first I/O after an idle spell would wait for
+ * the drive to leave a non-operational state (milliseconds on client
+ * drives); the other profiles keep what the driver set at attach, stock's
+ * table (default_ps_max_latency_us).
+ */
+static int plan_apst(struct plan *p, const struct plan_opts *o,
+		     const struct topo_pci *pc)
+{
+	char path[PATH_MAX], why[256];
+	int r;
+
+	ssdtdev_path(path, sizeof(path), pc->ssdt, KNOB_FILE(apst_max_latency_us));
+	if (!pc->apst[0])
+		return plan_add(p, PLAN_SKIP, NULL, path, "", "", "not present");
+	if (!strcmp(pc->apst, SSDTUNE_APST_UNSUPPORTED))
+		return plan_add(p, PLAN_SKIP, NULL, path, pc->apst, "",
+			"%s: the drive has no APST (or refused it): nothing to plan", pc->ssdt);
+	if (o->keep_apst)
+		return plan_add(p, PLAN_SKIP, NULL, path, pc->apst, "",
+			"the configuration sets apst_max_latency_us: left to it");
+	if (p->profile == PROFILE_LATENCY)
+		snprintf(why, sizeof(why), "%s: APST off: no idle descent into the drive's non-operational states, whose exit the next I/O would wait for",
+			 pc->ssdt);
+	else
+		snprintf(why, sizeof(why), "%s: APST as the driver set it (the %s profile keeps the drive's idle states)",
+			 pc->ssdt, plan_profile_name(p->profile));
+	r = setting(p, path, pc->apst,
+		    p->profile == PROFILE_LATENCY ? "0" : pc->apst, why);
+	return r ? r : ctrl_item(p, pc, KNOB_FILE(apst_max_latency_us));
+}
+
 static int plan_ssdt(struct plan *p, const struct plan_opts *o,
 		     const struct topo_pci *pc)
 {
@@ -377,7 +410,9 @@ static int plan_ssdt(struct plan *p, const struct plan_opts *o,
 	snprintf(why, sizeof(why), "%s: no power limit (a limit costs up to ~40%% IOPS)",
 		 pc->ssdt);
 	r = setting(p, path, pc->power_limit_mw, "0", why);
-	return r ? r : ctrl_item(p, pc, KNOB_FILE(power_limit_mw));
+	if (!r)
+		r = ctrl_item(p, pc, KNOB_FILE(power_limit_mw));
+	return r ? r : plan_apst(p, o, pc);
 }
 
 /* One queue file of disk @d: set it to @want unless it is absent. */

@@ -39,7 +39,8 @@ struct plan_opts {
 				 * device's node for I/O; 0: all that are
 				 * not interrupt cores */
 	bool keep_coalesce;	/* the configuration sets the coalescing */
-	bool keep_power;	/* ... the power limit knob: the plan leaves
+	bool keep_power;	/* ... the power limit knob */
+	bool keep_apst;		/* ... apst_max_latency_us: the plan leaves
 				 * them (apply --config) */
 };
 

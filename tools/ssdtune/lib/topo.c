@@ -353,6 +353,8 @@ static int scan_pci_bus(struct topo *t, struct lib_err *err)
 				 pc->poll_queues, sizeof(pc->poll_queues));
 			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, KNOB_FILE(power_limit_mw)),
 				 pc->power_limit_mw, sizeof(pc->power_limit_mw));
+			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, KNOB_FILE(apst_max_latency_us)),
+				 pc->apst, sizeof(pc->apst));
 			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, "quirks"),
 				 pc->quirks, sizeof(pc->quirks));
 			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, "serial"),

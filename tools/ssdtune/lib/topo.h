@@ -66,6 +66,7 @@ struct topo_pci {
 	char coalesce_profile[32];	/* its knobs; "" if absent */
 	char poll_queues[16];		/* its poll queues; "" if absent */
 	char power_limit_mw[32];
+	char apst[32];			/* apst_max_latency_us; "" absent */
 	char quirks[256];		/* its quirks file ("none", names); "" absent */
 	bool pcie;			/* has a PCI Express capability */
 	struct pcie_link cap, cur;	/* this end's capability, trained */
