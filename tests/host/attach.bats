@@ -317,3 +317,22 @@ load helpers
 	assert_one_error_line
 	[ "$stderr" = "ssdtune: nvme0n1 has 2 paths, one per controller: name the controller (see 'ssdtune topology')" ]
 }
+
+@test "a multipath head without a multipath directory (before Linux 6.14) is found by its path disks' names" {
+	rm -rf "$FX" && make_fixture --mpath
+	rm -rf "$FX/block/nvme0n1/multipath"
+	run --separate-stderr ssdt --json --dry-run attach /dev/nvme0n1
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(json .pci_address)" = 0000:41:00.0 ]
+	# another head's path is not this head's
+	mv "$FX/block/nvme0c0n1" "$FX/block/nvme0c0n2"
+	run --separate-stderr ssdt attach /dev/nvme0n1
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "ssdtune: no namespace /dev/nvme0n1 on this host (see 'ssdtune topology')" ]
+	# two paths: ambiguous, as with the directory
+	mv "$FX/block/nvme0c0n2" "$FX/block/nvme0c0n1"
+	cp -P "$FX/block/nvme0c0n1" "$FX/block/nvme0c1n1"
+	run --separate-stderr ssdt attach /dev/nvme0n1
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "ssdtune: nvme0n1 has 2 paths, one per controller: name the controller (see 'ssdtune topology')" ]
+}

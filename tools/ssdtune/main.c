@@ -10,6 +10,7 @@ static const struct command *const commands[] = {
 	&bench_command,
 	&attach_command,
 	&detach_command,
+	&qualify_command,
 	&topology_command,
 	&set_command,
 	&monitor_command,

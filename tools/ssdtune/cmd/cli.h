@@ -41,7 +41,8 @@ struct command {
 extern const struct command bench_command, attach_command, detach_command,
 	topology_command, set_command, monitor_command, plan_command,
 	apply_command, verify_command, revert_command, run_command,
-	check_config_command, metrics_command, status_command;
+	check_config_command, metrics_command, status_command,
+	qualify_command;
 
 /* Run the command line against @commands (main.c's table). */
 int cli_main(const struct command *const *commands, size_t ncommands,

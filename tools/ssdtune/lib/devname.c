@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -69,21 +70,46 @@ static int bdf_above(const char *path, char *bdf, size_t len)
 	return found;
 }
 
-/* A multipath head disk: the PCI function of its one path. */
+/* Is @path (a /sys/block name) a path disk nvme<A>c<N>n<B> of the head
+ * disk nvme<A>n<B>? */
+static bool path_of(const char *path, const char *head)
+{
+	unsigned int a, b, c, ha, hb;
+	int end = 0, hend = 0;
+
+	if (sscanf(head, "nvme%un%u%n", &ha, &hb, &hend) != 2 || head[hend])
+		return false;
+	if (sscanf(path, "nvme%uc%un%u%n", &a, &c, &b, &end) != 3 || path[end])
+		return false;
+	return a == ha && b == hb;
+}
+
+/*
+ * A multipath head disk: the PCI function of its one path.  Its paths are
+ * listed in /sys/block/HEAD/multipath from Linux 6.14; before (6.1, 6.12)
+ * they are the disks nvme<A>c<N>n<B> of head nvme<A>n<B> (the subsystem's
+ * instance, the controller's, the head's).
+ */
 static int multipath_bdf(const char *name, char *bdf, size_t len,
 			 struct lib_err *err)
 {
 	char dir[PATH_MAX], p[PATH_MAX + 256], one[256] = "";
+	bool listed = true;
 	struct dirent *e;
 	int n = 0;
 	DIR *d;
 
 	snprintf(dir, sizeof(dir), SYS_BLOCK "/%s/multipath", name);
 	d = opendir(dir);
+	if (!d) {
+		listed = false;
+		snprintf(dir, sizeof(dir), SYS_BLOCK);
+		d = opendir(dir);
+	}
 	if (!d)
 		return -ENODEV;
 	while ((e = readdir(d)))
-		if (e->d_name[0] != '.' && !n++)
+		if (e->d_name[0] != '.' && (listed || path_of(e->d_name, name)) && !n++)
 			snprintf(one, sizeof(one), "%s", e->d_name);
 	closedir(d);
 	if (n > 1)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* sysfs/procfs reads and the single write path. */
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <dirent.h>
 #include <limits.h>
@@ -292,4 +293,14 @@ bool sys_have(const char *prog)
 			return true;
 	}
 	return false;
+}
+
+char *sys_pathf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return buf;
 }

@@ -41,6 +41,11 @@ void sys_read_opt(const char *path, char *buf, size_t len);
 bool sys_exists(const char *path);	/* stat() follows links */
 bool sys_is_dir(const char *path);
 
+/* printf into @buf of @len bytes, for a path: a longer one is cut (and
+ * then not found).  Returns @buf. */
+char *sys_pathf(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* Basename of the target of symlink @path.  0 or -errno. */
 int sys_link_name(const char *path, char *buf, size_t len);
 

@@ -7,7 +7,6 @@
 #include <setjmp.h>
 #include <dirent.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,19 +46,6 @@ void numa_warn(int num, char *fmt, ...)
 {
 	(void)num;
 	(void)fmt;
-}
-
-static char *pathf(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static char *pathf(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-	return buf;
 }
 
 /* A decimal integer file.  0: read; -ENOENT: missing (not an error
@@ -116,7 +102,7 @@ static int gather_numa(struct topo *t, struct lib_err *err)
 
 			numa_free_cpumask(cpus);
 			return lib_errf(err, EIO, "%s: libnuma cannot read it",
-					pathf(p, sizeof(p), "/sys/devices/system/node/node%d/cpumap", n));
+					sys_pathf(p, sizeof(p), "/sys/devices/system/node/node%d/cpumap", n));
 		}
 		node->cpus = calloc((size_t)ncpus + 1, sizeof(int));
 		if (!node->cpus) {
@@ -175,22 +161,22 @@ static int gather_cpus(struct topo *t, struct lib_err *err)
 			/* one read instead of one per CPU (512-CPU hosts) */
 			c->online = cpuset_has(&online, c->id);
 		} else {
-			r = read_int(pathf(p, sizeof(p), SYS_CPU "/cpu%d/online", c->id),
+			r = read_int(sys_pathf(p, sizeof(p), SYS_CPU "/cpu%d/online", c->id),
 				     &v, err);
 			if (failed(r))
 				goto fail;
 			if (!r)
 				c->online = v != 0;
 		}
-		r = read_int(pathf(p, sizeof(p), SYS_CPU "/cpu%d/topology/physical_package_id", c->id),
+		r = read_int(sys_pathf(p, sizeof(p), SYS_CPU "/cpu%d/topology/physical_package_id", c->id),
 			     &c->package, err);
 		if (failed(r))
 			goto fail;
-		r = read_int(pathf(p, sizeof(p), SYS_CPU "/cpu%d/topology/core_id", c->id),
+		r = read_int(sys_pathf(p, sizeof(p), SYS_CPU "/cpu%d/topology/core_id", c->id),
 			     &c->core, err);
 		if (failed(r))
 			goto fail;
-		sys_read_opt(pathf(p, sizeof(p), SYS_CPU "/cpu%d/topology/thread_siblings_list", c->id),
+		sys_read_opt(sys_pathf(p, sizeof(p), SYS_CPU "/cpu%d/topology/thread_siblings_list", c->id),
 			 c->siblings, sizeof(c->siblings));
 		c->node = numa_node_of_cpu(c->id);
 	}
@@ -213,7 +199,7 @@ static void classify_irq(struct topo_irq *q, const char *driver)
 	char p[PATH_MAX];
 	struct stat st;
 
-	if (!stat(pathf(p, sizeof(p), PROC_IRQ "/%d/smp_affinity", q->irq), &st) &&
+	if (!stat(sys_pathf(p, sizeof(p), PROC_IRQ "/%d/smp_affinity", q->irq), &st) &&
 	    !(st.st_mode & 0222)) {
 		q->managed = MANAGED_YES;
 		q->managed_why = "smp_affinity is read-only (kernel-managed)";
@@ -253,9 +239,9 @@ static int gather_irqs(struct topo *t, struct topo_pci *pc,
 		q->entry = v.v[i].entry;
 		q->queue = v.v[i].queue;
 		snprintf(q->name, sizeof(q->name), "%s", v.v[i].name);
-		sys_read_opt(pathf(p, sizeof(p), PROC_IRQ "/%d/smp_affinity_list", q->irq),
+		sys_read_opt(sys_pathf(p, sizeof(p), PROC_IRQ "/%d/smp_affinity_list", q->irq),
 			 q->affinity, sizeof(q->affinity));
-		sys_read_opt(pathf(p, sizeof(p), PROC_IRQ "/%d/effective_affinity_list", q->irq),
+		sys_read_opt(sys_pathf(p, sizeof(p), PROC_IRQ "/%d/effective_affinity_list", q->irq),
 			 q->effective, sizeof(q->effective));
 		if (q->affinity[0])
 			t->proc_irq = true;
@@ -344,7 +330,7 @@ static int scan_pci_bus(struct topo *t, struct lib_err *err)
 					  d->parent->func };
 			bdf_format(&b, pc->port, sizeof(pc->port));
 		}
-		if (!sys_realpath(pathf(p, sizeof(p), SYS_PCI_DEVICES "/%s", pc->bdf), rp))
+		if (!sys_realpath(sys_pathf(p, sizeof(p), SYS_PCI_DEVICES "/%s", pc->bdf), rp))
 			ssdtdev_of_pci(rp, pc->ssdt, sizeof(pc->ssdt));
 		if (pc->ssdt[0]) {
 			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, KNOB_FILE(coalesce_profile)),
@@ -389,7 +375,7 @@ static int gather_disks(struct topo_pci *pc, struct lib_err *err)
 	size_t i;
 	int r;
 
-	if (sys_realpath(pathf(p, sizeof(p), SYS_PCI_DEVICES "/%s", pc->bdf), rp))
+	if (sys_realpath(sys_pathf(p, sizeof(p), SYS_PCI_DEVICES "/%s", pc->bdf), rp))
 		return 0;
 	r = blk_collect_disks(rp, pc->ssdt[0] ? pc->ssdt : NULL, &l);
 	if (r)
@@ -403,12 +389,12 @@ static int gather_disks(struct topo_pci *pc, struct lib_err *err)
 		struct topo_disk *d = &pc->disks[pc->ndisks++];
 
 		snprintf(d->name, sizeof(d->name), "%s", l.v[i].name);
-		sys_read_opt(pathf(p, sizeof(p), SYS_BLOCK "/%s/queue/scheduler", d->name),
+		sys_read_opt(sys_pathf(p, sizeof(p), SYS_BLOCK "/%s/queue/scheduler", d->name),
 			 buf, sizeof(buf));
 		sched_active(buf, d->scheduler, sizeof(d->scheduler));
-		sys_read_opt(pathf(p, sizeof(p), SYS_BLOCK "/%s/queue/nomerges", d->name),
+		sys_read_opt(sys_pathf(p, sizeof(p), SYS_BLOCK "/%s/queue/nomerges", d->name),
 			 d->nomerges, sizeof(d->nomerges));
-		sys_read_opt(pathf(p, sizeof(p), SYS_BLOCK "/%s/queue/rq_affinity", d->name),
+		sys_read_opt(sys_pathf(p, sizeof(p), SYS_BLOCK "/%s/queue/rq_affinity", d->name),
 			 d->rq_affinity, sizeof(d->rq_affinity));
 	}
 	blk_free(&l);
@@ -456,7 +442,7 @@ static int gather_idle(struct topo *t, struct lib_err *err)
 			first = t->cpus[i].id;
 	if (first < 0)
 		return 0;
-	n = sys_list_numbered(pathf(p, sizeof(p), SYS_CPU "/cpu%d/cpuidle", first),
+	n = sys_list_numbered(sys_pathf(p, sizeof(p), SYS_CPU "/cpu%d/cpuidle", first),
 			  "state", &states);
 	if (n < 0)
 		return lib_enomem(err);
@@ -471,11 +457,11 @@ static int gather_idle(struct topo *t, struct lib_err *err)
 		int nd = 0;
 
 		s->index = states[i];
-		sys_read_opt(pathf(p, sizeof(p), SYS_CPU "/cpu%d/cpuidle/state%d/name", first, states[i]),
+		sys_read_opt(sys_pathf(p, sizeof(p), SYS_CPU "/cpu%d/cpuidle/state%d/name", first, states[i]),
 			 s->name, sizeof(s->name));
-		sys_read_opt(pathf(p, sizeof(p), SYS_CPU "/cpu%d/cpuidle/state%d/desc", first, states[i]),
+		sys_read_opt(sys_pathf(p, sizeof(p), SYS_CPU "/cpu%d/cpuidle/state%d/desc", first, states[i]),
 			 s->desc, sizeof(s->desc));
-		r = read_int(pathf(p, sizeof(p), SYS_CPU "/cpu%d/cpuidle/state%d/latency", first, states[i]),
+		r = read_int(sys_pathf(p, sizeof(p), SYS_CPU "/cpu%d/cpuidle/state%d/latency", first, states[i]),
 			     &v, err);
 		if (failed(r)) {
 			free(states);
@@ -485,7 +471,7 @@ static int gather_idle(struct topo *t, struct lib_err *err)
 		for (j = 0; j < t->ncpus && nd < (int)(sizeof(ids) / sizeof(ids[0])); j++) {
 			if (!t->cpus[j].online)
 				continue;
-			sys_read_opt(pathf(p, sizeof(p), SYS_CPU "/cpu%d/cpuidle/state%d/disable",
+			sys_read_opt(sys_pathf(p, sizeof(p), SYS_CPU "/cpu%d/cpuidle/state%d/disable",
 				       t->cpus[j].id, states[i]), val, sizeof(val));
 			if (!strcmp(val, "1"))
 				ids[nd++] = t->cpus[j].id;
@@ -555,15 +541,15 @@ static int gather_freq(struct topo *t, struct lib_err *err)
 		struct topo_policy *pol = &t->policies[i];
 
 		pol->id = ids[i];
-		sys_read_opt(pathf(p, sizeof(p), SYS_CPUFREQ "/policy%d/affected_cpus", ids[i]),
+		sys_read_opt(sys_pathf(p, sizeof(p), SYS_CPUFREQ "/policy%d/affected_cpus", ids[i]),
 			 buf, sizeof(buf));
 		spaced_to_cpulist(buf, pol->cpus, sizeof(pol->cpus));
-		sys_read_opt(pathf(p, sizeof(p), SYS_CPUFREQ "/policy%d/scaling_governor", ids[i]),
+		sys_read_opt(sys_pathf(p, sizeof(p), SYS_CPUFREQ "/policy%d/scaling_governor", ids[i]),
 			 pol->governor, sizeof(pol->governor));
-		sys_read_opt(pathf(p, sizeof(p), SYS_CPUFREQ "/policy%d/energy_performance_preference", ids[i]),
+		sys_read_opt(sys_pathf(p, sizeof(p), SYS_CPUFREQ "/policy%d/energy_performance_preference", ids[i]),
 			 pol->epp, sizeof(pol->epp));
 		if (i == 0)
-			sys_read_opt(pathf(p, sizeof(p), SYS_CPUFREQ "/policy%d/scaling_driver", ids[i]),
+			sys_read_opt(sys_pathf(p, sizeof(p), SYS_CPUFREQ "/policy%d/scaling_driver", ids[i]),
 				 t->freq_driver, sizeof(t->freq_driver));
 	}
 	t->npolicies = n;

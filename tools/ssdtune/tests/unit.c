@@ -11,6 +11,7 @@
 #include "lib/ssdtdev.h"
 #include "plan_test.c"
 #include "config_test.c"
+#include "qualify_test.c"
 
 static int bdf_is(const char *s, unsigned int dom, unsigned int bus,
 		  unsigned int dev, unsigned int fn)
@@ -297,5 +298,6 @@ int main(void)
 	test_config_good();
 	test_config_bad();
 	test_plan_config();
+	test_qualify_diff();
 	return tap_done();
 }

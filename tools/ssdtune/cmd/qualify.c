@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * qualify CTRL: what ssdtune does differently from nvme on this drive,
+ * before trusting it with data.  The controller is read under nvme, then
+ * attached to ssdtune (the refusals are attach's) and read again, then
+ * put back on the driver it came from.  Reads only: no I/O, no knob.
+ * The views and their differences are lib/qualify.c's.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/cli.h"
+#include "cmd/output.h"
+#include "cmd/tuning.h"
+#include "lib/bind.h"
+#include "lib/qualify.h"
+#include "lib/report.h"
+#include "lib/state.h"
+#include "lib/sysfs.h"
+#include "uapi/linux/ssdtune.h"
+
+#define QUAL_MAX_DIFFS	64
+#define QUAL_MAX_LOG	64
+#define QUAL_SETTLE_MS	30000	/* for nvme's controller and namespaces */
+
+static const char *output_file;
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * After nvme took @bdf: wait until its controller is live and its set of
+ * namespaces has stayed the same for a second (the scan runs after
+ * probe), at most QUAL_SETTLE_MS.
+ */
+static void nvme_settle(const char *bdf)
+{
+	struct qual_view v;
+	struct lib_err err;
+	int waited, same = 0, last = -1;
+
+	for (waited = 0; waited < QUAL_SETTLE_MS && same < 10; waited += 100) {
+		if (!qual_view_read(bdf, &v, &err) && !strcmp(v.driver, "nvme")) {
+			char p[PATH_MAX], state[32] = "";
+
+			snprintf(p, sizeof(p), SYS_PCI_DEVICES "/%s/nvme/%s/state",
+				 bdf, v.ctrl);
+			sys_read_opt(p, state, sizeof(state));
+			if (!strcmp(state, "live") && v.nns == last)
+				same++;
+			else
+				same = 0;
+			last = v.nns;
+		}
+		sleep_ms(100);
+	}
+}
+
+/* Give @bdf back to whatever probes it (nvme): 0, or -errno with @err. */
+static int to_nvme(const char *bdf, struct lib_err *err)
+{
+	struct bind_dev d;
+	char now[64];
+	int r;
+
+	r = bind_detach_begin(bdf, &d, err);
+	if (!r)
+		r = bind_release(&d, err);
+	if (!r)
+		r = bind_wait_other(&d, now, sizeof(now), err);
+	if (!r && strcmp(now, "nvme"))
+		r = lib_errf(err, ENODEV, "%s went to %s, not nvme: is nvme loaded?",
+			     bdf, now[0] ? now : "no driver");
+	if (!r)
+		nvme_settle(bdf);
+	return r;
+}
+
+/* Attach @bdf to ssdtune and wait for its controller. */
+static int to_ssdtune(const char *bdf, struct lib_err *err)
+{
+	struct bind_dev d;
+	int r;
+
+	r = bind_attach_begin(bdf, &d, err);
+	if (r > 0)
+		return 0;
+	if (!r)
+		r = bind_to_ssdtune(&d, err);
+	if (!r)
+		r = bind_wait_ctrl(&d, err);
+	return r;
+}
+
+/*
+ * The kernel log lines of "ssdtune BDF: " since @fd was opened at the
+ * end of /dev/kmsg, into @log; their count.
+ */
+static int kmsg_lines(int fd, const char *bdf, char (*log)[QUAL_DIFF_LEN], int max)
+{
+	char rec[2048], want[64];
+	int n = 0;
+	ssize_t got;
+
+	snprintf(want, sizeof(want), SSDTUNE_DRV_NAME " %s: ", bdf);
+	if (fd < 0)
+		return 0;
+	while (n < max && (got = read(fd, rec, sizeof(rec) - 1)) > 0) {
+		char *msg, *nl;
+
+		rec[got] = '\0';
+		msg = strchr(rec, ';');
+		if (!msg)
+			continue;
+		msg++;
+		nl = strchr(msg, '\n');
+		if (nl)
+			*nl = '\0';
+		if (!strncmp(msg, want, strlen(want)))
+			snprintf(log[n++], QUAL_DIFF_LEN, "%s", msg);
+	}
+	return n;
+}
+
+static const char *or_dash(const char *s)
+{
+	return s && s[0] ? s : "-";
+}
+
+static void row(FILE *f, const char *what, const char *a, const char *b)
+{
+	fprintf(f, "%-26s %-26s %s\n", what, or_dash(a), or_dash(b));
+}
+
+static void fmt_vs(const struct qual_view *v, char *buf, size_t len)
+{
+	if (!v->id_ok)
+		snprintf(buf, len, "?");
+	else
+		snprintf(buf, len, "%u.%u.%u", v->vs >> 16, (v->vs >> 8) & 0xff,
+			 v->vs & 0xff);
+}
+
+static void fmt_hmb(const struct qual_view *v, char *buf, size_t len)
+{
+	if (v->id_ok && !v->hmpre)
+		snprintf(buf, len, "not asked (HMPRE 0)");
+	else if (!v->hmb[0])
+		snprintf(buf, len, "?");
+	else if (!strcmp(v->driver, "nvme"))
+		snprintf(buf, len, "%s", !strcmp(v->hmb, "yes") ? "given" : "none");
+	else
+		snprintf(buf, len, "%s bytes", v->hmb);
+}
+
+static void fmt_apst(const struct qual_view *v, char *buf, size_t len)
+{
+	size_t o;
+	int i;
+
+	if (v->id_ok && !v->apsta) {
+		snprintf(buf, len, "unsupported (APSTA 0)");
+		return;
+	}
+	if (!v->apst_known) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	o = (size_t)snprintf(buf, len, "%s", v->apst_on ? "on" : "off");
+	for (i = 0; i < v->napst && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, " PS%d>PS%d@%ums",
+				      v->apst[i].from, v->apst[i].to, v->apst[i].ms);
+}
+
+static void print_text(FILE *f, const char *bdf, const char *back,
+		       const struct qual_view *s, const struct qual_view *t,
+		       char (*diff)[QUAL_DIFF_LEN], int nd,
+		       char (*log)[QUAL_DIFF_LEN], int nl)
+{
+	char a[512], b[512];
+	int i, j;
+
+	fprintf(f, "qualify %s: %s, serial %s, firmware %s (back on %s)\n",
+		bdf, or_dash(s->model), or_dash(s->serial), or_dash(s->firmware), back);
+	if (!nd)
+		fprintf(f, "verdict: as stock nvme, in every field below that matters\n");
+	else
+		fprintf(f, "verdict: %d difference%s from stock nvme that matter%s:\n",
+			nd, nd == 1 ? "" : "s", nd == 1 ? "s" : "");
+	for (i = 0; i < nd && i < QUAL_MAX_DIFFS; i++)
+		fprintf(f, "  %s\n", diff[i]);
+	fprintf(f, "\n");
+	row(f, "", "nvme", "ssdtune");
+	row(f, "controller", s->ctrl, t->ctrl);
+	row(f, "firmware", s->firmware, t->firmware);
+	fmt_vs(s, a, sizeof(a));
+	fmt_vs(t, b, sizeof(b));
+	row(f, "NVMe version", a, b);
+	row(f, "quirks", "(not shown by nvme)", t->quirks);
+	fmt_hmb(s, a, sizeof(a));
+	fmt_hmb(t, b, sizeof(b));
+	row(f, "Host Memory Buffer", a, b);
+	fmt_apst(s, a, sizeof(a));
+	fmt_apst(t, b, sizeof(b));
+	row(f, "APST", a, b);
+	snprintf(a, sizeof(a), "%d (%d steerable)", s->nvectors, s->nsteerable);
+	snprintf(b, sizeof(b), "%d (%d steerable)", t->nvectors, t->nsteerable);
+	row(f, "interrupt vectors", a, b);
+	snprintf(a, sizeof(a), "%d / %d", s->wctemp_c, s->cctemp_c);
+	snprintf(b, sizeof(b), "%d / %d", t->wctemp_c, t->cctemp_c);
+	row(f, "temperature warn/crit C", s->wctemp_c > -274 ? a : "-",
+	    t->wctemp_c > -274 ? b : "-");
+	snprintf(a, sizeof(a), "%u", s->npss + 1);
+	snprintf(b, sizeof(b), "%u", t->npss + 1);
+	row(f, "power states", s->id_ok ? a : "-", t->id_ok ? b : "-");
+	for (i = 0; i < s->nns || i < t->nns; i++) {
+		const struct qual_ns *x = i < s->nns ? &s->ns[i] : NULL;
+		const struct qual_ns *y = NULL;
+		unsigned int nsid = x ? x->nsid : t->ns[i].nsid;
+
+		for (j = 0; j < t->nns; j++)
+			if (t->ns[j].nsid == nsid)
+				y = &t->ns[j];
+		if (!x && y && i < s->nns)
+			continue;
+		snprintf(a, sizeof(a), "namespace %u", nsid);
+		row(f, a, x ? x->disk : "(not served)", y ? y->disk : "(not served)");
+#define NSROW(what, m) row(f, "  " what, x ? x->m : "", y ? y->m : "")
+		NSROW("logical block size", lbs);
+		NSROW("physical block size", pbs);
+		NSROW("max transfer KiB", max_kb);
+		NSROW("max segments", segs);
+		NSROW("discard max bytes", discard);
+		NSROW("write zeroes max bytes", zeroes);
+		NSROW("write cache", wcache);
+		NSROW("FUA", fua);
+#undef NSROW
+	}
+	if (nl) {
+		fprintf(f, "\nssdtune's log at attach:\n");
+		for (i = 0; i < nl; i++)
+			fprintf(f, "  %s\n", log[i]);
+	}
+}
+
+static struct json_object *jnum(long long v)
+{
+	return json_object_new_int64(v);
+}
+
+static struct json_object *view_json(const struct qual_view *v)
+{
+	struct json_object *j = json_object_new_object(), *ns = json_object_new_array(),
+		*apst = json_object_new_array();
+	char vs[32];
+	int i;
+
+	json_object_object_add(j, "driver", out_jstr(v->driver));
+	json_object_object_add(j, "controller", out_jstr(v->ctrl));
+	json_object_object_add(j, "model", out_jstr(v->model));
+	json_object_object_add(j, "serial", out_jstr(v->serial));
+	json_object_object_add(j, "firmware", out_jstr(v->firmware));
+	fmt_vs(v, vs, sizeof(vs));
+	json_object_object_add(j, "nvme_version", v->id_ok ? out_jstr(vs) : NULL);
+	json_object_object_add(j, "quirks", out_jstr(v->quirks));
+	json_object_object_add(j, "hmb_asked_bytes", v->id_ok ? jnum((long long)v->hmpre) : NULL);
+	json_object_object_add(j, "hmb_min_bytes", v->id_ok ? jnum((long long)v->hmmin) : NULL);
+	json_object_object_add(j, "hmb_given", out_jstr(v->hmb));
+	json_object_object_add(j, "apst_supported", v->id_ok ? json_object_new_boolean(v->apsta) : NULL);
+	json_object_object_add(j, "apst_enabled", v->apst_known ? json_object_new_boolean(v->apst_on) : NULL);
+	for (i = 0; i < v->napst; i++) {
+		struct json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "from", jnum(v->apst[i].from));
+		json_object_object_add(e, "to", jnum(v->apst[i].to));
+		json_object_object_add(e, "idle_ms", jnum(v->apst[i].ms));
+		json_object_array_add(apst, e);
+	}
+	json_object_object_add(j, "apst_table", apst);
+	json_object_object_add(j, "apst_max_latency_us", out_jstr(v->apst_knob));
+	json_object_object_add(j, "vectors", jnum(v->nvectors));
+	json_object_object_add(j, "vectors_steerable", jnum(v->nsteerable));
+	json_object_object_add(j, "power_states", v->id_ok ? jnum(v->npss + 1) : NULL);
+	json_object_object_add(j, "temp_warn_c", v->wctemp_c > -274 ? jnum(v->wctemp_c) : NULL);
+	json_object_object_add(j, "temp_crit_c", v->cctemp_c > -274 ? jnum(v->cctemp_c) : NULL);
+	for (i = 0; i < v->nns; i++) {
+		const struct qual_ns *n = &v->ns[i];
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "nsid", jnum(n->nsid));
+		json_object_object_add(o, "disk", out_jstr(n->disk));
+		json_object_object_add(o, "logical_block_size", out_jstr(n->lbs));
+		json_object_object_add(o, "physical_block_size", out_jstr(n->pbs));
+		json_object_object_add(o, "max_hw_sectors_kb", out_jstr(n->max_kb));
+		json_object_object_add(o, "max_segments", out_jstr(n->segs));
+		json_object_object_add(o, "discard_max_hw_bytes", out_jstr(n->discard));
+		json_object_object_add(o, "write_zeroes_max_bytes", out_jstr(n->zeroes));
+		json_object_object_add(o, "write_cache", out_jstr(n->wcache));
+		json_object_object_add(o, "fua", out_jstr(n->fua));
+		json_object_array_add(ns, o);
+	}
+	json_object_object_add(j, "namespaces", ns);
+	return j;
+}
+
+static struct json_object *lines_json(char (*l)[QUAL_DIFF_LEN], int n)
+{
+	struct json_object *a = json_object_new_array();
+	int i;
+
+	for (i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_string(l[i]));
+	return a;
+}
+
+/* Read under nvme, then under ssdtune; @back: the driver it returns to. */
+static int qualify_views(const char *bdf, bool was_ssdt, struct qual_view *s,
+			 struct qual_view *t, char (*log)[QUAL_DIFF_LEN], int *nl,
+			 struct lib_err *err)
+{
+	int r, kfd;
+
+	if (was_ssdt && (r = to_nvme(bdf, err)))
+		return r;
+	if (!was_ssdt)
+		nvme_settle(bdf);
+	r = qual_view_read(bdf, s, err);
+	if (r)
+		return r;
+	kfd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (kfd >= 0)
+		lseek(kfd, 0, SEEK_END);
+	r = to_ssdtune(bdf, err);
+	if (!r)
+		r = qual_view_read(bdf, t, err);
+	*nl = kmsg_lines(kfd, bdf, log, QUAL_MAX_LOG);
+	if (kfd >= 0)
+		close(kfd);
+	if (!r && !was_ssdt)
+		r = to_nvme(bdf, err);
+	return r;
+}
+
+static int cmd_qualify(const struct command *cmd, struct cli *cli)
+{
+	static struct qual_view s, t;
+	static char diff[QUAL_MAX_DIFFS][QUAL_DIFF_LEN], log[QUAL_MAX_LOG][QUAL_DIFF_LEN];
+	struct json_object *j = report_obj();
+	struct bind_dev d;
+	struct lib_err err;
+	int r, fd, nd, nl = 0;
+	FILE *f = stdout;
+	bool was_ssdt;
+
+	r = bind_attach_begin(cli->argv[0], &d, &err);
+	if (r == -EINVAL)
+		return usage_error(cmd, "%s", err.msg);
+	if (r < 0)
+		return out_fail_err(&err);
+	was_ssdt = r > 0;
+	if (output_file && !(f = fopen(output_file, "w")))
+		return out_fail(EXIT_REFUSED, "cannot write %s: %s", output_file,
+				strerror(errno));
+	/* apply and revert find controllers by identity: not mid-rebind */
+	fd = state_lock(tuning_state_dir(), &err);
+	if (fd < 0)
+		r = fd;
+	else
+		r = qualify_views(d.pd.name, was_ssdt, &s, &t, log, &nl, &err);
+	state_unlock(fd);
+	if (r) {
+		if (f != stdout)
+			fclose(f);
+		return out_fail_err(&err);
+	}
+	nd = qual_diff(&s, &t, diff, QUAL_MAX_DIFFS);
+	report_set_str("status", "qualified");
+	report_set_str("pci_address", d.pd.name);
+	report_set_str("back_on", was_ssdt ? SSDTUNE_DRV_NAME : "nvme");
+	json_object_object_add(j, "differences", lines_json(diff, nd < QUAL_MAX_DIFFS ? nd : QUAL_MAX_DIFFS));
+	json_object_object_add(j, "nvme", view_json(&s));
+	json_object_object_add(j, "ssdtune", view_json(&t));
+	json_object_object_add(j, "log", lines_json(log, nl));
+	if (out_json() && f != stdout)
+		fprintf(f, "%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY));
+	else if (!out_json())
+		print_text(f, d.pd.name, was_ssdt ? SSDTUNE_DRV_NAME : "nvme", &s, &t,
+			   diff, nd, log, nl);
+	if (f != stdout) {
+		if (fclose(f))
+			return out_fail(EXIT_REFUSED, "writing %s failed", output_file);
+		if (!out_json())
+			printf("report written to %s\n", output_file);
+	}
+	return out_done();
+}
+
+/* above tuning.c's options: --state-dir is theirs (0x201) */
+enum { OPT_OUTPUT = 0x2ff };
+
+static const struct option qualify_options[] = {
+	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ "state-dir", required_argument, NULL, 0x201 },	/* OPT_STATE_DIR */
+	{ NULL, 0, NULL, 0 },
+};
+
+static int qualify_option(struct cli *cli, int val, const char *arg)
+{
+	if (val == OPT_OUTPUT) {
+		output_file = arg;
+		return 0;
+	}
+	return tuning_option(cli, val, arg);
+}
+
+const struct command qualify_command = {
+	.name = "qualify",
+	.args = "CTRL",
+	.summary = "what ssdtune does differently from nvme on this drive",
+	.help =
+"Read the controller CTRL (its PCI address, nvmeN, ssdtN or a namespace)\n"
+"under nvme, attach it to ssdtune and read it again, then put it back on\n"
+"the driver it came from.  Refuses, changing nothing, while one of its\n"
+"namespaces is mounted, swap, held or open (as attach).  Reads only: no\n"
+"I/O, no knob.  Prints a verdict (the differences that matter: namespaces\n"
+"served or not, queue limits, write cache and FUA, Host Memory Buffer,\n"
+"APST), then both side by side: identity, NVMe version, quirks, HMB,\n"
+"APST table, vectors and how many are steerable, temperature thresholds,\n"
+"power states, each namespace's limits, and ssdtune's log lines at\n"
+"attach (a namespace it refused says why there).\n"
+"Exit status: 0 when both reads completed, differences or not.\n"
+"  --output FILE    write the report (text, or JSON with --json) to FILE\n"
+"  --state-dir DIR  the state directory (default " "/var/lib/ssdtune" ")\n",
+	.min_args = 1, .max_args = 1,
+	.run = cmd_qualify,
+	.options = qualify_options, .option = qualify_option,
+};
