@@ -2,7 +2,7 @@
 # ssdtune qualify CTRL against fixture trees mounted over /sys: what it
 # refuses, changing nothing.  The report itself needs a controller that
 # answers Identify: tests/vm/subsys/45-qualify.bats; its comparison has
-# unit tests (tools/ssdtune/tests/qualify_test.c).
+# unit tests (tools/ssdtune/tests/ctrlview_test.c).
 
 load helpers
 

@@ -19,7 +19,7 @@
 #include "cmd/output.h"
 #include "cmd/tuning.h"
 #include "lib/bind.h"
-#include "lib/qualify.h"
+#include "lib/ctrlview.h"
 #include "lib/report.h"
 #include "lib/state.h"
 #include "lib/sysfs.h"

@@ -11,7 +11,7 @@
 #include "lib/ssdtdev.h"
 #include "plan_test.c"
 #include "config_test.c"
-#include "qualify_test.c"
+#include "ctrlview_test.c"
 
 static int bdf_is(const char *s, unsigned int dom, unsigned int bus,
 		  unsigned int dev, unsigned int fn)

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of qualify's comparison (qualify.c, the pure part), included
+/* Unit tests of qualify's comparison (ctrlview.c, the pure part), included
  * by unit.c: two views in, the differences that matter out. */
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/qualify.h"
+#include "lib/ctrlview.h"
 
 /* A controller with namespace 1 of 512-byte blocks, as QEMU's. */
 static void view(struct qual_view *v, const char *driver)

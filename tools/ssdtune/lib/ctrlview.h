@@ -7,8 +7,8 @@
  * matter to an admin (qual_diff(), pure).  cmd/qualify.c moves the
  * controller between the drivers and prints both.
  */
-#ifndef SSDTUNE_QUALIFY_H
-#define SSDTUNE_QUALIFY_H
+#ifndef SSDTUNE_CTRLVIEW_H
+#define SSDTUNE_CTRLVIEW_H
 
 #include <limits.h>
 #include <stdbool.h>

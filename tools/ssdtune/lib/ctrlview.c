@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A controller's view under its driver now, and what differs between two
- * (qualify.h).  Identify Controller and the APST table come from the
+ * (ctrlview.h).  Identify Controller and the APST table come from the
  * controller itself through the admin passthrough ioctl of /dev/nvmeN or
  * /dev/ssdtN, which both drivers have; the rest from sysfs.
  */
@@ -20,7 +20,7 @@
 #include <linux/nvme_ioctl.h>
 
 #include "lib/irqvec.h"
-#include "lib/qualify.h"
+#include "lib/ctrlview.h"
 #include "lib/ssdtdev.h"
 #include "lib/sysfs.h"
 #include "uapi/linux/ssdtune.h"
