@@ -72,6 +72,7 @@ struct ssdt_admin_slot {
 	struct nvme_completion cqe;
 	bool busy;
 	bool aer;			/* an Asynchronous Event Request */
+	bool abort;			/* an Abort: counts in aborts_left */
 };
 
 /*
@@ -209,6 +210,7 @@ struct ssdt_ctrl {
 	struct ssdt_admin_slot slots[SSDT_ADMIN_DEPTH - 1];
 	spinlock_t slot_lock;		/* slots[].busy and .waiter */
 	struct semaphore slot_sem;	/* counts free slots */
+	atomic_t aborts_left;		/* Aborts that may go: ACL + 1 */
 
 	struct ssdt_queue **ioq;	/* ioq[0] is qid 1 */
 	unsigned int nr_io;		/* I/O queues: nr_irq_io, then nr_poll */
@@ -470,7 +472,7 @@ int ssdt_admin_exec_timeout(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
 			    u32 *result, unsigned int timeout_s);
 int ssdt_admin_exec(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
 		    u32 *result);
-int ssdt_admin_submit_nowait(struct ssdt_ctrl *ctrl, struct nvme_command *cmd);
+int ssdt_admin_abort(struct ssdt_ctrl *ctrl, struct nvme_command *cmd);
 int ssdt_admin_submit_aer(struct ssdt_ctrl *ctrl, struct nvme_command *cmd);
 void ssdt_admin_complete(struct ssdt_ctrl *ctrl, struct nvme_completion *cqe);
 void ssdt_admin_cancel_all(struct ssdt_ctrl *ctrl);

@@ -8,26 +8,34 @@
 #include <linux/jiffies.h>
 #include "ssdt.h"
 
-static int ssdt_slot_get(struct ssdt_ctrl *ctrl, struct completion *waiter,
-			 bool aer)
+/* A free slot, the semaphore already taken for it. */
+static int ssdt_slot_take(struct ssdt_ctrl *ctrl, struct completion *waiter,
+			  bool aer, bool abort)
 {
 	unsigned long flags;
 	int i;
 
-	if (down_timeout(&ctrl->slot_sem, ssdt_admin_timeout * HZ))
-		return -EBUSY;
 	spin_lock_irqsave(&ctrl->slot_lock, flags);
 	for (i = 0; i < ARRAY_SIZE(ctrl->slots); i++) {
 		if (!ctrl->slots[i].busy) {
 			ctrl->slots[i].busy = true;
 			ctrl->slots[i].waiter = waiter;
 			ctrl->slots[i].aer = aer;
+			ctrl->slots[i].abort = abort;
 			break;
 		}
 	}
 	spin_unlock_irqrestore(&ctrl->slot_lock, flags);
 	/* The semaphore counts free slots, so one was free. */
 	return i;
+}
+
+static int ssdt_slot_get(struct ssdt_ctrl *ctrl, struct completion *waiter,
+			 bool aer)
+{
+	if (down_timeout(&ctrl->slot_sem, ssdt_admin_timeout * HZ))
+		return -EBUSY;
+	return ssdt_slot_take(ctrl, waiter, aer, false);
 }
 
 static void ssdt_slot_put(struct ssdt_ctrl *ctrl, int i)
@@ -47,7 +55,7 @@ void ssdt_admin_complete(struct ssdt_ctrl *ctrl, struct nvme_completion *cqe)
 	u16 cid = cqe->command_id;
 	struct ssdt_admin_slot *slot;
 	unsigned long flags;
-	bool release = false, aer;
+	bool release = false, aer, abort;
 
 	if (cid >= ARRAY_SIZE(ctrl->slots)) {
 		dev_warn_ratelimited(ssdt_dev(ctrl), "admin completion with bad id %u\n",
@@ -71,6 +79,8 @@ void ssdt_admin_complete(struct ssdt_ctrl *ctrl, struct nvme_completion *cqe)
 	slot->cqe = *cqe;
 	aer = slot->aer;
 	slot->aer = false;
+	abort = slot->abort;
+	slot->abort = false;
 	if (slot->waiter) {
 		complete(slot->waiter);
 		slot->waiter = NULL;	/* the waiter frees the slot */
@@ -81,6 +91,8 @@ void ssdt_admin_complete(struct ssdt_ctrl *ctrl, struct nvme_completion *cqe)
 	spin_unlock_irqrestore(&ctrl->slot_lock, flags);
 	if (release)
 		up(&ctrl->slot_sem);
+	if (abort)
+		atomic_inc(&ctrl->aborts_left);
 	if (aer)
 		ssdt_aer_done(ctrl, le16_to_cpu(cqe->status) >> 1,
 			      le32_to_cpu(cqe->result.u32));
@@ -198,10 +210,26 @@ int ssdt_admin_submit_aer(struct ssdt_ctrl *ctrl, struct nvme_command *cmd)
 	return slot < 0 ? slot : 0;
 }
 
-/* Post an admin command nobody waits for (Abort from the timeout path). */
-int ssdt_admin_submit_nowait(struct ssdt_ctrl *ctrl, struct nvme_command *cmd)
+/*
+ * Post an Abort nobody waits for, from the I/O timeout handler: never
+ * sleeps.  At most ACL + 1 are outstanding (the controller's Abort
+ * Command Limit; stock keeps it too), and only with a free slot: -EBUSY
+ * otherwise, and the caller waits for the next expiry.
+ */
+int ssdt_admin_abort(struct ssdt_ctrl *ctrl, struct nvme_command *cmd)
 {
-	int slot = ssdt_admin_post(ctrl, cmd, NULL, false);
+	int slot;
 
-	return slot < 0 ? slot : 0;
+	if (!READ_ONCE(ctrl->admin->live))
+		return -ENODEV;
+	if (atomic_dec_if_positive(&ctrl->aborts_left) < 0)
+		return -EBUSY;
+	if (down_trylock(&ctrl->slot_sem)) {
+		atomic_inc(&ctrl->aborts_left);
+		return -EBUSY;
+	}
+	slot = ssdt_slot_take(ctrl, NULL, false, true);
+	cmd->common.command_id = slot;
+	ssdt_sq_write(ctrl->admin, cmd, true);
+	return 0;
 }

@@ -560,15 +560,24 @@ static enum blk_eh_timer_return ssdt_timeout(struct request *rq)
 	}
 
 	if (!iod->aborted) {
-		iod->aborted = true;
+		int ret;
+
 		abort.abort.opcode = nvme_admin_abort_cmd;
 		abort.abort.sqid = cpu_to_le16(q->qid);
 		/* the command id the command carries, generation and all */
 		abort.abort.cid = iod->cmd.common.command_id;
+		ret = ssdt_admin_abort(ctrl, &abort);
+		if (ret == -EBUSY) {
+			/* ACL + 1 Aborts out, or no admin slot: next expiry */
+			dev_warn_ratelimited(ssdt_dev(ctrl), "tag %u on queue %u timed out; the Abort limit is reached, waiting\n",
+					     rq->tag, q->qid);
+			return BLK_EH_RESET_TIMER;
+		}
+		iod->aborted = true;
 		dev_warn(ssdt_dev(ctrl), "tag %u on queue %u timed out, aborting\n",
 			 rq->tag, q->qid);
 		ssdt_nl_notify_timeout(ctrl, q->qid, rq->tag);
-		if (!ssdt_admin_submit_nowait(ctrl, &abort))
+		if (!ret)
 			return BLK_EH_RESET_TIMER;
 	}
 	if (READ_ONCE(ctrl->removing)) {

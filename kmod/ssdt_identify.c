@@ -71,6 +71,8 @@ int ssdt_identify_ctrl(struct ssdt_ctrl *ctrl, bool again)
 	ctrl->shutdown_s = ssdt_shutdown_timeout_s(le32_to_cpu(id->rtd3e),
 						   READ_ONCE(ssdt_shutdown_timeout));
 	memcpy(ctrl->psd, id->psd, sizeof(ctrl->psd));
+	/* Abort Command Limit, 0's based: a new count at every start */
+	atomic_set(&ctrl->aborts_left, id->acl + 1);
 	ctrl->apsta = id->apsta;
 	ctrl->hmpre = le32_to_cpu(id->hmpre);
 	ctrl->hmmin = le32_to_cpu(id->hmmin);

@@ -78,6 +78,24 @@ resets() { dmesg_new | grep -c 'reset done' || true; }
 }
 
 # bats test_tags=one-kernel
+@test "at most ACL + 1 Aborts at once: with their completions lost, 8 timed-out writes get 4 (QEMU's ACL is 3), the rest wait; the reset brings all back, data verifies" {
+	adm=/sys/kernel/debug/ssdtune/${ctrl##*/}/drop_admin_completions
+	# the 4 Aborts' completions are lost (nothing else goes to the admin
+	# queue meanwhile; the reset's own commands must get through): they
+	# stay outstanding until the reset
+	echo 4 >"$adm"
+	echo 8 >"$hook"
+	fio_verify "$disk" --rw=write --bs=4k --iodepth=8 --offset=600M --size=32k
+	echo 0 >"$adm"
+	dmesg_new | grep -E 'dropping|aborting|Abort limit|reset'
+	[ "$(dmesg_new | grep -c 'timed out, aborting')" -le 4 ]
+	dmesg_new | grep -q 'the Abort limit is reached, waiting'
+	[ "$(resets)" -ge 1 ]
+	[ "$(trim "$ctrl/state")" = live ]
+	refute grep -q 'I/O error' <(dmesg_new)
+}
+
+# bats test_tags=one-kernel
 @test "after the resets every queue still takes I/O, shadow doorbells are set up again and the per-queue counters balance" {
 	# a reset forgets the Doorbell Buffer Config: the driver sends it again
 	[ "$(trim "$ctrl/shadow_doorbells")" = on ]
