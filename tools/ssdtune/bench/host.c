@@ -284,14 +284,20 @@ struct json_object *ssdt_settings(const struct bench_dev *d)
 	return o;
 }
 
-/* "none [mq-deadline] kyber" -> "mq-deadline" */
+/*
+ * "none [mq-deadline] kyber" -> "mq-deadline".  A bio-based queue (no mq
+ * directory: a native-multipath head disk) has no scheduler: "none",
+ * which 6.1 reads from its file and 6.12 no longer shows.
+ */
 static struct json_object *scheduler(const struct bench_dev *d)
 {
 	char p[PATH_MAX + 64], buf[256], *a, *b;
 
 	snprintf(p, sizeof(p), "%s/queue/scheduler", d->sysdir);
-	if (sys_read(p, buf, sizeof(buf)))
-		return NULL;
+	if (sys_read(p, buf, sizeof(buf))) {
+		snprintf(p, sizeof(p), "%s/mq", d->sysdir);
+		return sys_exists(p) ? NULL : json_object_new_string("none");
+	}
 	a = strchr(buf, '[');
 	b = a ? strchr(a, ']') : NULL;
 	if (!a || !b)
