@@ -23,10 +23,11 @@
 #   VM_LANES=N                           boots that run at once (default 1:
 #                     one after the other; 2: each kernel's boots in a lane
 #                     of their own, Documentation/vm-harness.md)
-#   VM_QEMU=10|PATH|""                   the QEMU (default 10: bookworm-
-#                     backports' 10.0, 15-20% faster under TCG than the
-#                     system's 7.2, which VM_QEMU= (empty) runs; a boot
-#                     that dies before its suite starts is booted again)
+#   VM_QEMU=10|PATH                      the QEMU (default: the system's
+#                     7.2; 10: bookworm-backports' 10.0, 15-20% faster
+#                     under TCG, not the default yet: vm-harness.md); a
+#                     boot that dies before its suite starts is booted
+#                     again
 #   VM_TIMEOUT=SECS                      per-kernel VM timeout (default 3600)
 #   VM_SUBSYS_TIMEOUT=SECS               the subsystem boot's (default 900)
 # Documentation/testing.md says which file runs where, and why.
@@ -36,7 +37,7 @@ cd "$(dirname "$0")/.." || exit 1
 . tests/vm/lib/tags.bash
 BUILD=${BUILD:-$(pwd)/build}
 export BUILD
-export VM_QEMU=${VM_QEMU-10}
+export VM_QEMU=${VM_QEMU-}
 mkdir -p "$BUILD/results" "$BUILD/vm"
 
 scope=${CHECK_SCOPE:-full}

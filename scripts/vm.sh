@@ -99,9 +99,8 @@ VNG=$BUILD/venv/bin/vng
 [ -x "$VNG" ] || die "no virtme-ng at $VNG (run: make setup)"
 # QEMU: the system's (bookworm's 7.2), or VM_QEMU: a path, or "10" for the
 # QEMU 10 that make setup unpacks under $BUILD/qemu (15-20% faster under
-# TCG; scripts/vm-test.sh's default, which boots again a guest that died
-# before its suite started: 10.0.2 aborts about one boot in a dozen on an
-# assertion in TCG's memory map, Documentation/vm-harness.md).
+# TCG; not the suites' default yet: it aborted once at boot in a dozen,
+# and a make check boot hung on it once, Documentation/vm-harness.md).
 case ${VM_QEMU:-} in
 "") qemu="qemu-system-x86_64" ;;
 10) qemu=$BUILD/qemu/bin/qemu-system-x86_64
