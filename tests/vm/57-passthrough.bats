@@ -29,6 +29,7 @@ CMDS=(
 
 # What differs between two reads of one controller: I/O counters, busy
 # time, power-on hours (smart-log and smartctl), the clock (smartctl).
+# nvme smart-log pads "Data Units Read" with tabs before its colon.
 # mask NAME FILE...: NAME (nvme0, ssdt0) as a whole name, not inside
 # "ssdt01", and those values masked in place in each FILE.
 mask() {
@@ -36,7 +37,7 @@ mask() {
 	shift
 	sed -i -E -e "s#(^|[^A-Za-z0-9])$name([^0-9]|\$)#\1DEV\2#g" \
 		-e 's/^((data_units|host)_(read|write|written)[a-z_]*|controller_busy_time|power_on_hours)([[:space:]]*:).*/\1\4 N/' \
-		-e 's/^((Data Units|Host) (Read|Written|Write)[A-Za-z ]*|Controller Busy Time|Power On Hours)(:[[:space:]]*).*/\1\4N/' \
+		-e 's/^((Data Units|Host) (Read|Written|Write)[A-Za-z ]*|Controller Busy Time|Power On Hours)([[:space:]]*:[[:space:]]*).*/\1\4N/' \
 		-e 's/^Local Time is:.*/Local Time is: T/' "$@"
 }
 
