@@ -25,7 +25,6 @@
 #include "lib/sysfs.h"
 #include "uapi/linux/ssdtune.h"
 
-#define PROC_IRQ_DIR		"/proc/irq"
 #define NVME_ADMIN_GET_FEATURES	0x0a
 #define NVME_ADMIN_IDENTIFY	0x06
 #define NVME_FEAT_AUTO_PST	0x0c
@@ -162,15 +161,10 @@ static void read_vectors(const char *bdf, struct qual_view *v)
 		return;
 	v->nvectors = vecs.n;
 	for (i = 0; i < vecs.n; i++) {
-		char p[PATH_MAX];
-		struct stat st;
+		const char *why;
 
-		sys_pathf(p, sizeof(p), PROC_IRQ_DIR "/%d/smp_affinity", vecs.v[i].irq);
-		if (!stat(p, &st) && !(st.st_mode & 0222))
-			continue;	/* 6.12: read-only, kernel-managed */
-		if (!strcmp(v->driver, "nvme") && vecs.v[i].entry != 0)
-			continue;	/* 6.1: nvme's I/O vectors are managed */
-		v->nsteerable++;
+		if (!irqvec_managed(vecs.v[i].irq, vecs.v[i].entry, v->driver, &why))
+			v->nsteerable++;
 	}
 	irqvec_free(&vecs);
 }

@@ -6,10 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lib/bdf.h"
 #include "lib/irqvec.h"
 #include "lib/parse.h"
+#include "uapi/linux/ssdtune.h"
 #include "lib/ssdtdev.h"
 #include "lib/sysfs.h"
 
@@ -370,4 +372,27 @@ long long irqvec_count_sum(const int *irqs, int n)
 long long irqvec_count(int irq)
 {
 	return irqvec_count_sum(&irq, 1);
+}
+
+int irqvec_managed(int irq, int entry, const char *driver, const char **why)
+{
+	char p[64];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "/proc/irq/%d/smp_affinity", irq);
+	if (!stat(p, &st) && !(st.st_mode & 0222)) {
+		*why = "smp_affinity is read-only (kernel-managed)";
+		return 1;
+	}
+	if (!strcmp(driver, SSDTUNE_DRV_NAME)) {
+		*why = "ssdtune allocates unmanaged vectors";
+		return 0;
+	}
+	if (!strcmp(driver, "nvme")) {
+		*why = entry == 0 ? "nvme: admin queue vector (not managed)" :
+				    "nvme: I/O queue vectors are kernel-managed";
+		return entry != 0;
+	}
+	*why = "unknown for this driver";
+	return -1;
 }

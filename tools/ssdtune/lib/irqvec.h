@@ -54,6 +54,15 @@ long long irqvec_count(int irq);
 /* The same for @irqs[0..@n) together, in one read; -1 if none is listed. */
 long long irqvec_count_sum(const int *irqs, int n);
 
+/*
+ * Can userspace steer vector @entry (Linux IRQ @irq) of a function bound
+ * to @driver?  1: no, kernel-managed; 0: yes; -1: unknown.  6.12+ makes a
+ * managed vector's smp_affinity read-only (0444): that is proof.  Before,
+ * only a write tells (EIO), and nothing is written: inferred from the
+ * driver.  *@why says how it was judged.
+ */
+int irqvec_managed(int irq, int entry, const char *driver, const char **why);
+
 /* The IRQ number that vector @entry of @bdf has now, or -ENOENT. */
 int irqvec_irq(const char *bdf, int entry);
 

@@ -189,32 +189,11 @@ fail:
 	return r;
 }
 
-/*
- * Can userspace steer this vector?  6.12+ makes a managed vector's
- * smp_affinity read-only (0444): that is proof.  Before, only a write
- * tells (EIO), and topology writes nothing: infer from the driver.
- */
+/* Can userspace steer this vector?  irqvec_managed() judges. */
 static void classify_irq(struct topo_irq *q, const char *driver)
 {
-	char p[PATH_MAX];
-	struct stat st;
-
-	if (!stat(sys_pathf(p, sizeof(p), PROC_IRQ "/%d/smp_affinity", q->irq), &st) &&
-	    !(st.st_mode & 0222)) {
-		q->managed = MANAGED_YES;
-		q->managed_why = "smp_affinity is read-only (kernel-managed)";
-	} else if (!strcmp(driver, SSDTUNE_DRV_NAME)) {
-		q->managed = MANAGED_NO;
-		q->managed_why = "ssdtune allocates unmanaged vectors";
-	} else if (!strcmp(driver, "nvme")) {
-		q->managed = q->entry == 0 ? MANAGED_NO : MANAGED_YES;
-		q->managed_why = q->entry == 0 ?
-			"nvme: admin queue vector (not managed)" :
-			"nvme: I/O queue vectors are kernel-managed";
-	} else {
-		q->managed = MANAGED_UNKNOWN;
-		q->managed_why = "unknown for this driver";
-	}
+	q->managed = (enum topo_managed)irqvec_managed(q->irq, q->entry, driver,
+							&q->managed_why);
 }
 
 static int gather_irqs(struct topo *t, struct topo_pci *pc,
