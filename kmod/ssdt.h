@@ -290,8 +290,7 @@ struct ssdt_ctrl {
 
 	/* Host Memory Buffer (ssdt_hmb_dev.c), under dev_mutex */
 	struct ssdt_hmb hmb;		/* the memory, kept across resets */
-	bool hmb_on;			/* the controller may use it */
-	u64 hmb_bytes;			/* sysfs hmb_bytes: given, 0: none */
+	bool hmb_on;			/* it may use it; sysfs hmb_bytes: size */
 
 	struct device *cdev;		/* /sys/class/ssdtune/ssdtN */
 	struct cdev *chr;		/* /dev/ssdtN (ssdt_ioctl.c) */

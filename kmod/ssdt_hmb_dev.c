@@ -66,7 +66,6 @@ static const struct ssdt_hmb_ops ssdt_hmb_dma_ops = {
 /* Free the buffer: the controller must not hold it (see the top). */
 static void ssdt_hmb_release(struct ssdt_ctrl *ctrl)
 {
-	WRITE_ONCE(ctrl->hmb_bytes, 0);
 	ssdt_hmb_free(&ctrl->hmb, &ssdt_hmb_dma_ops, ctrl);
 }
 
@@ -103,7 +102,7 @@ int ssdt_hmb_start(struct ssdt_ctrl *ctrl, bool reset)
 	u64 min, want;
 	int ret;
 
-	ctrl->hmb_on = false;
+	WRITE_ONCE(ctrl->hmb_on, false);
 	want = ssdt_hmb_target(hmpre, hmmin, limit_mb, &min);
 	if (!want) {
 		ssdt_hmb_release(ctrl);
@@ -134,8 +133,7 @@ int ssdt_hmb_start(struct ssdt_ctrl *ctrl, bool reset)
 		ssdt_hmb_release(ctrl);
 		return ret < 0 ? ret : 0;
 	}
-	ctrl->hmb_on = true;
-	WRITE_ONCE(ctrl->hmb_bytes, ctrl->hmb.size);
+	WRITE_ONCE(ctrl->hmb_on, true);
 	if (!reset)
 		dev_info(ssdt_dev(ctrl), "host memory buffer: %llu KiB in %u chunks (preferred %llu KiB, minimum %llu KiB)\n",
 			 ctrl->hmb.size >> 10, ctrl->hmb.nr_descs,
@@ -156,14 +154,13 @@ void ssdt_hmb_stop(struct ssdt_ctrl *ctrl)
 		return;
 	if (!ssdt_hmb_set(ctrl, 0, min_t(unsigned int, SSDT_HMB_STOP_TIMEOUT_S,
 					 READ_ONCE(ssdt_admin_timeout))))
-		ctrl->hmb_on = false;
+		WRITE_ONCE(ctrl->hmb_on, false);
 }
 
 /* The controller is disabled, gone, or off the bus: it holds nothing. */
 void ssdt_hmb_stopped(struct ssdt_ctrl *ctrl)
 {
-	ctrl->hmb_on = false;
-	WRITE_ONCE(ctrl->hmb_bytes, 0);
+	WRITE_ONCE(ctrl->hmb_on, false);
 }
 
 /* Removal or a failed probe, after ssdt_hmb_stopped(): free it. */

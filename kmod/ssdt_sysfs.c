@@ -76,7 +76,8 @@ SSDT_CTRL_ATTR_RO(poll_queues, "%u", ctrl->nr_poll);
 SSDT_CTRL_ATTR_RO(queue_depth, "%u", ctrl->io_depth);
 SSDT_CTRL_ATTR_RO(shadow_doorbells, "%s", ssdt_dbbuf_name(READ_ONCE(ctrl->dbbuf)));
 /* the Host Memory Buffer the controller holds now (ssdt_hmb_dev.c) */
-SSDT_CTRL_ATTR_RO(hmb_bytes, "%llu", READ_ONCE(ctrl->hmb_bytes));
+SSDT_CTRL_ATTR_RO(hmb_bytes, "%llu",
+		  READ_ONCE(ctrl->hmb_on) ? READ_ONCE(ctrl->hmb.size) : 0);
 
 /* The quirks in force, by name (ssdt_quirks.c): the table's and quirks='s. */
 static ssize_t quirks_show(struct device *dev, struct device_attribute *attr,
