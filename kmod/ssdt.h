@@ -301,6 +301,7 @@ struct ssdt_ctrl {
 	struct dentry *debugfs;
 	atomic_t drop_completions;	/* debug: completions to lose */
 	atomic_t drop_admin_completions;	/* debug: admin ones */
+	atomic_t skip_admin_irqs;	/* debug: admin interrupts to miss */
 	atomic_t stale_completions;	/* debug: stale CQEs to replay */
 	atomic_t fail_completions;	/* debug: completions to fail */
 	u16 fail_status;		/* debug: with this status */

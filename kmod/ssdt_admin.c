@@ -135,7 +135,9 @@ static int ssdt_admin_post(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
 
 /*
  * Run an admin command and wait for it, at most @timeout_s seconds; its
- * completion entry into @cqe.  On a timeout the controller is stopped
+ * completion entry into @cqe.  At the timeout the admin queue is reaped
+ * once by hand (a lost interrupt only costs the wait).  On a timeout the
+ * controller is stopped
  * (ssdt_ctrl_fence) before this returns, so the caller may free the
  * command's buffers, and then reset.  Returns 0 when the controller
  * answered (whatever the status), or a negative errno: -ETIMEDOUT,
@@ -154,6 +156,12 @@ int ssdt_admin_exec_cqe(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
 		return slot;
 	s = &ctrl->slots[slot];
 	left = wait_for_completion_timeout(&done, timeout_s * HZ);
+	/* Did we miss an interrupt?  (Stock polls in its timeout, too.) */
+	if (!left && ssdt_cq_poll(ctrl->admin) && try_wait_for_completion(&done)) {
+		dev_warn(ssdt_dev(ctrl), "admin command %#x completed without an interrupt\n",
+			 cmd->common.opcode);
+		left = 1;
+	}
 	spin_lock_irqsave(&ctrl->slot_lock, flags);
 	if (!left && s->waiter) {
 		/* Still outstanding: whoever completes it frees the slot. */

@@ -23,6 +23,9 @@
  *                     (of commands: an Asynchronous Event Request's
  *                     completion is never lost, so a test loses the one
  *                     of the command it sends)
+ *   ssdtN/skip_admin_irqs  the next N admin interrupts are not handled
+ *                     (their completions stay in the queue), as a lost
+ *                     interrupt: the admin timeout reaps them by hand
  *   ssdtN/stale_completions  replay the next N I/O completions first as
  *                     late ones of the tag's previous use (generation
  *                     less one): each must be dropped
@@ -167,6 +170,8 @@ void ssdt_debug_add(struct ssdt_ctrl *ctrl)
 				&ctrl->drop_completions);
 	debugfs_create_atomic_t("drop_admin_completions", 0600, ctrl->debugfs,
 				&ctrl->drop_admin_completions);
+	debugfs_create_atomic_t("skip_admin_irqs", 0600, ctrl->debugfs,
+				&ctrl->skip_admin_irqs);
 	debugfs_create_atomic_t("stale_completions", 0600, ctrl->debugfs,
 				&ctrl->stale_completions);
 	debugfs_create_atomic_t("fail_completions", 0600, ctrl->debugfs,

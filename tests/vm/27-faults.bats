@@ -132,6 +132,49 @@ teardown_file() {
 	dmesg_clean_since_mark 'PCI channel failed|I/O error|Buffer I/O|dead|operation not supported|critical'
 }
 
+# The restart after a function reset fails (its Identify Controller lost,
+# as QEMU 10 once lost it after an FLR): the controller is declared dead
+# out of the pause, so what the pause held must fail, at once, and none of
+# it may be left waiting.
+# bats test_tags=one-kernel
+@test "a restart that fails after a function reset (Identify lost) during fio: the controller is dead, fio ends with errors at once, nothing waits; detach and unload work" {
+	local adm_s=2 old
+	[ -z "${SSDT_VM_SLOW:-}" ] || adm_s=4
+	setup_attached
+	ctrl=$(ssdt_ctrl)
+	disk=$(ssdt_disk)
+	fio --name=t --filename="$disk" --direct=1 --ioengine=libaio --rw=randwrite \
+		--bs=4k --iodepth=32 --offset=440M --size=32M --time_based --runtime=120 \
+		--output="$SSDT_TMP/restart.fio" >/dev/null 2>&1 3>&- &
+	fpid=$!
+	io_flows
+	old=$(cat /sys/module/ssdtune/parameters/admin_timeout)
+	echo "$adm_s" >/sys/module/ssdtune/parameters/admin_timeout
+	# halted with fio's queue in flight; the restart's first command is lost
+	echo 1 >"$SSDT_DBG/${ctrl##*/}/drop_admin_completions"
+	echo 1 >"/sys/bus/pci/devices/$bdf/reset"
+	echo "$old" >/sys/module/ssdtune/parameters/admin_timeout
+	dmesg_new | grep -E 'halted for|reset failed|dropping admin' || true
+	dmesg_new | grep -q 'reset failed'
+	[ "$(trim "$ctrl/state")" = dead ]
+	# fio's I/O fails: it stops on its own errors within seconds
+	for ((i = 0; i < 300; i++)); do kill -0 "$fpid" 2>/dev/null || break; sleep 0.1; done
+	if kill -0 "$fpid" 2>/dev/null; then
+		ps -eo stat=,pid=,wchan:32=,comm= | awk '$1 ~ /^[DS]/ && $4 == "fio"'
+		cat "/sys/kernel/debug/block/${disk#/dev/}"/hctx*/busy 2>/dev/null || true
+		kill -INT "$fpid" 2>/dev/null || true
+		err "fio still runs 30 s after the controller died"
+	fi
+	run wait "$fpid"
+	[ "$status" -ne 0 ]
+	tail -n 4 "$SSDT_TMP/restart.fio"
+	run timeout 20 dd if="$disk" of=/dev/null bs=4k count=1 iflag=direct
+	[ "$status" -ne 0 ] && [ "$status" -ne 124 ]
+	teardown_stock
+	module_load
+	dmesg_clean_since_mark 'admin command .* timed out|reset failed|I/O error|Buffer I/O|dead|critical'
+}
+
 # attach_losing_admin STEP: attach (run: $status, $output) from a fresh
 # module load, with one admin completion lost from probe step STEP on and
 # admin_timeout cut to 1 s (the least the driver takes: 0 would time out

@@ -368,6 +368,9 @@ static int cmd_qualify(const struct command *cmd, struct cli *cli)
 	if (r < 0)
 		return out_fail_err(&err);
 	was_ssdt = r > 0;
+	/* a mounted or open namespace: refused before any wait */
+	if (!was_ssdt && bind_check_idle("attach", &d, &err))
+		return out_fail_err(&err);
 	if (output_file && !(f = fopen(output_file, "w")))
 		return out_fail(EXIT_REFUSED, "cannot write %s: %s", output_file,
 				strerror(errno));

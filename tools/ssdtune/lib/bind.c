@@ -131,6 +131,16 @@ static int hold_idle(const char *verb, struct bind_dev *d,
 	return 0;
 }
 
+int bind_check_idle(const char *verb, struct bind_dev *d,
+		    struct lib_err *err)
+{
+	int r = hold_idle(verb, d, err);
+
+	if (!r)
+		blk_free(&d->held);
+	return r;
+}
+
 /* Poll until @drv (NULL: any driver but ssdtune) drives @pd, or timeout;
  * the driver seen last into @now. */
 static bool wait_driver(const struct pcidev *pd, const char *drv,

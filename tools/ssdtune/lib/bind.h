@@ -45,6 +45,14 @@ int bind_detach_begin(const char *arg, struct bind_dev *d,
 		      struct lib_err *err);
 
 /*
+ * Refuse as bind_to_ssdtune() would ("refusing to @verb BDF: why") if a
+ * block device of @d is in use now, holding nothing: for a command that
+ * waits or reads before it binds (qualify), so the refusal comes first.
+ */
+int bind_check_idle(const char *verb, struct bind_dev *d,
+		    struct lib_err *err);
+
+/*
  * Move @d from its driver to ssdtune, unless one of its block devices is
  * in use ("refusing to attach BDF: why"): with them held open exclusively
  * (not in a dry run), so that nothing mounts or claims one meanwhile,
