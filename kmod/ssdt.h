@@ -251,6 +251,8 @@ struct ssdt_ctrl {
 	u8 fna;				/* Format NVM attributes */
 	u16 wctemp;			/* warning temperature, K; 0: none */
 	u32 oaes;			/* optional asynchronous events */
+	u16 mtfa;			/* max firmware activation, 100 ms */
+	struct work_struct fw_act_work;	/* ssdt_fwact.c */
 	u8 aerl;			/* event requests allowed - 1 */
 	u8 vwc;
 	u8 npss;			/* power states - 1 */
@@ -305,6 +307,7 @@ struct ssdt_ctrl {
 	atomic_t stale_completions;	/* debug: stale CQEs to replay */
 	atomic_t fail_completions;	/* debug: completions to fail */
 	u16 fail_status;		/* debug: with this status */
+	unsigned long dbg_pp_until;	/* debug: CSTS.PP reads set till */
 #endif
 };
 
@@ -362,6 +365,12 @@ static inline u32 ssdt_debug_nl_queues_per_msg(void)
 	return READ_ONCE(ssdt_nl_queues_per_msg);
 }
 
+/* A firmware activation the fw_act hook plays: CSTS.PP reads set. */
+static inline bool ssdt_debug_pp(struct ssdt_ctrl *ctrl)
+{
+	return time_before(jiffies, READ_ONCE(ctrl->dbg_pp_until));
+}
+
 static inline u32 ssdt_debug_scan_delay_ms(void)
 {
 	return READ_ONCE(ssdt_scan_delay_ms);
@@ -407,6 +416,7 @@ static inline void ssdt_debug_exit(void) { }
 /* no counter to name: the argument is not compiled */
 #define ssdt_debug_drop(left) false
 #define ssdt_debug_fail_status(ctrl) 0
+#define ssdt_debug_pp(ctrl) false
 static inline u32 ssdt_debug_nl_queues_per_msg(void) { return 0; }
 static inline u32 ssdt_debug_scan_delay_ms(void) { return 0; }
 static inline bool ssdt_debug_apsta(void) { return false; }
@@ -420,6 +430,11 @@ void ssdt_aer_init(struct ssdt_ctrl *ctrl);
 void ssdt_aer_start(struct ssdt_ctrl *ctrl);
 void ssdt_aer_done(struct ssdt_ctrl *ctrl, u16 status, u32 result);
 void ssdt_aer_stop(struct ssdt_ctrl *ctrl);
+
+/* ssdt_fwact.c: firmware activation holds the I/O while CSTS.PP is set */
+void ssdt_fw_act_init(struct ssdt_ctrl *ctrl);
+void ssdt_fw_act_start(struct ssdt_ctrl *ctrl);
+void ssdt_fw_act_stop(struct ssdt_ctrl *ctrl);
 
 /* An asynchronous event as netlink reports it (SSDTUNE_EVENT_ASYNC). */
 struct ssdt_nl_async {

@@ -70,8 +70,14 @@ static void ssdt_aer_handle(struct ssdt_ctrl *ctrl, u32 result)
 			ev.have_smart = true;
 		}
 		break;
-	case NVME_AER_ERROR:
 	case NVME_AER_NOTICE:
+		/* the Firmware Slot log is read once the activation ends */
+		if (ev.info == NVME_AER_NOTICE_FW_ACT_STARTING) {
+			ssdt_fw_act_start(ctrl);
+			break;
+		}
+		fallthrough;
+	case NVME_AER_ERROR:
 		/* The first 512 bytes: enough to clear the event. */
 		ret = ssdt_get_log_page(ctrl, ev.lid, smart, sizeof(*smart));
 		break;

@@ -46,6 +46,9 @@
  *                     resume), 3 a channel failed for good
  *                     (error_detected); QEMU's NVMe has no AER capability
  *                     to inject into, and the debug kernel has no AER
+ *   ssdtN/fw_act      write N: a firmware activation of N ms, as after
+ *                     the "firmware activation starting" notice: CSTS.PP
+ *                     reads set for N ms (QEMU never sets it)
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -116,6 +119,19 @@ static int ssdt_sleep_set(void *data, u64 ms)
 }
 DEFINE_DEBUGFS_ATTRIBUTE(ssdt_sleep_fops, NULL, ssdt_sleep_set, "%llu\n");
 
+/* A firmware activation of @ms: CSTS.PP reads set, as after the notice. */
+static int ssdt_fw_act_set(void *data, u64 ms)
+{
+	struct ssdt_ctrl *ctrl = data;
+
+	if (!ms || ms > 600000)
+		return -EINVAL;
+	WRITE_ONCE(ctrl->dbg_pp_until, jiffies + msecs_to_jiffies(ms));
+	ssdt_fw_act_start(ctrl);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(ssdt_fw_act_fops, NULL, ssdt_fw_act_set, "%llu\n");
+
 /*
  * What pcie_do_recovery() does to one device, in its order, with the
  * channel state it sets; the device lock is held across (the core takes
@@ -185,6 +201,8 @@ void ssdt_debug_add(struct ssdt_ctrl *ctrl)
 				   &ssdt_sleep_fops);
 	debugfs_create_file_unsafe("aer", 0200, ctrl->debugfs, ctrl,
 				   &ssdt_aer_fops);
+	debugfs_create_file_unsafe("fw_act", 0200, ctrl->debugfs, ctrl,
+				   &ssdt_fw_act_fops);
 }
 
 void ssdt_debug_remove(struct ssdt_ctrl *ctrl)

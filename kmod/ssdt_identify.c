@@ -59,6 +59,7 @@ int ssdt_identify_ctrl(struct ssdt_ctrl *ctrl, bool again)
 	ctrl->oncs = le16_to_cpu(id->oncs);
 	ctrl->oacs = le16_to_cpu(id->oacs);
 	ctrl->oaes = le32_to_cpu(id->oaes);
+	ctrl->mtfa = le16_to_cpu(id->mtfa);
 	ctrl->aerl = id->aerl;
 	ctrl->fna = id->fna;
 	ctrl->wctemp = le16_to_cpu(id->wctemp);

@@ -227,6 +227,7 @@ static void ssdt_take_down(struct ssdt_ctrl *ctrl, bool live)
 	mutex_unlock(&ctrl->dev_mutex);
 	/* queued by an admin timeout since ssdt_stop_resets(); nothing can now */
 	cancel_work_sync(&ctrl->reset_work);
+	ssdt_fw_act_stop(ctrl);		/* events stopped in the teardown */
 	ssdt_blk_exit(ctrl);
 	ssdt_pci_release(ctrl);
 }
@@ -267,6 +268,7 @@ static int ssdt_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	mutex_init(&ctrl->apst_mutex);
 	INIT_WORK(&ctrl->reset_work, ssdt_reset_work);
 	ssdt_aer_init(ctrl);
+	ssdt_fw_act_init(ctrl);
 	ssdt_ns_init(ctrl);
 	ret = ida_alloc_max(&ssdt_ida, SSDT_MAX_CTRLS - 1, GFP_KERNEL);
 	if (ret < 0)
@@ -281,6 +283,7 @@ static int ssdt_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	mutex_unlock(&ctrl->dev_mutex);
 	if (ret) {
 		cancel_work_sync(&ctrl->reset_work);
+		ssdt_fw_act_stop(ctrl);
 		goto free_power;
 	}
 	ssdt_debug_add(ctrl);

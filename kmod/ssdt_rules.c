@@ -77,3 +77,8 @@ unsigned int ssdt_shutdown_timeout_s(u32 rtd3e_us, unsigned int floor_s)
 {
 	return clamp_t(unsigned int, rtd3e_us / 1000000, floor_s, 60);
 }
+
+unsigned int ssdt_fw_act_timeout_ms(u16 mtfa, unsigned int admin_s)
+{
+	return mtfa ? mtfa * 100u : min_t(unsigned int, admin_s, 3600) * 1000u;
+}

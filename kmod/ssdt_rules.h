@@ -116,4 +116,12 @@ u32 ssdt_io_queue_entries(u16 mqes, u32 want, bool qdepth_one, bool mqes0_64);
  */
 unsigned int ssdt_shutdown_timeout_s(u32 rtd3e_us, unsigned int floor_s);
 
+/*
+ * Milliseconds a firmware activation may hold the I/O (CSTS.PP set): the
+ * controller's Maximum Time for Firmware Activation (@mtfa, in units of
+ * 100 ms), or, when it reports none, the admin timeout (@admin_s), as
+ * stock nvme's nvme_fw_act_work waits.
+ */
+unsigned int ssdt_fw_act_timeout_ms(u16 mtfa, unsigned int admin_s);
+
 #endif

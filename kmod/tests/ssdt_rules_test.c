@@ -190,6 +190,20 @@ static void shutdown_timeout_rtd3e(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ssdt_shutdown_timeout_s(0xffffffff, 5), 60u);
 }
 
+static void fw_act_timeout_mtfa(struct kunit *test)
+{
+	/* MTFA in 100 ms units */
+	KUNIT_EXPECT_EQ(test, ssdt_fw_act_timeout_ms(1, 60), 100u);
+	KUNIT_EXPECT_EQ(test, ssdt_fw_act_timeout_ms(50, 60), 5000u);
+	/* the largest MTFA: 6553.5 s, no overflow */
+	KUNIT_EXPECT_EQ(test, ssdt_fw_act_timeout_ms(0xffff, 60), 6553500u);
+	/* none reported: the admin timeout */
+	KUNIT_EXPECT_EQ(test, ssdt_fw_act_timeout_ms(0, 60), 60000u);
+	KUNIT_EXPECT_EQ(test, ssdt_fw_act_timeout_ms(0, 1), 1000u);
+	/* an absurd admin_timeout does not overflow */
+	KUNIT_EXPECT_EQ(test, ssdt_fw_act_timeout_ms(0, 0xffffffff), 3600000u);
+}
+
 static struct kunit_case ssdt_rules_cases[] = {
 	KUNIT_CASE(retry_transient_until_limit),
 	KUNIT_CASE(retry_never_dnr_success_noretry),
@@ -201,6 +215,7 @@ static struct kunit_case ssdt_rules_cases[] = {
 	KUNIT_CASE(nid_list_csi),
 	KUNIT_CASE(io_queue_entries_mqes),
 	KUNIT_CASE(shutdown_timeout_rtd3e),
+	KUNIT_CASE(fw_act_timeout_mtfa),
 	{}
 };
 

@@ -175,6 +175,53 @@ teardown_file() {
 	dmesg_clean_since_mark 'admin command .* timed out|reset failed|I/O error|Buffer I/O|dead|critical'
 }
 
+# Firmware activation (debugfs fw_act: CSTS.PP reads set for N ms, as
+# after the "firmware activation starting" notice; QEMU never sets it).
+# bats test_tags=one-kernel
+@test "firmware activation during fio verify: the I/O is held while CSTS.PP is set, nothing times out, then it goes on; the slot log names the revision" {
+	setup_attached
+	ctrl=$(ssdt_ctrl)
+	disk=$(ssdt_disk)
+	tmo=/sys/block/${disk#/dev/}/queue/io_timeout
+	old_tmo=$(cat "$tmo")
+	echo 1000 >"$tmo"	# a held request must not be aborted
+	(io_flows || exit 1; echo 3000 >"$SSDT_DBG/${ctrl##*/}/fw_act" || exit 1
+	 wait_for 10 grep -q resetting "$ctrl/state" || exit 1
+	 a=$(io_sum); sleep 1; b=$(io_sum)
+	 echo "# held: submitted $a then $b, state $(trim "$ctrl/state")" >&3
+	 [ "$a" = "$b" ] || exit 1
+	 wait_for 30 grep -q live "$ctrl/state") &
+	fpid=$!
+	verify_while "$fpid" --offset=480M
+	wait "$fpid"
+	echo "$old_tmo" >"$tmo"
+	dmesg_new | grep -E 'firmware activation' || true
+	dmesg_new | grep -q 'firmware activation: I/O held'
+	dmesg_new | grep -Eq 'firmware activation done: slot [1-7], revision [^ ]+'
+	refute grep -Eq 'timed out|resetting controller|I/O error' <(dmesg_new)
+	[ "$(trim "$ctrl/state")" = live ]
+	dmesg_clean_since_mark
+}
+
+# bats test_tags=one-kernel
+@test "firmware activation that outlasts admin_timeout (no MTFA): the controller is reset and the I/O goes on" {
+	setup_attached
+	ctrl=$(ssdt_ctrl)
+	old=$(cat /sys/module/ssdtune/parameters/admin_timeout)
+	echo 1 >/sys/module/ssdtune/parameters/admin_timeout
+	(io_flows || exit 1; echo 4000 >"$SSDT_DBG/${ctrl##*/}/fw_act") &
+	fpid=$!
+	verify_while "$fpid" --offset=500M
+	wait "$fpid"
+	reset_seen() { [ "$(resets_done)" -ge 1 ]; }
+	wait_for 30 reset_seen
+	echo "$old" >/sys/module/ssdtune/parameters/admin_timeout
+	dmesg_new | grep -q 'firmware activation did not end within 1000 ms: resetting controller'
+	[ "$(trim "$ctrl/state")" = live ]
+	fio_verify "$(ssdt_disk)" --rw=randwrite --bs=4k --iodepth=16 --offset=520M --size=4M
+	dmesg_clean_since_mark 'did not end|resetting controller'
+}
+
 # attach_losing_admin STEP: attach (run: $status, $output) from a fresh
 # module load, with one admin completion lost from probe step STEP on and
 # admin_timeout cut to 1 s (the least the driver takes: 0 would time out
