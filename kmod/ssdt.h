@@ -522,6 +522,9 @@ void ssdt_io_quiesce(struct ssdt_ctrl *ctrl);
 void ssdt_io_sync(struct ssdt_ctrl *ctrl);
 void ssdt_io_unquiesce(struct ssdt_ctrl *ctrl);
 void ssdt_io_cancel_all(struct ssdt_ctrl *ctrl, bool requeue);
+unsigned int ssdt_io_drain(struct ssdt_ctrl *ctrl, unsigned long timeout,
+			   bool *drained);
+void ssdt_io_thaw(struct ssdt_ctrl *ctrl);
 
 /* ssdt_ns.c: namespaces and their disks, rescans */
 void ssdt_ns_init(struct ssdt_ctrl *ctrl);

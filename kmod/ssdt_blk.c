@@ -759,6 +759,47 @@ void ssdt_io_unquiesce(struct ssdt_ctrl *ctrl)
 	}
 }
 
+static bool ssdt_count_rq(struct request *rq, void *data)
+{
+	(*(unsigned int *)data)++;
+	return true;
+}
+
+/*
+ * Before a shutdown, let what is in flight finish (stock: nvme_start_freeze
+ * and nvme_wait_freeze_timeout): no new request enters the disks, those in
+ * flight get up to @timeout jiffies.  Returns how many were in flight, and
+ * in @drained whether all finished; the disks stay frozen until
+ * ssdt_io_thaw(), after the controller is stopped.
+ */
+unsigned int ssdt_io_drain(struct ssdt_ctrl *ctrl, unsigned long timeout,
+			   bool *drained)
+{
+	long left = timeout;
+	unsigned int i, n = 0;
+
+	if (ctrl->tagset_ready)
+		blk_mq_tagset_busy_iter(&ctrl->tagset, ssdt_count_rq, &n);
+	for (i = 0; i < ctrl->nr_ns; i++)
+		if (ctrl->ns[i].disk)
+			blk_freeze_queue_start(ctrl->ns[i].disk->queue);
+	for (i = 0; i < ctrl->nr_ns && left > 0; i++)
+		if (ctrl->ns[i].disk)
+			left = blk_mq_freeze_queue_wait_timeout(ctrl->ns[i].disk->queue,
+								left);
+	*drained = left > 0;
+	return n;
+}
+
+void ssdt_io_thaw(struct ssdt_ctrl *ctrl)
+{
+	unsigned int i;
+
+	for (i = 0; i < ctrl->nr_ns; i++)
+		if (ctrl->ns[i].disk)
+			blk_mq_unfreeze_queue(ctrl->ns[i].disk->queue);
+}
+
 static bool ssdt_cancel_rq(struct request *rq, void *data)
 {
 	struct ssdt_iod *iod = blk_mq_rq_to_pdu(rq);

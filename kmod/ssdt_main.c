@@ -343,22 +343,34 @@ static void ssdt_remove(struct pci_dev *pdev)
 }
 
 /*
- * Power-off, reboot or kexec: the controller commits its cache (CC.SHN)
- * and stops; every request still in flight fails and new ones fail at
- * once.  Nothing is freed: the disks and the tag set stay until remove(),
- * which may still come (kexec, or the debugfs hook).
+ * Power-off, reboot or kexec: what is in flight may finish first (within
+ * io_timeout, as stock waits), then the controller commits its cache
+ * (CC.SHN) and stops; what is left fails, and new requests fail at once.
+ * Nothing is freed: the disks and the tag set stay until remove(), which
+ * may still come (kexec, or the debugfs hook).
  */
 void ssdt_shutdown(struct pci_dev *pdev)
 {
 	struct ssdt_ctrl *ctrl = pci_get_drvdata(pdev);
+	bool drained = true, live;
+	unsigned int n = 0;
 
 	if (!ctrl)
 		return;
 	ssdt_stop_resets(ctrl);
 	mutex_lock(&ctrl->dev_mutex);
+	live = ctrl->state == SSDT_LIVE;
+	if (live)
+		n = ssdt_io_drain(ctrl, READ_ONCE(ssdt_io_timeout) * HZ, &drained);
 	if (ctrl->state != SSDT_DEAD) {
 		ssdt_io_sync(ctrl);
-		ssdt_mark_dead(ctrl, ctrl->state == SSDT_LIVE);
+		ssdt_mark_dead(ctrl, live);
+	}
+	if (live) {
+		ssdt_io_thaw(ctrl);
+		dev_info(&pdev->dev, "shutdown: %u requests in flight %s\n", n,
+			 drained ? "completed first" :
+				   "did not complete within io_timeout: failed");
 	}
 	mutex_unlock(&ctrl->dev_mutex);
 }
