@@ -176,8 +176,6 @@ struct ssdt_iod {
 	u32 nlists;
 	__le64 *lists[SSDT_MAX_PRP_LISTS];
 	dma_addr_t list_dma[SSDT_MAX_PRP_LISTS];
-	struct nvme_dsm_range dsm;
-	dma_addr_t dsm_dma;
 	struct ssdt_sgl *sgl;		/* off the fast path only */
 	struct ssdt_power_rq pw;		/* host power throttle */
 };
@@ -246,6 +244,7 @@ struct ssdt_ctrl {
 	u32 max_xfer;			/* bytes per request */
 	u32 max_zeroes_sectors;		/* per Write Zeroes (WZSL), 0: transfer */
 	u32 dmrsl;			/* blocks per DSM range, 0: no limit */
+	u8 dmrl;			/* ranges per DSM, 0: no limit */
 	u16 oncs;
 	u16 oacs;
 	u8 fna;				/* Format NVM attributes */

@@ -53,11 +53,6 @@ static void ssdt_unmap_data(struct ssdt_ctrl *ctrl, struct request *rq)
 		mempool_free(iod->sgl, ctrl->sgl_pool);
 		iod->sgl = NULL;
 	}
-	if (iod->dsm_dma) {
-		dma_unmap_single(ssdt_dev(ctrl), iod->dsm_dma, sizeof(iod->dsm),
-				 DMA_TO_DEVICE);
-		iod->dsm_dma = 0;
-	}
 }
 
 /*
@@ -166,29 +161,45 @@ ioerr:
 	return BLK_STS_IOERR;
 }
 
+/*
+ * Deallocate: one range per bio the block layer merged into the request
+ * (at most max_discard_segments), in a zeroed page of the PRP pool that
+ * ssdt_unmap_data() gives back: some controllers read the whole 4 KiB
+ * whatever the range count says (stock allocates it whole, too).
+ */
 static blk_status_t ssdt_setup_discard(struct ssdt_ctrl *ctrl,
 				       struct ssdt_ns *ns, struct request *rq,
 				       struct ssdt_iod *iod)
 {
+	unsigned short segs = blk_rq_nr_discard_segments(rq), n = 0;
 	struct nvme_dsm_cmd *dsm = &iod->cmd.dsm;
+	struct nvme_dsm_range *range;
+	struct bio *bio;
 	dma_addr_t dma;
 
-	iod->dsm.cattr = 0;
-	iod->dsm.nlb = cpu_to_le32(blk_rq_bytes(rq) >> ns->lba_shift);
-	iod->dsm.slba = cpu_to_le64(blk_rq_pos(rq) >> (ns->lba_shift - 9));
-	dma = dma_map_single(ssdt_dev(ctrl), &iod->dsm, sizeof(iod->dsm),
-			     DMA_TO_DEVICE);
-	if (dma_mapping_error(ssdt_dev(ctrl), dma))
+	BUILD_BUG_ON(NVME_DSM_MAX_RANGES * sizeof(*range) > SSDT_PAGE_SIZE);
+	range = dma_pool_zalloc(ctrl->prp_pool, GFP_ATOMIC, &dma);
+	if (!range)
 		return BLK_STS_RESOURCE;
-	iod->dsm_dma = dma;
+	iod->lists[0] = (__le64 *)range;
+	iod->list_dma[0] = dma;
+	iod->nlists = 1;
+	__rq_for_each_bio(bio, rq) {
+		if (n < segs) {
+			range[n].nlb = cpu_to_le32(bio->bi_iter.bi_size >> ns->lba_shift);
+			range[n].slba = cpu_to_le64(bio->bi_iter.bi_sector >>
+						    (ns->lba_shift - SECTOR_SHIFT));
+		}
+		n++;
+	}
+	if (WARN_ON_ONCE(!n || n != segs || n > NVME_DSM_MAX_RANGES)) {
+		ssdt_unmap_data(ctrl, rq);
+		return BLK_STS_IOERR;
+	}
 	dsm->opcode = nvme_cmd_dsm;
-	dsm->nr = 0;			/* one range, 0-based */
+	dsm->nr = cpu_to_le32(n - 1);	/* 0-based */
 	dsm->attributes = cpu_to_le32(NVME_DSMGMT_AD);
 	dsm->dptr.prp1 = cpu_to_le64(dma);
-	/* The 16-byte range may straddle a page of the request's memory. */
-	if ((dma & (SSDT_PAGE_SIZE - 1)) + sizeof(iod->dsm) > SSDT_PAGE_SIZE)
-		dsm->dptr.prp2 = cpu_to_le64((dma + sizeof(iod->dsm)) &
-					     ~(u64)(SSDT_PAGE_SIZE - 1));
 	return BLK_STS_OK;
 }
 
@@ -254,7 +265,6 @@ static void ssdt_iod_init(struct ssdt_iod *iod)
 	iod->nents = 0;
 	iod->nlists = 0;
 	iod->bvec_len = 0;
-	iod->dsm_dma = 0;
 	iod->sgl = NULL;
 }
 

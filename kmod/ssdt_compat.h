@@ -27,6 +27,7 @@ struct ssdt_limits {
 	unsigned long virt_boundary;
 	unsigned int dma_alignment;		/* mask: address & it == 0 */
 	unsigned int max_discard_sectors;	/* 0: no discard */
+	unsigned short max_discard_segments;	/* ranges of one DSM */
 	unsigned int max_write_zeroes_sectors;	/* 0: no write zeroes */
 	bool write_cache;
 	bool fua;
@@ -59,7 +60,7 @@ ssdt_alloc_disk(struct blk_mq_tag_set *set, const struct ssdt_limits *l,
 		.virt_boundary_mask = l->virt_boundary,
 		.dma_alignment = l->dma_alignment,
 		.max_hw_discard_sectors = l->max_discard_sectors,
-		.max_discard_segments = 1,
+		.max_discard_segments = l->max_discard_segments ?: 1,
 		.discard_granularity = l->max_discard_sectors ? l->lba_size : 0,
 		.max_write_zeroes_sectors = l->max_write_zeroes_sectors,
 	};
@@ -91,7 +92,7 @@ ssdt_alloc_disk(struct blk_mq_tag_set *set, const struct ssdt_limits *l,
 	blk_queue_dma_alignment(q, l->dma_alignment);
 	if (l->max_discard_sectors) {
 		blk_queue_max_discard_sectors(q, l->max_discard_sectors);
-		blk_queue_max_discard_segments(q, 1);
+		blk_queue_max_discard_segments(q, l->max_discard_segments ?: 1);
 		q->limits.discard_granularity = l->lba_size;
 	}
 	blk_queue_max_write_zeroes_sectors(q, l->max_write_zeroes_sectors);

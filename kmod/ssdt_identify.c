@@ -116,6 +116,7 @@ int ssdt_identify_nvm_limits(struct ssdt_ctrl *ctrl)
 
 	ctrl->max_zeroes_sectors = 0;	/* the disks' transfer limit */
 	ctrl->dmrsl = 0;
+	ctrl->dmrl = 0;
 	if (ssdt_cns_limited(ctrl->vs, ctrl->quirks & SSDT_QUIRK_IDENTIFY_CNS))
 		return 0;
 	id = dma_alloc_coherent(ssdt_dev(ctrl), sizeof(*id), &dma, GFP_KERNEL);
@@ -136,6 +137,7 @@ int ssdt_identify_nvm_limits(struct ssdt_ctrl *ctrl)
 				ssdt_shift_sectors(id->wzsl + mps_shift -
 						   SECTOR_SHIFT);
 		ctrl->dmrsl = le32_to_cpu(id->dmrsl);
+		ctrl->dmrl = id->dmrl;
 	}
 	dma_free_coherent(ssdt_dev(ctrl), sizeof(*id), id, dma);
 	return ret;

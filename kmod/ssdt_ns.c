@@ -197,8 +197,11 @@ static int ssdt_ns_add(struct ssdt_ctrl *ctrl, u32 nsid,
 	lim.virt_boundary = SSDT_PAGE_SIZE - 1;
 	/* PRP entries are dword aligned: user buffers need no more. */
 	lim.dma_alignment = 3;
-	if (ctrl->oncs & NVME_CTRL_ONCS_DSM)
+	if (ctrl->oncs & NVME_CTRL_ONCS_DSM) {
 		lim.max_discard_sectors = ssdt_ns_discard_sectors(ctrl, shift);
+		/* discards the block layer merges go as ranges of one DSM */
+		lim.max_discard_segments = ctrl->dmrl ?: NVME_DSM_MAX_RANGES;
+	}
 	/*
 	 * NLB is 16 bits; the controller may allow less (WZSL), and without
 	 * WZSL it is held to what a read or write may move, as stock holds

@@ -47,7 +47,7 @@ PKGS="build-essential bc bison flex libelf-dev libssl-dev kmod pkg-config
  cpio xz-utils git rsync python3 python3-venv python3-pip
  qemu-system-x86 qemu-utils socat bats fio numactl pciutils
  libnuma-dev libpci-dev libnl-genl-3-dev libnl-3-dev libjson-c-dev
- linux-source-6.1 sparse gnuplot-nox util-linux e2fsprogs busybox-static
+ linux-source-6.1 sparse gnuplot-nox util-linux e2fsprogs xfsprogs busybox-static
  linux-image-amd64 linux-headers-amd64
  shellcheck bash-completion groff-base man-db
  dpkg-dev debhelper dh-dkms dkms lintian

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # Data integrity through /dev/ssdtNn1: fio crc32c verify over the I/O shapes
-# that exercise the PRP and queue paths, discard, write zeroes and flush.
+# that exercise the PRP and queue paths, discard (merged ranges under XFS
+# included), write zeroes and flush.
 #
 # vm-kernels: both (the data path through each kernel's block layer)
 
@@ -90,6 +91,40 @@ stat_field() { awk -v f="$2" '{ print $f }' "/sys/block/$(basename "$1")/stat"; 
 	[ "$d1" -gt "$d0" ]
 	# the disk still reads and writes afterwards
 	fio_verify "$disk" --rw=write --bs=64k --iodepth=4 --offset=0 --size=4M
+}
+
+# XFS's online discard sends a log checkpoint's freed extents as chained
+# bios under one plug: with max_discard_segments 256 (as stock) the block
+# layer merges them into one request, sent as one Dataset Management of
+# many ranges.  A range that pointed elsewhere would deallocate kept data:
+# the files that stay must read back the same from the device.
+@test "XFS online discard of every other file: discards merge into multi-range DSMs (discard merges counted); the kept files read back intact, xfs_repair clean" {
+	disk=$(ssdt_disk)
+	q=/sys/block/$(basename "$disk")/queue
+	[ "$(cat "$q/max_discard_segments")" = 256 ]
+	mkfs.xfs -q -f -K "$disk"
+	mnt=$SSDT_TMP/dsm
+	mkdir -p "$mnt"
+	mount -o discard "$disk" "$mnt"
+	fio --name=f --directory="$mnt" --nrfiles=64 --filesize=64k --bs=64k \
+		--rw=write --fsync_on_close=1 --output=/dev/null
+	sync
+	(cd "$mnt" && sha256sum f.0.*[13579] >"$SSDT_TMP/kept.sha")
+	m0=$(stat_field "$disk" 13)
+	d0=$(stat_field "$disk" 12)
+	(cd "$mnt" && rm -f f.0.*[02468])
+	sync
+	m1=$(stat_field "$disk" 13)
+	d1=$(stat_field "$disk" 12)
+	echo "# discard requests $d0 -> $d1, discard merges $m0 -> $m1" >&3
+	umount "$mnt"
+	[ "$d1" -gt "$d0" ]
+	[ "$m1" -gt "$m0" ]
+	echo 3 >/proc/sys/vm/drop_caches
+	xfs_repair -n "$disk"
+	mount -o ro "$disk" "$mnt"
+	(cd "$mnt" && sha256sum -c --quiet "$SSDT_TMP/kept.sha")
+	umount "$mnt"
 }
 
 @test "write zeroes (blkdiscard -z) turns a written range into zeroes" {
