@@ -252,6 +252,9 @@ int config_parse_file(FILE *f, const char *file, struct config *c,
 			r = bad(c, err, "a NUL byte: not a text file");
 			break;
 		}
+		/* the newline is not the line's: 1024 bytes fit, as in a string */
+		if (n && line[n - 1] == '\n')
+			line[n - 1] = '\0';
 		r = config_line(c, line, err);
 	}
 	free(line);

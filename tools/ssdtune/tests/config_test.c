@@ -106,6 +106,20 @@ static void test_config_good(void)
 	CHECK(f && r == -EINVAL &&
 	      !strncmp(e.msg, "/etc/ssdtune/ssdtune.conf:3: unknown key 'profle' (keys: controller, profile, isolate, io_cores, coalesce_mode,", 109),
 	      "config_parse_file: an unknown key names file, line and the keys");
+
+	/* a line of CONFIG_LINE_MAX bytes and its newline (fuzz-corpus/
+	 * config/line-of-1024-bytes): a file takes what a string takes */
+	f = tmpfile();
+	if (f) {
+		fprintf(f, "controller = serial:X #%0*d\n",
+			CONFIG_LINE_MAX - (int)strlen("controller = serial:X #"), 7);
+		rewind(f);
+		memset(&e, 0, sizeof(e));
+		r = config_parse_file(f, "t.conf", &c, &e);
+		fclose(f);
+	}
+	CHECK(f && r == 0 && c.nctrls == 1,
+	      "config_parse_file: a line of 1024 bytes and its newline fits");
 }
 
 static void test_config_bad(void)
