@@ -193,6 +193,7 @@ int state_load(const char *dir, struct state *s, struct lib_err *err)
 {
 	struct json_object *root, *arr = NULL, *opt;
 	char p[PATH_MAX];
+	struct bdf b;
 	size_t i, n;
 	int r = 0;
 
@@ -232,6 +233,12 @@ int state_load(const char *dir, struct state *s, struct lib_err *err)
 		/* earlier versions wrote the PCI address as "bdf": their
 		 * state files still load */
 		pci = str(e, "pci_address") ? str(e, "pci_address") : str(e, "bdf");
+		/* a vector is known by its function's address alone */
+		if (vec < -1 || (vec >= 0 && (!pci || bdf_parse(pci, &b)))) {
+			r = lib_errf(err, EINVAL, "%s: malformed entry %zu (vector %d without a PCI address)",
+				     p, i, vec);
+			break;
+		}
 		if (state_add(s, key, path, old, val, pci, vec))
 			r = lib_enomem(err);
 		else if (state_identity(&s->e[s->n - 1], str(e, "serial"),
