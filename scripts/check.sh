@@ -123,6 +123,10 @@ deb_suite() {
 	chrt --idle -p 0 "$me" 2>/dev/null || renice -n 19 -p "$me" >/dev/null
 	deb_suite
 	run kunit scripts/kunit.sh
+	# make check-full: the tool's input parsers under ASan and UBSan
+	if [ "$CHECK_SCOPE" = full ]; then
+		run fuzz scripts/fuzz.sh
+	fi
 	HOST_TEST_SKIP=deb.bats run host scripts/host-test.sh
 ) >"$BUILD/side-steps.log" 2>&1 &
 side=$!
@@ -133,7 +137,7 @@ needs=""
 VM_NEEDS=$needs run vm scripts/vm-test.sh --scope "$CHECK_SCOPE"
 wait "$side" || true
 step "deb, kunit and host (beside the VM)"
-grep -E '^(kunit|host-test|check|deb):' "$BUILD/side-steps.log" || true
+grep -E '^(kunit|host-test|check|deb|fuzz):' "$BUILD/side-steps.log" || true
 
 step summary
 exec scripts/summary.sh

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Summarise $BUILD/results/<suite>.tap for every suite the run expects:
 # build, kunit, deb, host, and for each kernel scripts/kvers.sh names vm-<kver>
-# and, in make check-full (CHECK_SCOPE=full), vm-subsys-<kver>.
+# and, in make check-full (CHECK_SCOPE=full), vm-subsys-<kver> and fuzz.
 # One line per suite ("suite: P passed, F failed" or "suite: DID NOT RUN",
 # failing cases listed under it); then where the time went: each suite's
 # wall time ($BUILD/results/times, and times.vm per VM boot), the 10
@@ -20,6 +20,8 @@ RESULTS=$BUILD/results
 scope=${CHECK_SCOPE:-check}
 
 suites="build kunit deb host"
+# make check-full runs the fuzz of the tool's inputs (scripts/fuzz.sh)
+[ "$scope" = full ] && suites="$suites fuzz"
 if kvers=$("$REPO/scripts/kvers.sh" 2>/dev/null); then
 	for k in $kvers; do
 		suites="$suites vm-$k"
