@@ -67,6 +67,7 @@ teardown_file() {
 # driver core's own (uevent, subsystem, power/, device) and the disks'
 # (ssdtNnM/, the block layer's) are not ours.  Builtins only: a process
 # per file costs ~0.3 s under TCG.
+# bats test_tags=one-kernel
 @test "every sysfs file of ssdtN and queues/qK is documented in Documentation/ABI/testing" {
 	setup_attached
 	c=$(ssdt_ctrl)
@@ -142,6 +143,7 @@ teardown_file() {
 	[ $((int1 - int0)) -ge 1 ]
 }
 
+# bats test_tags=one-kernel
 @test "attach of a PCI address that does not exist is refused with one line and changes nothing" {
 	setup_attached
 	bdf=$(nvme_bdf)
@@ -153,6 +155,7 @@ teardown_file() {
 	ssdt_disk
 }
 
+# bats test_tags=one-kernel
 @test "attach of a PCI device that is not an NVMe controller is refused with one line and changes nothing" {
 	setup_attached
 	# the guest's AHCI controller (class 0x0106xx)
@@ -184,6 +187,7 @@ teardown_file() {
 # After the detach test, which leaves the controller on nvme: from the
 # attached state this test cost an extra detach and attach (~5 s each
 # under TCG).
+# bats test_tags=one-kernel
 @test "attach --dry-run of a controller on nvme changes nothing" {
 	module_load
 	bdf=$(nvme_bdf)

@@ -242,6 +242,7 @@ attach_losing_admin() {
 	dmesg_new | grep -q 'debug: dropping admin completion' || err "no admin completion was lost"
 }
 
+# bats test_tags=one-kernel
 @test "a lost admin completion while probe sends Identify Controller: attach fails after admin_timeout with the controller stopped; the next attach works" {
 	attach_losing_admin 2
 	[ "$status" -ne 0 ]
@@ -271,6 +272,7 @@ attach_losing_admin() {
 	dmesg_clean_since_mark 'admin command .* timed out|failed with error|probe of .* failed'
 }
 
+# bats test_tags=one-kernel
 @test "unbind while a Format hangs: the unbind waits for format_timeout, the Format fails, the module unloads" {
 	setup_attached
 	ctrl=$(ssdt_ctrl)
