@@ -323,7 +323,11 @@ int ssdt_irqs_request(struct ssdt_ctrl *ctrl)
 	if (ret)
 		return ret;
 	ctrl->admin->irq = pci_irq_vector(pdev, 0);
-	irq_set_affinity_and_hint(ctrl->admin->irq, local);
+	/* Intel VMD's MSI remapping refuses every affinity (EINVAL). */
+	ret = irq_set_affinity_and_hint(ctrl->admin->irq, local);
+	if (ret)
+		dev_info(ssdt_dev(ctrl), "vector affinity cannot be set (%d): the vectors stay where the platform puts them (behind Intel VMD?)\n",
+			 ret);
 
 	for (i = 0; i < ctrl->nr_irq_io; i++) {
 		struct ssdt_queue *q = ctrl->ioq[i];

@@ -163,7 +163,8 @@ static void read_vectors(const char *bdf, struct qual_view *v)
 	for (i = 0; i < vecs.n; i++) {
 		const char *why;
 
-		if (!irqvec_managed(vecs.v[i].irq, vecs.v[i].entry, v->driver, &why))
+		if (!irqvec_managed(vecs.v[i].irq, vecs.v[i].entry, v->driver,
+				    vecs.v[i].vmd, &why))
 			v->nsteerable++;
 	}
 	irqvec_free(&vecs);

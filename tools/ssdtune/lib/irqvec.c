@@ -307,6 +307,7 @@ int irqvec_list(const char *bdf, const char *ssdt,
 		q->entry = l ? irqvec_msi_entry(l->chip, l->hwirq, bdf) : -1;
 		q->queue = queue[i];
 		snprintf(q->name, sizeof(q->name), "%s", l ? l->name : "");
+		q->vmd = l && irqvec_chip_vmd(l->chip);
 		if (q->entry < 0)
 			out->by_rank = true;
 	}
@@ -374,11 +375,21 @@ long long irqvec_count(int irq)
 	return irqvec_count_sum(&irq, 1);
 }
 
-int irqvec_managed(int irq, int entry, const char *driver, const char **why)
+bool irqvec_chip_vmd(const char *chip)
+{
+	return !strncmp(chip, "VMD-MSI", 7);
+}
+
+int irqvec_managed(int irq, int entry, const char *driver, bool vmd,
+		   const char **why)
 {
 	char p[64];
 	struct stat st;
 
+	if (vmd) {
+		*why = "remapped by Intel VMD, whose MSI chip refuses affinity (its bypass mode would not)";
+		return 1;
+	}
 	snprintf(p, sizeof(p), "/proc/irq/%d/smp_affinity", irq);
 	if (!stat(p, &st) && !(st.st_mode & 0222)) {
 		*why = "smp_affinity is read-only (kernel-managed)";

@@ -21,6 +21,7 @@ struct irqvec {
 	int entry;		/* MSI-X/MSI entry (or the rank, see above) */
 	int queue;		/* ssdtune: K of queues/qK/irq; else -1 */
 	char name[64];		/* action in /proc/interrupts, "nvme0q3" */
+	bool vmd;		/* remapped by Intel VMD (chip VMD-MSI) */
 };
 
 struct irqvecs {
@@ -59,9 +60,15 @@ long long irqvec_count_sum(const int *irqs, int n);
  * to @driver?  1: no, kernel-managed; 0: yes; -1: unknown.  6.12+ makes a
  * managed vector's smp_affinity read-only (0444): that is proof.  Before,
  * only a write tells (EIO), and nothing is written: inferred from the
- * driver.  *@why says how it was judged.
+ * driver.  A vector Intel VMD remaps (@vmd: its chip is VMD-MSI) cannot
+ * move either: VMD's chip refuses affinity writes (EINVAL).  *@why says
+ * how it was judged.
  */
-int irqvec_managed(int irq, int entry, const char *driver, const char **why);
+int irqvec_managed(int irq, int entry, const char *driver, bool vmd,
+		   const char **why);
+
+/* Whether /proc/interrupts' chip column @chip is Intel VMD's remapping. */
+bool irqvec_chip_vmd(const char *chip);
 
 /* The IRQ number that vector @entry of @bdf has now, or -ENOENT. */
 int irqvec_irq(const char *bdf, int entry);

@@ -193,7 +193,7 @@ fail:
 static void classify_irq(struct topo_irq *q, const char *driver)
 {
 	q->managed = (enum topo_managed)irqvec_managed(q->irq, q->entry, driver,
-							&q->managed_why);
+							q->vmd, &q->managed_why);
 }
 
 static int gather_irqs(struct topo *t, struct topo_pci *pc,
@@ -217,6 +217,7 @@ static int gather_irqs(struct topo *t, struct topo_pci *pc,
 		q->irq = v.v[i].irq;
 		q->entry = v.v[i].entry;
 		q->queue = v.v[i].queue;
+		q->vmd = v.v[i].vmd;
 		snprintf(q->name, sizeof(q->name), "%s", v.v[i].name);
 		sys_read_opt(sys_pathf(p, sizeof(p), PROC_IRQ "/%d/smp_affinity_list", q->irq),
 			 q->affinity, sizeof(q->affinity));

@@ -43,6 +43,7 @@ struct topo_irq {
 	char name[64];			/* from /proc/interrupts */
 	char affinity[TOPO_LIST];	/* smp_affinity_list */
 	char effective[TOPO_LIST];	/* effective_affinity_list */
+	bool vmd;			/* remapped by Intel VMD */
 	enum topo_managed managed;
 	const char *managed_why;
 };

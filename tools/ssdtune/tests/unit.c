@@ -217,6 +217,25 @@ static int entry_of(const char *line, const char *bdf, int *irq)
 	return irqvec_msi_entry(chip, hw, bdf);
 }
 
+static void test_interrupts_vmd(void)
+{
+	const char *why = NULL;
+	unsigned long long hw;
+	char chip[64];
+	int irq;
+
+	CHECK(!irqvec_parse_hw(" 160:  0  12  VMD-MSI  524288-edge  ssdt0q1\n",
+			       &irq, chip, sizeof(chip), &hw) &&
+	      irqvec_chip_vmd(chip) && irq == 160,
+	      "a vector behind Intel VMD: its chip column is VMD-MSI");
+	CHECK(!irqvec_chip_vmd("IR-PCI-MSIX-0000:41:00.0") && !irqvec_chip_vmd("PCI-MSI"),
+	      "other MSI chips are not VMD's");
+	CHECK(irqvec_managed(-1, 1, "ssdtune", true, &why) == 1 && strstr(why, "VMD"),
+	      "a VMD-remapped vector is not steerable, even on ssdtune");
+	CHECK(irqvec_managed(-1, 1, "ssdtune", false, &why) == 0,
+	      "an ssdtune vector otherwise is");
+}
+
 static void test_interrupts_entry(void)
 {
 	const char *bdf = "0000:41:00.0";
@@ -288,6 +307,7 @@ int main(void)
 	test_all_digits();
 	test_sched_active();
 	test_interrupts();
+	test_interrupts_vmd();
 	test_interrupts_entry();
 	test_interrupts_total();
 	test_pcie();
