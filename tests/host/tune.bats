@@ -59,6 +59,31 @@ follow_effective() {
 	done
 }
 
+# A plan a person reads: what is set alike on many CPUs, or skipped alike
+# for many vectors, is one line; --verbose and --json keep every item.
+@test "plan groups settings made alike per CPU and skipped vectors; --verbose and --json list each" {
+	make_topo 2s24c
+	run --separate-stderr ssdt plan --profile latency
+	[ "$status" -eq 0 ]
+	grouped=$output
+	[ "$(printf '%s\n' "$grouped" | grep -cE '/cpu[0-9]+/|/policy[0-9]+/|/proc/irq/2(0[1-9]|1[0-6])/' || true)" -eq 0 ]
+	[[ "$grouped" == *"/sys/devices/system/cpu/cpuN/cpuidle/state2/disable on CPUs 24-47,72-95: 0 -> 1  (C1E: exit latency 10 us > 2 us (latency profile))"* ]]
+	[[ "$grouped" == *"/sys/devices/system/cpu/cpufreq/policyN/scaling_governor on CPUs 24-47,72-95: performance already  (no frequency scaling (latency profile))"* ]]
+	[[ "$grouped" == *"/sys/devices/system/cpu/cpuN/power/pm_qos_resume_latency_us on CPUs 25-47,73-95: 0 -> 2  ("* ]]
+	[[ "$grouped" == *"/proc/irq/N/smp_affinity_list on 16 vectors of 0000:81:00.0 (1-16, IRQs 201-216): skipped: not steerable, not moved: "* ]]
+	# a line that stands alone keeps its own name
+	[[ "$grouped" == *"/proc/irq/200/smp_affinity_list: 0-95 -> 24,72  (nvme0q0 (0000:81:00.0 vector 0): "* ]]
+	[ "$(printf '%s\n' "$grouped" | wc -l)" -le 30 ]
+	[ "$(printf '%s\n' "$grouped" | tail -n 1)" = "147 to change, 51 already set, 16 skipped" ]
+	run --separate-stderr ssdt plan --profile latency --verbose
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep -c '/cpuidle/state2/disable: 0 -> 1')" -eq 48 ]
+	[ "$(printf '%s\n' "$output" | grep -c 'smp_affinity_list: skipped: ')" -eq 16 ]
+	[ "$(printf '%s\n' "$output" | wc -l)" -ge 200 ]
+	run --separate-stderr ssdt plan --profile latency --json
+	[ "$(py 'len([c for c in v["changes"] if c["action"] != "note"])')" -eq $((147 + 51 + 16)) ]
+}
+
 @test "golden plans: one socket, 8 cores, no SMT (4 profiles, 3 isolated)" {
 	golden 1s8c
 }
@@ -86,9 +111,9 @@ follow_effective() {
 	[ "$(py 'v["changes"][0]["new"]')" = "24,72" ]
 }
 
-@test "plan --json lists the same changes as the text plan" {
+@test "plan --json lists the same changes as the text plan --verbose" {
 	make_topo 4n128c
-	run --separate-stderr ssdt plan --profile iops
+	run --separate-stderr ssdt plan --profile iops --verbose
 	[ "$status" -eq 0 ]
 	text=$(printf '%s\n' "$output" | grep -E '^/[^ ]*: .* -> ' | sed 's/  (.*//')
 	run --separate-stderr ssdt plan --profile iops --json
@@ -232,7 +257,7 @@ try-restart irqbalance.service" ]
 @test "apply --dry-run prints every write and writes nothing, not even state" {
 	make_topo 4n128c
 	before=$(fx_sum)
-	run --separate-stderr ssdt plan --profile latency
+	run --separate-stderr ssdt plan --profile latency --verbose
 	want=$(printf '%s\n' "$output" | grep -c ' -> ')
 	run --separate-stderr ssdt apply --dry-run --profile latency --state-dir "$STATE"
 	[ "$status" -eq 0 ]

@@ -180,6 +180,7 @@ const struct command apply_command = {
 "                    on ssdtune as 'ssdtune set' does (saved first; the\n"
 "                    plan leaves them).  It attaches nothing: that is\n"
 "                    'ssdtune attach --config'\n"
+"  --verbose         show the plan one line per CPU and per vector\n"
 "  --state-dir DIR   where to save (default " "/var/lib/ssdtune" ")\n",
 	.flags = CMD_DRY_RUN,
 	.min_args = 0, .max_args = 64,

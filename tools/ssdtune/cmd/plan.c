@@ -46,7 +46,9 @@ const struct command plan_command = {
 "function of the topology and the profile: latency, iops, throughput or\n"
 "balanced (default).  Prints every change as 'path: old -> new  (reason)',\n"
 "what is already set, what is skipped (not present, kernel-managed) and\n"
-"advice that is printed only (boot isolation, irqbalance).\n"
+"advice that is printed only (boot isolation, irqbalance).  A setting made\n"
+"alike on many CPUs, or skipped alike for many vectors, is one line:\n"
+"'.../cpuN/... on CPUs 2-3: old -> new'.\n"
 "  -p, --profile P   latency, iops, throughput or balanced\n"
 "  --isolate         runtime CPU isolation of the I/O cores: the default\n"
 "                    IRQ affinity and every movable host interrupt, the\n"
@@ -62,7 +64,9 @@ const struct command plan_command = {
 "  --io-cores N      at most N whole cores of a device's node for I/O, in\n"
 "                    the order the planner takes them (default auto: every\n"
 "                    core that is not an interrupt core); the rest stay\n"
-"                    housekeeping\n",
+"                    housekeeping\n"
+"  --verbose         one line per CPU and per vector (--json always has\n"
+"                    every one)\n",
 	.min_args = 0, .max_args = 64,
 	.run = cmd_plan,
 	.options = plan_options, .option = tuning_option,

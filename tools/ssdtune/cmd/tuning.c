@@ -15,10 +15,11 @@
 #include "lib/cgroup.h"
 #include "lib/ctrls.h"
 #include "lib/knobtab.h"
+#include "lib/plangroup.h"
 #include "lib/state.h"
 
 enum { OPT_PROFILE = 0x200, OPT_STATE_DIR, OPT_FORCE, OPT_ISOLATE, OPT_PARTITION,
-       OPT_BOOT, OPT_IO_CORES, OPT_CONFIG };
+       OPT_BOOT, OPT_IO_CORES, OPT_CONFIG, OPT_VERBOSE };
 
 const struct option plan_options[] = {
 	{ "profile",	required_argument, NULL, OPT_PROFILE },
@@ -26,6 +27,7 @@ const struct option plan_options[] = {
 	{ "partition",	required_argument, NULL, OPT_PARTITION },
 	{ "boot",	no_argument, NULL, OPT_BOOT },
 	{ "io-cores",	required_argument, NULL, OPT_IO_CORES },
+	{ "verbose",	no_argument, NULL, OPT_VERBOSE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -37,6 +39,7 @@ const struct option apply_options[] = {
 	{ "io-cores",	required_argument, NULL, OPT_IO_CORES },
 	{ "config",	required_argument, NULL, OPT_CONFIG },
 	{ "state-dir",	required_argument, NULL, OPT_STATE_DIR },
+	{ "verbose",	no_argument, NULL, OPT_VERBOSE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -59,7 +62,7 @@ const struct option revert_options[] = {
 
 static struct plan_opts opts = { .profile = PROFILE_BALANCED };
 static const char *state_dir, *config_path;
-static bool force;
+static bool force, verbose;
 static const char *plan_option;		/* --profile, --isolate or --io-cores
 					 * seen (the config's keys) */
 static struct config config;
@@ -107,6 +110,8 @@ int tuning_option(struct cli *cli, int val, const char *arg)
 		state_dir = arg;
 	} else if (val == OPT_FORCE) {
 		force = true;
+	} else if (val == OPT_VERBOSE) {
+		verbose = true;
 	} else if (val == OPT_IO_CORES) {
 		opts.io_cores = io_cores_parse(arg);
 		if (opts.io_cores < 0)
@@ -312,6 +317,36 @@ static void print_item(const struct plan_item *it)
 	}
 }
 
+/* One line a group of items (lib/plangroup.h); with --verbose, or if
+ * memory runs short, one line an item. */
+static void print_items(const struct plan *p)
+{
+	struct plan_group *g = NULL;
+	int i, n = 0;
+
+	if (verbose || plan_group(p, &g, &n)) {
+		for (i = 0; i < p->nitems; i++)
+			print_item(&p->items[i]);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		const struct plan_item *it = &p->items[g[i].first];
+
+		if (g[i].n == 1)
+			print_item(it);
+		else if (it->kind == PLAN_SET)
+			printf("%s on %s: %s -> %s  (%s)\n", g[i].what, g[i].who,
+			       it->old[0] ? it->old : "\"\"", it->val, g[i].reason);
+		else if (it->kind == PLAN_KEEP)
+			printf("%s on %s: %s already  (%s)\n", g[i].what, g[i].who,
+			       it->val, g[i].reason);
+		else
+			printf("%s on %s: skipped: %s\n", g[i].what, g[i].who,
+			       g[i].reason);
+	}
+	free(g);
+}
+
 static void print_plan(const struct plan *p)
 {
 	int i;
@@ -332,8 +367,7 @@ static void print_plan(const struct plan *p)
 			       d->nmanaged, d->nvectors);
 		printf("\n");
 	}
-	for (i = 0; i < p->nitems; i++)
-		print_item(&p->items[i]);
+	print_items(p);
 }
 
 void tuning_show_plan(const struct plan *p)

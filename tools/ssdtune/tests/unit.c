@@ -315,6 +315,7 @@ int main(void)
 	test_plan_latency();
 	test_plan_profiles();
 	test_plan_rules();
+	test_plan_group();
 	test_config_good();
 	test_config_bad();
 	test_plan_config();

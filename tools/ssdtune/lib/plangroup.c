@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Plan items grouped for reading (lib/plangroup.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/cpuset.h"
+#include "lib/plangroup.h"
+
+#define CPU_DIR "/sys/devices/system/cpu/"
+
+enum member { M_NONE, M_CPU, M_VECTOR };
+
+/* What an item shares with the others of its group, and its members. */
+struct shape {
+	enum member m;
+	char what[256];
+	const char *reason;	/* without the member's name */
+	int ids[64], nids;	/* CPUs, or the vector */
+	int irq;		/* M_VECTOR: its IRQ ... */
+	char bdf[BDF_BUFSZ];	/* ... and function */
+};
+
+/* Append the CPUs of cpulist @s (up to ':') to @sh; -1 if malformed. */
+static int add_cpus(struct shape *sh, const char *s)
+{
+	char *end;
+	long a, b;
+
+	while (*s && *s != ':') {
+		a = b = strtol(s, &end, 10);
+		if (end == s)
+			return -1;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		for (; a <= b && sh->nids < 64; a++)
+			sh->ids[sh->nids++] = (int)a;
+		if (a <= b)
+			return -1;
+		s = *end == ',' ? end + 1 : end;
+		if (*end != ',' && *end != ':')
+			return -1;
+	}
+	return 0;
+}
+
+/* A file of one CPU or cpufreq policy: "cpuN/..." or "cpufreq/policyN/..." */
+static int cpu_shape(const struct plan_item *it, struct shape *sh)
+{
+	const char *rest = it->path + strlen(CPU_DIR), *pre = "cpu";
+	const char *r = it->reason, *colon;
+	char *end;
+	long num;
+
+	if (strncmp(it->path, CPU_DIR, strlen(CPU_DIR)))
+		return -1;
+	if (!strncmp(rest, "cpufreq/policy", 14))
+		pre = "cpufreq/policy";
+	else if (strncmp(rest, "cpu", 3))
+		return -1;
+	num = strtol(rest + strlen(pre), &end, 10);
+	if (end == rest + strlen(pre) || *end != '/')
+		return -1;
+	snprintf(sh->what, sizeof(sh->what), "%s%sN%s", CPU_DIR, pre, end);
+	sh->m = M_CPU;
+	sh->reason = r;
+	colon = strstr(r, ": ");
+	if (colon && (!strncmp(r, "CPU ", 4) || !strncmp(r, "CPUs ", 5))) {
+		sh->reason = colon + 2;
+		return add_cpus(sh, strchr(r, ' ') + 1);
+	}
+	sh->ids[sh->nids++] = (int)num;
+	return 0;
+}
+
+/* A skipped vector: "/proc/irq/N/...", reason "NAME (BDF vector V): ..." */
+static int vector_shape(const struct plan_item *it, struct shape *sh)
+{
+	const char *r = strstr(it->reason, "): "), *open = strchr(it->reason, '(');
+	char *end;
+	long irq;
+	int v;
+
+	if (it->kind != PLAN_SKIP || !r || !open || open > r ||
+	    strncmp(it->path, "/proc/irq/", 10) ||
+	    sscanf(open + 1, "%31s vector %d)", sh->bdf, &v) != 2)
+		return -1;
+	irq = strtol(it->path + 10, &end, 10);
+	if (end == it->path + 10 || *end != '/')
+		return -1;
+	snprintf(sh->what, sizeof(sh->what), "/proc/irq/N%s", end);
+	sh->m = M_VECTOR;
+	sh->reason = r + 3;
+	sh->ids[sh->nids++] = v;
+	sh->irq = (int)irq;
+	return 0;
+}
+
+static void item_shape(const struct plan_item *it, struct shape *sh)
+{
+	memset(sh, 0, sizeof(*sh));
+	if (it->kind == PLAN_NOTE || it->type != TYPE_FILE ||
+	    (cpu_shape(it, sh) && vector_shape(it, sh))) {
+		memset(sh, 0, sizeof(*sh));
+		snprintf(sh->what, sizeof(sh->what), "%s", it->path);
+		sh->reason = it->reason;
+	}
+}
+
+static bool same(const struct plan_item *a, const struct shape *sa,
+		 const struct plan_item *b, const struct shape *sb)
+{
+	return sa->m != M_NONE && sa->m == sb->m && a->kind == b->kind &&
+	       a->type == b->type && !strcmp(sa->what, sb->what) &&
+	       !strcmp(sa->reason, sb->reason) &&
+	       (a->kind == PLAN_SKIP ||	/* a skip shows no value */
+		(!strcmp(a->old, b->old) && !strcmp(a->val, b->val))) &&
+	       !strcmp(sa->bdf, sb->bdf);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
+}
+
+/* The members of group @g (every item of @p shaped like its first) */
+static int name_members(const struct plan *p, const struct shape *sh,
+			const int *of, struct plan_group *g, int gi)
+{
+	int *ids = malloc(sizeof(int) * (size_t)(64 * g->n)), *irqs;
+	char list[TOPO_LIST], irql[TOPO_LIST];
+	int i, k, n = 0, nirq = 0;
+
+	irqs = malloc(sizeof(int) * (size_t)g->n);
+	if (!ids || !irqs) {
+		free(ids);
+		free(irqs);
+		return -ENOMEM;
+	}
+	for (i = g->first; i < p->nitems; i++) {
+		if (of[i] != gi)
+			continue;
+		for (k = 0; k < sh[i].nids; k++)
+			ids[n++] = sh[i].ids[k];
+		irqs[nirq++] = sh[i].irq;
+	}
+	qsort(ids, (size_t)n, sizeof(int), cmp_int);
+	qsort(irqs, (size_t)nirq, sizeof(int), cmp_int);
+	cpulist_format(ids, (size_t)n, list, sizeof(list));
+	if (sh[g->first].m == M_VECTOR)
+		snprintf(g->who, sizeof(g->who), "%d vectors of %s (%s, IRQs %s)",
+			 g->n, sh[g->first].bdf, list,
+			 cpulist_format(irqs, (size_t)nirq, irql, sizeof(irql)));
+	else
+		snprintf(g->who, sizeof(g->who), "CPUs %s", list);
+	free(ids);
+	free(irqs);
+	return 0;
+}
+
+int plan_group(const struct plan *p, struct plan_group **out, int *n)
+{
+	struct shape *sh = calloc((size_t)p->nitems + 1, sizeof(*sh));
+	int *of = calloc((size_t)p->nitems + 1, sizeof(int));
+	struct plan_group *g = calloc((size_t)p->nitems + 1, sizeof(*g));
+	int i, k, ng = 0, r = 0;
+
+	if (!sh || !of || !g)
+		r = -ENOMEM;
+	for (i = 0; !r && i < p->nitems; i++) {
+		item_shape(&p->items[i], &sh[i]);
+		for (k = 0; k < ng; k++)
+			if (same(&p->items[g[k].first], &sh[g[k].first],
+				 &p->items[i], &sh[i]))
+				break;
+		if (k == ng) {
+			g[ng].first = i;
+			snprintf(g[ng].what, sizeof(g[ng].what), "%s", sh[i].what);
+			g[ng++].reason = sh[i].reason;
+		}
+		g[k].n++;
+		of[i] = k;
+	}
+	for (k = 0; !r && k < ng; k++)
+		if (g[k].n > 1)
+			r = name_members(p, sh, of, &g[k], k);
+	free(sh);
+	free(of);
+	if (r) {
+		free(g);
+		return r;
+	}
+	*out = g;
+	*n = ng;
+	return 0;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A plan as a person reads it: the items that write the same file of
+ * different CPUs (cpuN/..., cpufreq/policyN/...) the same way for the
+ * same reason, or that skip vectors of one function for the same reason,
+ * are one group.  Pure: the text of plan and apply prints one line a
+ * group; --verbose and --json keep every item.
+ */
+#ifndef SSDTUNE_LIB_PLANGROUP_H
+#define SSDTUNE_LIB_PLANGROUP_H
+
+#include "lib/planner.h"
+
+struct plan_group {
+	int first;		/* its first item in p->items */
+	int n;			/* items; 1: the item stands alone */
+	char what[256];		/* the path, the CPU or IRQ number as N */
+	char who[TOPO_LIST + 96];	/* "CPUs 2-3" or "16 vectors of BDF
+					 * (1-16, IRQs 201-216)" */
+	const char *reason;	/* the first item's reason without its
+				 * CPU or vector name (points into it) */
+};
+
+/* The groups of @p in the order of their first items, into *@out (free
+ * it) and *@n.  0 or -ENOMEM. */
+int plan_group(const struct plan *p, struct plan_group **out, int *n);
+
+#endif
