@@ -30,14 +30,15 @@ load helpers
 @test "attach --help prints the attach usage and exits 0" {
 	run --separate-stderr ssdt attach --help
 	[ "$status" -eq 0 ]
-	[[ "${lines[0]}" == "Usage: ssdtune attach [--json] [--dry-run] CTRL" ]]
+	[[ "${lines[0]}" == "Usage: ssdtune attach [--json] [--dry-run] [--config FILE] [--state-dir DIR]" ]]
+	[[ "${lines[1]}" == "                      CTRL" ]]
 	[[ "$output" == *"--dry-run"* ]]
 }
 
 @test "detach -h prints the detach usage and exits 0" {
 	run --separate-stderr ssdt detach -h
 	[ "$status" -eq 0 ]
-	[[ "${lines[0]}" == "Usage: ssdtune detach [--json] [--dry-run] CTRL" ]]
+	[[ "${lines[0]}" == "Usage: ssdtune detach [--json] [--dry-run] [--state-dir DIR] CTRL" ]]
 }
 
 @test "a bare ssdtune prints the usage on stderr and exits 2; options without a command are one line" {
@@ -174,6 +175,40 @@ load helpers
 		[ -z "$long" ] || { echo "$long"; false; }
 	done
 	[ "$n" -ge 13 ]
+}
+
+# The usage lines of a command (its synopsis, up to the first blank line)
+# name each of its own options, with the value its help line names;
+# a deprecated spelling is left out.
+@test "each usage line shows the command's own options" {
+	n=0
+	for c in $(ssdt --help | awk '/^Commands:/ { f = 1; next } /^$/ { f = 0 } f && /^  [a-z]/ { print $1 }'); do
+		run --separate-stderr ssdt "$c" --help
+		[ "$status" -eq 0 ]
+		usage=$(printf '%s\n' "$output" | sed -n '1,/^$/p')
+		[[ "$usage" == "Usage: ssdtune $c [--json]"* ]] || { echo "$c: $usage"; false; }
+		# "  -p, --profile P   ..." or "  --random, --seq  ...": the long
+		# options of this command's own option lines, with their value
+		own=$(printf '%s\n' "$output" | sed -n '/^Options:$/q; /^  -/p' |
+			grep -v deprecated |
+			grep -oE -- '^  (-[a-zA-Z], )?--[a-z0-9-]+( [A-Z][A-Z_]*)?(, --[a-z0-9-]+)?' |
+			sed -E 's/^  (-[a-zA-Z], )?//; s/, /\n/' || true)
+		while IFS= read -r o; do
+			[ -n "$o" ] || continue
+			[[ "$usage" == *"[$o]"* ]] || { echo "$c: usage lacks [$o]: $usage"; false; }
+			n=$((n + 1))
+		done <<<"$own"
+		long=$(printf '%s\n' "$usage" | awk 'length($0) > 80')
+		[ -z "$long" ]
+	done
+	[ "$n" -ge 40 ]
+	# the deprecated spelling is in the help, marked, and not in the usage
+	run --separate-stderr ssdt bench --help
+	[[ "$output" == *"--yes-destroy-data deprecated"* ]]
+	[[ "$(printf '%s\n' "$output" | sed -n '1,/^$/p')" != *yes-destroy-data* ]]
+	[[ "$(ssdt plan --help | head -n 2)" == *"[--profile P]"*"[--io-cores N]"*"[DEVICE...]"* ]]
+	[[ "$(ssdt monitor --help | head -n 2)" == *"[--stats]"* ]]
+	[[ "$(ssdt verify --help | head -n 1)" == *"[--config FILE] [--state-dir DIR]"* ]]
 }
 
 @test "--dry-run is described per command: writes for apply, fio jobs for bench, where it runs for run" {

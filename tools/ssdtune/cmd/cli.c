@@ -49,11 +49,84 @@ static void global_help(FILE *f, const struct command *const *commands,
 		"See ssdtune(8).\n", common_help, dry_run_help);
 }
 
+/*
+ * Option @o's value name as its help line spells it ("--profile P":
+ * "P"), into @buf; "ARG" if the help has none.  NULL for an option the
+ * help marks deprecated: the synopsis leaves it out.
+ */
+static const char *option_arg(const struct command *cmd, const struct option *o,
+			      char *buf, size_t len)
+{
+	char want[64];
+	const char *at, *eol;
+	size_t n;
+
+	snprintf(want, sizeof(want), "--%s", o->name);
+	snprintf(buf, len, "ARG");
+	for (at = strstr(cmd->help, want); at; at = strstr(at + 1, want)) {
+		const char *bol = at;
+
+		while (bol > cmd->help && bol[-1] != '\n')
+			bol--;
+		/* an option line ("  -p, --profile P   ..."), at its head */
+		if (strncmp(bol, "  -", 3) || strstr(bol + 2, "  ") < at ||
+		    (at[strlen(want)] != ' ' && at[strlen(want)] != ','))
+			continue;
+		eol = strchr(at, '\n');
+		if (eol && memmem(at, (size_t)(eol - at), "deprecated", 10))
+			return NULL;
+		at += strlen(want);
+		if (*at != ' ' || at[1] < 'A' || at[1] > 'Z')
+			break;
+		n = strspn(at + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_");
+		snprintf(buf, len, "%.*s", (int)n, at + 1);
+		break;
+	}
+	return buf;
+}
+
+/* Append @word to the synopsis line, wrapped at 79 columns under @indent. */
+static void synopsis_word(const char *word, size_t *col, size_t indent)
+{
+	if (*col + 1 + strlen(word) > 79) {
+		printf("\n%*s", (int)indent, "");
+		*col = indent;
+	} else {
+		putchar(' ');
+		(*col)++;
+	}
+	fputs(word, stdout);
+	*col += strlen(word);
+}
+
+/* "Usage: ssdtune CMD [--json] [--dry-run] [--OPT ARG]... OPERANDS" */
+static void command_usage(const struct command *cmd)
+{
+	const struct option *o;
+	char word[128], arg[32];
+	size_t col, indent;
+
+	col = indent = (size_t)printf("Usage: ssdtune %s", cmd->name) + 1;
+	synopsis_word("[--json]", &col, indent);
+	if (cmd->flags & CMD_DRY_RUN)
+		synopsis_word("[--dry-run]", &col, indent);
+	for (o = cmd->options; o && o->name; o++) {
+		if (!option_arg(cmd, o, arg, sizeof(arg)))
+			continue;
+		snprintf(word, sizeof(word), "[--%s%s%s]", o->name,
+			 o->has_arg == no_argument ? "" : " ",
+			 o->has_arg == no_argument ? "" : arg);
+		synopsis_word(word, &col, indent);
+	}
+	if (cmd->args[0])
+		synopsis_word(cmd->args, &col, indent);
+	printf("\n");
+}
+
 static void command_help(const struct command *cmd)
 {
-	printf("Usage: ssdtune %s [--json]%s%s%s\n\n%s\nOptions:\n%s",
-	       cmd->name, cmd->flags & CMD_DRY_RUN ? " [--dry-run]" : "",
-	       cmd->args[0] ? " " : "", cmd->args, cmd->help, common_help);
+	command_usage(cmd);
+	printf("\n%s\nOptions:\n%s", cmd->help, common_help);
 	if (!(cmd->flags & CMD_DRY_RUN))
 		return;
 	if (cmd->dry_run)
