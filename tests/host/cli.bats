@@ -146,6 +146,34 @@ load helpers
 	[[ "$stderr" == "ssdtune: detach: '41-00-0' names no controller: "* ]]
 }
 
+# One device-name rule: every command that takes a controller refuses a
+# name of none of the forms alike, listing the forms it takes.
+@test "a name that is no controller's form: the same usage error from attach, detach, qualify, set, plan, apply" {
+	for a in "attach bogus" "detach bogus" "qualify bogus" "set bogus coalesce_mode=host" \
+		"plan bogus" "apply --dry-run bogus"; do
+		# shellcheck disable=SC2086 # the words of one command line
+		run --separate-stderr ssdt $a
+		[ "$status" -eq 2 ] || { echo "$a: status $status: $stderr"; false; }
+		assert_one_error_line
+		c=${a%% *}
+		[[ "$stderr" == "ssdtune: $c: 'bogus' names no controller: give a PCI address (0000:41:00.0), ssdtN, nvmeN, /dev/ssdtN, /dev/nvmeN or a namespace (/dev/nvme0n1, /dev/ssdt0n1) (see 'ssdtune $c --help')" ]] ||
+			{ echo "$a: $stderr"; false; }
+	done
+	# and each of the forms names the same controller
+	for n in ssdt0 /dev/ssdt0 /dev/ssdt0n1 0000:42:00.0 42:00.0; do
+		run --separate-stderr ssdt -n detach "$n"
+		[ "$status" -eq 0 ] || { echo "detach $n: $stderr"; false; }
+		[[ "$output" == *"/sys/bus/pci/drivers/ssdtune/unbind <- 0000:42:00.0"* ]]
+		run --separate-stderr ssdt -n set "$n" coalesce_mode=host
+		[ "$status" -eq 0 ] || { echo "set $n: $stderr"; false; }
+	done
+	for n in nvme0 /dev/nvme0 /dev/nvme0n1; do
+		run --separate-stderr ssdt -n attach "$n"
+		[ "$status" -eq 0 ] || { echo "attach $n: $stderr"; false; }
+		[[ "$output" == *"/sys/bus/pci/drivers/ssdtune/bind <- 0000:41:00.0"* ]]
+	done
+}
+
 @test "options may follow the BDF" {
 	run --separate-stderr ssdt attach 0000:41:00.0 --dry-run --json
 	[ "$status" -eq 0 ]

@@ -132,6 +132,8 @@ static int cmd_apply(const struct command *cmd, struct cli *cli)
 	int r;
 
 	in.o = tuning_opts(cmd, &r);
+	if (!r)
+		r = tuning_names(cmd, cli);
 	if (r)
 		return r;
 	tuning_config(cmd, &in.conf);

@@ -18,6 +18,8 @@ static int cmd_plan(const struct command *cmd, struct cli *cli)
 	int r, set, keep, skip;
 	const struct plan_opts *o = tuning_opts(cmd, &r);
 
+	if (!r)
+		r = tuning_names(cmd, cli);
 	if (r)
 		return r;
 	r = tune_plan(cli->argv, cli->argc, o, &t, &p, &err);

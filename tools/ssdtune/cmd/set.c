@@ -77,12 +77,14 @@ static int parse_args(const struct command *cmd, struct cli *cli, const char **c
 	return 0;
 }
 
-/* A knob library error, "set: <what was wrong>"; E2BIG and ENOTUNIQ (too
- * many knobs, which controller?) are the command line's. */
-static int knob_fail(int r, const struct lib_err *err)
+/* A knob library error, "set: <what was wrong>"; E2BIG, ENOTUNIQ and
+ * EINVAL (too many knobs, which controller?, a name of none of the
+ * forms) are the command line's: usage errors, pointing at set --help. */
+static int knob_fail(const struct command *cmd, int r, const struct lib_err *err)
 {
-	return out_fail(r == -E2BIG || r == -ENOTUNIQ ? EXIT_USAGE : EXIT_REFUSED,
-			"set: %s", err->msg);
+	if (r == -E2BIG || r == -ENOTUNIQ || r == -EINVAL)
+		return usage_error(cmd, "%s", err->msg);
+	return out_fail(EXIT_REFUSED, "set: %s", err->msg);
 }
 
 /* After each write that worked (@ctx: the command line). */
@@ -109,7 +111,7 @@ static int cmd_set(const struct command *cmd, struct cli *cli)
 	if (res.ctrl[0])
 		report_set_str("controller", res.ctrl);
 	if (r)
-		return res.state_err ? out_fail_err(&res.err) : knob_fail(r, &res.err);
+		return res.state_err ? out_fail_err(&res.err) : knob_fail(cmd, r, &res.err);
 	if (res.saved)
 		json_object_object_add(report_obj(), "state_dir",
 				       json_object_new_string(set_dir()));

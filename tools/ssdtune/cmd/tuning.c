@@ -14,6 +14,7 @@
 #include "cmd/tuning.h"
 #include "lib/cgroup.h"
 #include "lib/ctrls.h"
+#include "lib/devname.h"
 #include "lib/knobtab.h"
 #include "lib/plangroup.h"
 #include "lib/state.h"
@@ -121,6 +122,20 @@ int tuning_option(struct cli *cli, int val, const char *arg)
 		if (!arg[0])
 			return usage_error(NULL, "--config needs a file");
 		config_path = arg;
+	}
+	return 0;
+}
+
+int tuning_names(const struct command *cmd, const struct cli *cli)
+{
+	char bdf[BDF_BUFSZ];
+	struct lib_err err;
+	int i, r;
+
+	for (i = 0; i < cli->argc; i++) {
+		r = devname_bdf(cli->argv[i], bdf, sizeof(bdf), &err);
+		if (r == -EINVAL || r == -ENOTUNIQ)
+			return usage_error(cmd, "%s", err.msg);
 	}
 	return 0;
 }

@@ -21,6 +21,9 @@ int tuning_option(struct cli *cli, int val, const char *arg);
  * with --config those of the file; a usage error (its exit status in
  * *@usage) if they do not go together or the file is bad. */
 const struct plan_opts *tuning_opts(const struct command *cmd, int *usage);
+/* Every DEVICE operand has one of the forms of a controller's name
+ * (lib/devname.h): 0, or the exit status of the usage error reported. */
+int tuning_names(const struct command *cmd, const struct cli *cli);
 /* The --config file, parsed (*@c NULL without --config).  0, or the
  * exit status of a usage error already reported (a bad file, or
  * --profile, --isolate or --io-cores with it). */
