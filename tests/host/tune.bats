@@ -672,6 +672,35 @@ try-restart irqbalance.service" ]
 	[ "$(fx_sum)" = "$after" ]
 }
 
+@test "a state file whose isolate, io_cores or vector has the wrong type is malformed: revert refuses, changing nothing" {
+	make_topo 1s8c
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	after=$(fx_sum)
+	cp "$STATE/state.json" "$BATS_TEST_TMPDIR/good.json"
+	for edit in 's/"isolate": *false/"isolate": "no"/' 's/"io_cores": *[0-9]*/"io_cores": "all"/'; do
+		sed "$edit" "$BATS_TEST_TMPDIR/good.json" >"$STATE/state.json"
+		! cmp -s "$STATE/state.json" "$BATS_TEST_TMPDIR/good.json" || { echo "no change: $edit"; false; }
+		run --separate-stderr ssdt revert --state-dir "$STATE"
+		[ "$status" -eq 1 ]
+		assert_one_error_line
+		[ "$stderr" = "ssdtune: $STATE/state.json: malformed (isolate must be true or false, io_cores a count)" ]
+		[ "$(fx_sum)" = "$after" ]
+	done
+	python3 - "$BATS_TEST_TMPDIR/good.json" "$STATE/state.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["entries"][0]["vector"] = "3"
+s["entries"][0]["pci_address"] = "0000:41:00.0"
+json.dump(s, open(sys.argv[2], "w"))
+PY
+	run --separate-stderr ssdt revert --state-dir "$STATE"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[[ $stderr == "ssdtune: $STATE/state.json: malformed entry 0"* ]]
+	[ "$(fx_sum)" = "$after" ]
+}
+
 @test "plan takes any name of a controller: its PCI address, ssdtN, nvmeN, /dev/nvmeN, a namespace" {
 	make_topo 4n128c
 	run --separate-stderr ssdt --json plan 0000:c1:00.0

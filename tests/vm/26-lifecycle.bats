@@ -79,12 +79,15 @@ back_to_nvme() { sysfs_bind nvme "$bdf"; }
 	dd if="$SSDT_TMP/pat" of="$disk" bs=1M seek=700 oflag=direct conv=fsync status=none
 	s0=$(io_counter submitted)
 	# the runtime is a bound only: the I/O errors of .shutdown end fio
+	# four jobs at QD32: one alone is, now and then, between reaping and
+	# submitting with nothing in flight when .shutdown comes
 	fio --name=t --filename="$disk" --direct=1 --ioengine=libaio --rw=randwrite \
-		--bs=4k --iodepth=32 --offset=0 --size=64M --time_based --runtime=60 \
+		--bs=4k --iodepth=32 --numjobs=4 --offset=0 --offset_increment=16M \
+		--size=16M --time_based --runtime=60 --group_reporting \
 		--output="$SSDT_TMP/shut.fio" >/dev/null 2>&1 3>&- &
 	fpid=$!
-	# fio's queue is full: I/O is in flight when .shutdown comes
-	wait_for 60 io_beyond $((s0 + 64))
+	# fio's queues are full: I/O is in flight when .shutdown comes
+	wait_for 60 io_beyond $((s0 + 256))
 	kill -0 "$fpid"
 	echo 1 >"$SSDT_DBG/${ctrl##*/}/shutdown"
 	for ((i = 0; i < 300; i++)); do kill -0 "$fpid" 2>/dev/null || break; sleep 0.1; done

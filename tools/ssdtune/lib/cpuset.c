@@ -228,7 +228,8 @@ char *cpuset_format_mask(const struct cpuset *s, const char *like, char *buf,
 		words += like[i] == ',';
 	if (first < 1 || first > 8)
 		first = 8;
-	buf[0] = '\0';
+	if (len)
+		buf[0] = '\0';
 	for (w = words - 1; w >= 0 && used + 10 < len; w--) {
 		int digits = w == words - 1 ? first : 8;
 		unsigned long v = 0;

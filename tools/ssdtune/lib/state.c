@@ -212,11 +212,25 @@ int state_load(const char *dir, struct state *s, struct lib_err *err)
 		 str(root, "profile") ? str(root, "profile") : "");
 	snprintf(s->boot_id, sizeof(s->boot_id), "%s",
 		 str(root, "boot_id") ? str(root, "boot_id") : "");
-	/* state files of earlier versions have neither: no isolation, all cores */
-	if (json_object_object_get_ex(root, "isolate", &opt))
+	/* state files of earlier versions have neither: no isolation, all
+	 * cores; a value of another type is no state apply wrote */
+	if (json_object_object_get_ex(root, "isolate", &opt)) {
+		if (!json_object_is_type(opt, json_type_boolean))
+			r = -1;
 		s->isolate = json_object_get_boolean(opt);
-	if (json_object_object_get_ex(root, "io_cores", &opt))
+	}
+	if (json_object_object_get_ex(root, "io_cores", &opt)) {
+		if (!json_object_is_type(opt, json_type_int) ||
+		    json_object_get_int(opt) < 0)
+			r = -1;
 		s->io_cores = json_object_get_int(opt);
+	}
+	if (r) {
+		json_object_put(root);
+		memset(s, 0, sizeof(*s));
+		return lib_errf(err, EINVAL, "%s: malformed (isolate must be true or false, io_cores a count)",
+				p);
+	}
 	n = json_object_array_length(arr);
 	for (i = 0; i < n && !r; i++) {
 		struct json_object *e = json_object_array_get_idx(arr, i), *v;
@@ -229,7 +243,8 @@ int state_load(const char *dir, struct state *s, struct lib_err *err)
 			break;
 		}
 		if (json_object_object_get_ex(e, "vector", &v))
-			vec = json_object_get_int(v);
+			vec = json_object_is_type(v, json_type_int) ?
+			      json_object_get_int(v) : -2;
 		/* earlier versions wrote the PCI address as "bdf": their
 		 * state files still load */
 		pci = str(e, "pci_address") ? str(e, "pci_address") : str(e, "bdf");
