@@ -2,7 +2,7 @@
 #
 #   make demo      boot a QEMU VM with an emulated NVMe, attach it to ssdtune,
 #                  tune, run fio, print the result (installs what it needs)
-#   make check     the README's test command (37 minutes here): every
+#   make check     the README's test command (30 minutes here): every
 #                  suite, both kernels, a logic-only VM file on one;
 #                  last line "N passed, N failed"
 #   make check-full  what CI runs (about 70 minutes here): every VM file on both
