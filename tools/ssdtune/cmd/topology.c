@@ -120,7 +120,7 @@ static const char *steerable(const struct topo_pci *pc)
 		return "none";
 	if (yes + no == pc->nirqs)
 		return "some";
-	return "unknown";
+	return "unknown (only nvme's and ssdtune's vectors are judged)";
 }
 
 /* The warnings about one storage function, appended to @arr and, in text
@@ -460,8 +460,11 @@ static void print_function(const struct topo_pci *pc, struct json_object *dev)
 
 	printf("  %s %s [%04x:%04x] %s\n", pc->bdf, kind(pc->class24),
 	       pc->vendor, pc->device, pc->name);
-	printf("    node %d, driver %s", pc->node,
-	       pc->driver[0] ? pc->driver : "none");
+	if (pc->node >= 0)
+		printf("    node %d", pc->node);
+	else
+		printf("    no NUMA node (the firmware gives none)");
+	printf(", driver %s", pc->driver[0] ? pc->driver : "none");
 	if (pc->ssdt[0])
 		printf(" (%s%s%s)", pc->ssdt, pc->quirks[0] ? ", quirks: " : "",
 		       pc->quirks);
@@ -474,13 +477,15 @@ static void print_function(const struct topo_pci *pc, struct json_object *dev)
 	for (j = 0; j < pc->nirqs; j++) {
 		const struct topo_irq *q = &pc->irqs[j];
 
-		printf("      irq %d %s: affinity %s, effective %s, %s\n",
+		printf("      irq %d %s: affinity %s, effective %s, %s%s\n",
 		       q->irq, q->name[0] ? q->name : "?",
 		       q->affinity[0] ? q->affinity : "?",
 		       q->effective[0] ? q->effective : "?",
 		       q->managed == MANAGED_YES ? "managed" :
 		       q->managed == MANAGED_NO ? "steerable" :
-		       "managed: unknown");
+		       "managed: unknown for ",
+		       q->managed == MANAGED_YES || q->managed == MANAGED_NO ? "" :
+		       pc->driver[0] ? pc->driver : "no driver");
 	}
 	json_object_object_get_ex(dev, "warnings", &w);
 	for (j = 0; j < (int)json_object_array_length(w); j++)
