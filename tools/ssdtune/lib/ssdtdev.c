@@ -95,6 +95,9 @@ int ssdtdev_dir(const char *arg, char *dir, size_t len, struct lib_err *err)
 	}
 	if (found)
 		return 0;
+	if (arg && want[0] && strcmp(arg, want))
+		return lib_errf(err, ENODEV, "no ssdtune controller '%s': %s is not attached to ssdtune (first: ssdtune attach %s)",
+				arg, want, arg);
 	if (arg)
 		return lib_errf(err, ENODEV, "no ssdtune controller '%s' (see 'ssdtune topology')",
 				arg);
