@@ -192,7 +192,7 @@ teardown_file() {
 	 [ "$a" = "$b" ] || exit 1
 	 wait_for 30 grep -q live "$ctrl/state") &
 	fpid=$!
-	verify_while "$fpid" --offset=480M
+	verify_while "$fpid" --offset=480M --size=4M
 	wait "$fpid"
 	echo "$old_tmo" >"$tmo"
 	dmesg_new | grep -E 'firmware activation' || true
@@ -211,7 +211,7 @@ teardown_file() {
 	echo 1 >/sys/module/ssdtune/parameters/admin_timeout
 	(io_flows || exit 1; echo 4000 >"$SSDT_DBG/${ctrl##*/}/fw_act") &
 	fpid=$!
-	verify_while "$fpid" --offset=500M
+	verify_while "$fpid" --offset=500M --size=4M
 	wait "$fpid"
 	reset_seen() { [ "$(resets_done)" -ge 1 ]; }
 	wait_for 30 reset_seen
