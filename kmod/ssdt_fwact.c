@@ -27,7 +27,7 @@ static bool ssdt_fw_act_paused(struct ssdt_ctrl *ctrl)
 	return csts != ~0u && (csts & NVME_CSTS_PP);
 }
 
-/* The Firmware Slot log: clears the event; the active revision into @fr. */
+/* Read the Firmware Slot log (it clears the event); log the active slot. */
 static void ssdt_fw_act_log(struct ssdt_ctrl *ctrl)
 {
 	struct nvme_fw_slot_info_log *log;

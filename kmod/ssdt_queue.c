@@ -248,9 +248,6 @@ static irqreturn_t ssdt_irq(int irq, void *data)
 	DEFINE_IO_COMP_BATCH(iob);
 	int found;
 
-	/* debug hook: an admin interrupt that never reaches us */
-	if (!q->qid && ssdt_debug_drop(&q->ctrl->skip_admin_irqs))
-		return IRQ_HANDLED;
 	spin_lock(&q->cq_lock);
 	q->interrupts++;
 	found = ssdt_cq_reap(q, &iob);
@@ -262,11 +259,22 @@ static irqreturn_t ssdt_irq(int irq, void *data)
 	return found ? IRQ_HANDLED : IRQ_NONE;
 }
 
+/* The admin queue's vector; the I/O queues' do without the debug hook. */
+static irqreturn_t ssdt_irq_admin(int irq, void *data)
+{
+	struct ssdt_queue *q = data;
+
+	/* debug hook: an admin interrupt that never reaches us */
+	if (ssdt_debug_drop(&q->ctrl->skip_admin_irqs))
+		return IRQ_HANDLED;
+	return ssdt_irq(irq, q);
+}
+
 /* MSI or INTx with a single vector: it serves the admin and I/O queues. */
 static irqreturn_t ssdt_irq_single(int irq, void *data)
 {
 	struct ssdt_ctrl *ctrl = data;
-	irqreturn_t ret = ssdt_irq(irq, ctrl->admin);
+	irqreturn_t ret = ssdt_irq_admin(irq, ctrl->admin);
 	unsigned int i;
 
 	for (i = 0; i < ctrl->nr_irq_io; i++)
@@ -318,7 +326,7 @@ int ssdt_irqs_request(struct ssdt_ctrl *ctrl)
 		return 0;
 	}
 
-	ret = pci_request_irq(pdev, 0, ssdt_irq, NULL, ctrl->admin,
+	ret = pci_request_irq(pdev, 0, ssdt_irq_admin, NULL, ctrl->admin,
 			      "ssdt%dq0", ctrl->instance);
 	if (ret)
 		return ret;

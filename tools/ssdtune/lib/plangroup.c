@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lib/cpuset.h"
+#include "lib/parse.h"
 #include "lib/plangroup.h"
 
 #define CPU_DIR "/sys/devices/system/cpu/"
@@ -22,27 +23,33 @@ struct shape {
 	char bdf[BDF_BUFSZ];	/* ... and function */
 };
 
-/* Append the CPUs of cpulist @s (up to ':') to @sh; -1 if malformed. */
+/*
+ * Append the CPUs of cpulist @s (up to ':', cpuset_add_list() parses it)
+ * to @sh; -1 if malformed or more than @sh holds.
+ */
 static int add_cpus(struct shape *sh, const char *s)
 {
-	char *end;
-	long a, b;
+	size_t len = strcspn(s, ":");
+	int max = (int)(sizeof(sh->ids) / sizeof(sh->ids[0]));
+	struct cpuset cs;
+	char list[256];
+	int cpu, r;
 
-	while (*s && *s != ':') {
-		a = b = strtol(s, &end, 10);
-		if (end == s)
-			return -1;
-		if (*end == '-')
-			b = strtol(end + 1, &end, 10);
-		for (; a <= b && sh->nids < 64; a++)
-			sh->ids[sh->nids++] = (int)a;
-		if (a <= b)
-			return -1;
-		s = *end == ',' ? end + 1 : end;
-		if (*end != ',' && *end != ':')
-			return -1;
+	if (len >= sizeof(list) || cpuset_init(&cs, 4096))
+		return -1;
+	memcpy(list, s, len);
+	list[len] = '\0';
+	r = cpuset_add_list(&cs, list);
+	for (cpu = 0; !r && cpu < cs.n; cpu++) {
+		if (!cpuset_has(&cs, cpu))
+			continue;
+		if (sh->nids == max)
+			r = -1;
+		else
+			sh->ids[sh->nids++] = cpu;
 	}
-	return 0;
+	cpuset_free(&cs);
+	return r;
 }
 
 /* A file of one CPU or cpufreq policy: "cpuN/..." or "cpufreq/policyN/..." */
@@ -119,11 +126,6 @@ static bool same(const struct plan_item *a, const struct shape *sa,
 	       !strcmp(sa->bdf, sb->bdf);
 }
 
-static int cmp_int(const void *a, const void *b)
-{
-	return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
-}
-
 /* The members of group @g (every item of @p shaped like its first) */
 static int name_members(const struct plan *p, const struct shape *sh,
 			const int *of, struct plan_group *g, int gi)
@@ -145,8 +147,8 @@ static int name_members(const struct plan *p, const struct shape *sh,
 			ids[n++] = sh[i].ids[k];
 		irqs[nirq++] = sh[i].irq;
 	}
-	qsort(ids, (size_t)n, sizeof(int), cmp_int);
-	qsort(irqs, (size_t)nirq, sizeof(int), cmp_int);
+	qsort(ids, (size_t)n, sizeof(int), int_cmp);
+	qsort(irqs, (size_t)nirq, sizeof(int), int_cmp);
 	cpulist_format(ids, (size_t)n, list, sizeof(list));
 	if (sh[g->first].m == M_VECTOR)
 		snprintf(g->who, sizeof(g->who), "%d vectors of %s (%s, IRQs %s)",
