@@ -39,7 +39,7 @@
 #define SSDT_MAX_XFER		(512u * 1024)	/* bytes, before MDTS */
 #define SSDT_MAX_PRP_LISTS	2
 #define SSDT_MAX_NS		16
-#define SSDT_MAX_POLL_QUEUES	64
+#define SSDT_MAX_POLL_QUEUES	SSDTUNE_POLL_QUEUES_MAX
 #define SSDT_MAX_CTRLS		1024	/* minors of /dev/ssdtN */
 
 enum ssdt_state {
@@ -468,10 +468,15 @@ void ssdt_ctrl_kill(struct ssdt_ctrl *ctrl);
 void ssdt_ctrl_unpause(struct ssdt_ctrl *ctrl);
 bool ssdt_ctrl_gone(struct ssdt_ctrl *ctrl);
 void ssdt_mark_dead(struct ssdt_ctrl *ctrl, bool shutdown);
+unsigned int ssdt_irq_queues_max(struct ssdt_ctrl *ctrl);
+int ssdt_ctrl_set_poll(struct ssdt_ctrl *ctrl, unsigned int poll);
 
 /* ssdt_apst_dev.c: APST on the device */
 int ssdt_apst_start(struct ssdt_ctrl *ctrl, bool reset);
 extern const struct attribute_group ssdt_apst_group;
+
+/* ssdt_queues_dev.c: the poll_queues knob */
+extern const struct attribute_group ssdt_queues_group;
 
 /* ssdt_hmb_dev.c: the Host Memory Buffer on the device */
 int ssdt_hmb_start(struct ssdt_ctrl *ctrl, bool reset);
@@ -507,6 +512,8 @@ void ssdt_sq_ring(struct ssdt_queue *q);
 int ssdt_cq_reap(struct ssdt_queue *q, struct io_comp_batch *iob);
 u32 ssdt_cq_pending(struct ssdt_queue *q, u32 max);
 int ssdt_cq_poll(struct ssdt_queue *q);
+int ssdt_queue_irq_request(struct ssdt_ctrl *ctrl, struct ssdt_queue *q);
+void ssdt_queue_irq_free(struct ssdt_ctrl *ctrl, struct ssdt_queue *q);
 int ssdt_irqs_request(struct ssdt_ctrl *ctrl);
 void ssdt_irqs_spread(struct ssdt_ctrl *ctrl);
 void ssdt_irqs_free(struct ssdt_ctrl *ctrl);
@@ -524,6 +531,7 @@ void ssdt_io_cancel_all(struct ssdt_ctrl *ctrl, bool requeue);
 unsigned int ssdt_io_drain(struct ssdt_ctrl *ctrl, unsigned long timeout,
 			   bool *drained);
 void ssdt_io_thaw(struct ssdt_ctrl *ctrl);
+void ssdt_blk_remap(struct ssdt_ctrl *ctrl);
 
 /* ssdt_ns.c: namespaces and their disks, rescans */
 void ssdt_ns_init(struct ssdt_ctrl *ctrl);

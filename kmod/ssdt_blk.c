@@ -6,6 +6,7 @@
  * their disks are in ssdt_ns.c.
  */
 #include <linux/blkdev.h>
+#include <linux/crash_dump.h>
 #include <linux/dma-mapping.h>
 #include <linux/slab.h>
 #include "ssdt.h"
@@ -487,7 +488,8 @@ static void ssdt_io_complete_one(struct ssdt_queue *q,
 				 struct io_comp_batch *iob)
 {
 	u16 cid = cqe->command_id;
-	struct request *rq = blk_mq_tag_to_rq(q->tags, ssdt_cid_tag(cid));
+	struct blk_mq_tags *tags = READ_ONCE(q->tags);
+	struct request *rq = tags ? blk_mq_tag_to_rq(tags, ssdt_cid_tag(cid)) : NULL;
 	struct ssdt_iod *iod;
 
 	if (unlikely(!rq)) {
@@ -635,22 +637,50 @@ static int ssdt_init_request(struct blk_mq_tag_set *set, struct request *rq,
 	return 0;
 }
 
-/* The interrupt-driven queues first, then the poll queues (ctrl.h). */
+/*
+ * The interrupt-driven queues first, then the poll queues (ctrl.h).  A
+ * map spreads no more queues than there are CPUs (6.12's spreading warns
+ * otherwise): after poll_queues moved queues to interrupts there may be
+ * one more interrupt queue than CPUs, which then serves none.
+ */
 static void ssdt_map_queues(struct blk_mq_tag_set *set)
 {
 	struct ssdt_ctrl *ctrl = set->driver_data;
 	struct blk_mq_queue_map *map = &set->map[HCTX_TYPE_DEFAULT];
+	unsigned int cpus = num_possible_cpus();
 
-	map->nr_queues = ctrl->nr_irq_io;
+	map->nr_queues = min(ctrl->nr_irq_io, cpus);
 	map->queue_offset = 0;
 	blk_mq_map_queues(map);
 	if (set->nr_maps <= HCTX_TYPE_POLL)
 		return;
 	set->map[HCTX_TYPE_READ].nr_queues = 0;
 	map = &set->map[HCTX_TYPE_POLL];
-	map->nr_queues = ctrl->nr_poll;
+	map->nr_queues = min(ctrl->nr_poll, cpus);
 	map->queue_offset = ctrl->nr_irq_io;
-	blk_mq_map_queues(map);
+	/* none: blk-mq sends polled I/O to the default map's queues */
+	if (map->nr_queues)
+		blk_mq_map_queues(map);
+}
+
+/*
+ * The split of interrupt and poll queues changed (ssdt_ctrl_set_poll()):
+ * blk-mq maps the CPUs again, and turns polling on or off for the
+ * disks; the vectors follow the new map.  The number of queues stays.
+ */
+void ssdt_blk_remap(struct ssdt_ctrl *ctrl)
+{
+	unsigned int i;
+
+	blk_mq_update_nr_hw_queues(&ctrl->tagset, ctrl->nr_io);
+	/*
+	 * blk-mq frees the tags of a hardware context no CPU maps to and
+	 * allocates them again once one does: each queue takes its tags
+	 * anew (none while unmapped; a completion there is refused).
+	 */
+	for (i = 0; i < ctrl->nr_io; i++)
+		WRITE_ONCE(ctrl->ioq[i]->tags, ctrl->tagset.tags[i]);
+	ssdt_irqs_spread(ctrl);
 }
 
 /*
@@ -704,8 +734,12 @@ int ssdt_blk_init(struct ssdt_ctrl *ctrl)
 	}
 	set->ops = &ssdt_mq_ops;
 	set->nr_hw_queues = ctrl->nr_io;
-	/* HCTX_TYPE_POLL is map 2; its map makes the disks pollable */
-	set->nr_maps = ctrl->nr_poll ? HCTX_TYPE_POLL + 1 : 1;
+	/*
+	 * HCTX_TYPE_POLL is map 2; a poll queue in it makes the disks
+	 * pollable.  Always there, so that poll_queues can change live
+	 * (blk-mq allows one map only in a kdump kernel).
+	 */
+	set->nr_maps = is_kdump_kernel() ? 1 : HCTX_TYPE_POLL + 1;
 	set->queue_depth = ctrl->io_depth - 1;	/* one slot stays empty */
 	set->numa_node = ctrl->node;
 	set->cmd_size = sizeof(struct ssdt_iod);

@@ -3,6 +3,7 @@
  * ssdtune controller: enable/disable per CAP/CC/CSTS, the admin queue and
  * its commands, I/O queue creation, reset and shutdown.
  */
+#include <linux/crash_dump.h>
 #include <linux/delay.h>
 #include <linux/io-64-nonatomic-lo-hi.h>
 #include <linux/jiffies.h>
@@ -229,8 +230,10 @@ static int ssdt_set_queue_count(struct ssdt_ctrl *ctrl, unsigned int *count)
 }
 
 /*
- * Allocate the vectors for @want interrupt-driven I/O queues; @poll
- * queues without a vector follow them.  Settles nr_io and the layout.
+ * Allocate the vectors for @want interrupt-driven I/O queues and the
+ * @poll queues polled after them: a vector for every queue, so that the
+ * poll_queues knob can later give a poll queue its interrupt.  Settles
+ * nr_io and the layout.
  */
 static int ssdt_setup_vectors(struct ssdt_ctrl *ctrl, unsigned int want,
 			      unsigned int poll)
@@ -238,7 +241,7 @@ static int ssdt_setup_vectors(struct ssdt_ctrl *ctrl, unsigned int want,
 	struct pci_dev *pdev = ctrl->pdev;
 	int got;
 
-	got = pci_alloc_irq_vectors(pdev, 1, want + 1, PCI_IRQ_ALL_TYPES);
+	got = pci_alloc_irq_vectors(pdev, 1, want + poll + 1, PCI_IRQ_ALL_TYPES);
 	if (got < 0)
 		return got;
 	ctrl->nr_vecs = got;
@@ -259,13 +262,13 @@ static int ssdt_io_queues_alloc(struct ssdt_ctrl *ctrl)
 	if (!ctrl->ioq)
 		goto none;
 	for (i = 0; i < ctrl->nr_io; i++) {
-		bool polled = i >= ctrl->nr_irq_io;
-		u16 vec = ctrl->single_vector || polled ? 0 : i + 1;
+		/* a poll queue keeps the vector it would take (none: 0) */
+		u16 vec = ctrl->single_vector || i + 1 >= ctrl->nr_vecs ? 0 : i + 1;
 
 		ctrl->ioq[i] = ssdt_queue_alloc(ctrl, i + 1, ctrl->io_depth, vec);
 		if (!ctrl->ioq[i])
 			goto free;
-		ctrl->ioq[i]->poll = polled;
+		ctrl->ioq[i]->poll = i >= ctrl->nr_irq_io;
 	}
 	return 0;
 
@@ -297,7 +300,7 @@ static int ssdt_io_queues_setup(struct ssdt_ctrl *ctrl)
 	if (ssdt_max_io_queues)
 		want = min(want, ssdt_max_io_queues);
 	/* poll queues on top, leaving doorbells for one interrupt queue */
-	poll = min_t(u64, ssdt_poll_queues, pairs - 2);
+	poll = is_kdump_kernel() ? 0 : min_t(u64, ssdt_poll_queues, pairs - 2);
 	want = min_t(u64, want, min_t(u64, 64, pairs - 1 - poll));
 	count = want + poll;
 	ret = ssdt_set_queue_count(ctrl, &count);
@@ -659,6 +662,98 @@ void ssdt_ctrl_kill(struct ssdt_ctrl *ctrl)
 	if (ctrl->state != SSDT_DEAD)
 		ssdt_mark_dead(ctrl, false);
 	mutex_unlock(&ctrl->dev_mutex);
+}
+
+/* ---- the poll_queues knob ------------------------------------------------ */
+
+/* The most I/O queues that can take an interrupt (one with a single vector). */
+unsigned int ssdt_irq_queues_max(struct ssdt_ctrl *ctrl)
+{
+	return ctrl->single_vector ? 1 : min(ctrl->nr_io, ctrl->nr_vecs - 1);
+}
+
+/*
+ * The halted controller's queues: the first @nr_irq take interrupts, the
+ * rest are polled.  A queue that gains an interrupt gets its handler
+ * first; if one cannot, nothing changes.  knob_mutex keeps the coalescing
+ * knobs, which walk the interrupt queues, out meanwhile.
+ */
+static int ssdt_io_queues_split(struct ssdt_ctrl *ctrl, unsigned int nr_irq)
+{
+	unsigned int i, old = ctrl->nr_irq_io;
+	int ret = 0;
+
+	for (i = old; i < nr_irq && !ctrl->single_vector; i++) {
+		ret = ssdt_queue_irq_request(ctrl, ctrl->ioq[i]);
+		if (ret) {
+			dev_err(ssdt_dev(ctrl), "no interrupt for I/O queue %u (%d): the split stays\n",
+				i + 1, ret);
+			while (i-- > old)
+				ssdt_queue_irq_free(ctrl, ctrl->ioq[i]);
+			return ret;
+		}
+	}
+	mutex_lock(&ctrl->knob_mutex);
+	for (i = 0; i < ctrl->nr_io; i++) {
+		struct ssdt_queue *q = ctrl->ioq[i];
+
+		if (i >= nr_irq && !ctrl->single_vector)
+			ssdt_queue_irq_free(ctrl, q);
+		if (i >= nr_irq) {
+			q->mod_threshold = 0;
+			q->mod_adaptive = false;
+		}
+		q->poll = i >= nr_irq;
+	}
+	WRITE_ONCE(ctrl->nr_irq_io, nr_irq);
+	WRITE_ONCE(ctrl->nr_poll, ctrl->nr_io - nr_irq);
+	mutex_unlock(&ctrl->knob_mutex);
+	return 0;
+}
+
+/*
+ * poll_queues written: the last @poll I/O queues become poll queues, the
+ * others take interrupts, while the disks stay open.  A completion
+ * queue's interrupt is set when it is created, so the queues are made
+ * again, by the reset every other path takes (halt, restart); the disks
+ * are drained first (within io_timeout, else -EBUSY and nothing changed)
+ * and stay frozen until blk-mq's maps follow the new split.  Called with
+ * dev_mutex held.  -EIO if the controller did not come back (it is dead
+ * then, as after any failed reset).
+ */
+int ssdt_ctrl_set_poll(struct ssdt_ctrl *ctrl, unsigned int poll)
+{
+	unsigned int n;
+	bool drained;
+	int ret;
+
+	ret = ssdt_poll_split_check(ctrl->nr_io, ssdt_irq_queues_max(ctrl), poll);
+	if (ret || poll == ctrl->nr_poll)
+		return ret;
+	if (ctrl->tagset.nr_maps <= HCTX_TYPE_POLL)
+		return -EOPNOTSUPP;		/* a kdump kernel */
+	if (ctrl->removing || READ_ONCE(ctrl->state) != SSDT_LIVE ||
+	    !ctrl->tagset_ready)
+		return -EBUSY;
+	n = ssdt_io_drain(ctrl, READ_ONCE(ssdt_io_timeout) * HZ, &drained);
+	if (!drained || READ_ONCE(ctrl->state) != SSDT_LIVE) {
+		ssdt_io_thaw(ctrl);
+		dev_warn(ssdt_dev(ctrl), "poll_queues: %u requests in flight did not complete within io_timeout: %u poll queues stay\n",
+			 n, ctrl->nr_poll);
+		return -EBUSY;
+	}
+	ssdt_ctrl_halt(ctrl, false);
+	ret = ssdt_io_queues_split(ctrl, ctrl->nr_io - poll);
+	ssdt_ctrl_restart(ctrl);
+	ssdt_blk_remap(ctrl);
+	ssdt_io_thaw(ctrl);
+	if (ret)
+		return ret;
+	if (READ_ONCE(ctrl->state) != SSDT_LIVE)
+		return -EIO;
+	dev_info(ssdt_dev(ctrl), "%u I/O queues: %u with interrupts, %u polled\n",
+		 ctrl->nr_io, ctrl->nr_irq_io, ctrl->nr_poll);
+	return 0;
 }
 
 static void ssdt_ctrl_free(struct kref *ref)

@@ -3,7 +3,8 @@
  * The settings behind ssdtune's writable sysfs knobs, one member for each
  * group of knobs set together under one lock.  A write is parsed onto a
  * copy of its group's settings by a parser in ssdt_coalesce.c,
- * ssdt_power.c or ssdt_apst.c (pure: KUnit reaches them), and the driver
+ * ssdt_power.c or ssdt_apst.c (pure: KUnit reaches them; poll_queues's is
+ * ssdt_knob_parse_u32()), and the driver
  * applies the copy as a whole.  The knob tables, their one store and their one show
  * are described in ssdt.h.
  */
@@ -20,6 +21,7 @@ union ssdt_knob_val {
 	struct ssdt_coalesce coalesce;	/* coalesce_* */
 	struct ssdt_power_setting power;	/* power_limit_mw, power_limit_mode, energy_model */
 	struct ssdt_apst_setting apst;	/* apst_max_latency_us */
+	u32 poll_queues;		/* poll_queues */
 };
 
 /*

@@ -307,6 +307,38 @@ static const struct cpumask *ssdt_local_cpus(struct ssdt_ctrl *ctrl)
 	return mask;
 }
 
+/*
+ * The handler of I/O queue @q on its own vector (not with a single
+ * vector), first on a CPU of the device's node picked by the queue's
+ * index; ssdt_irqs_spread() or userspace may move it later.
+ */
+int ssdt_queue_irq_request(struct ssdt_ctrl *ctrl, struct ssdt_queue *q)
+{
+	struct pci_dev *pdev = ctrl->pdev;
+	unsigned int cpu = ssdt_spread_cpu(ssdt_local_cpus(ctrl), q->qid - 1);
+	int ret;
+
+	ret = pci_request_irq(pdev, q->vector, ssdt_irq, NULL, q,
+			      "ssdt%dq%u", ctrl->instance, q->qid);
+	if (ret)
+		return ret;
+	q->irq = pci_irq_vector(pdev, q->vector);
+	irq_set_affinity_and_hint(q->irq, cpumask_of(cpu));
+	/* Moderation masks the vector at the device, not lazily. */
+	irq_set_status_flags(q->irq, IRQ_DISABLE_UNLAZY);
+	return 0;
+}
+
+void ssdt_queue_irq_free(struct ssdt_ctrl *ctrl, struct ssdt_queue *q)
+{
+	if (q->irq < 0)
+		return;
+	irq_clear_status_flags(q->irq, IRQ_DISABLE_UNLAZY);
+	irq_update_affinity_hint(q->irq, NULL);
+	pci_free_irq(ctrl->pdev, q->vector, q);
+	q->irq = -1;
+}
+
 /* Request the handlers for the admin queue and every I/O queue. */
 int ssdt_irqs_request(struct ssdt_ctrl *ctrl)
 {
@@ -338,26 +370,15 @@ int ssdt_irqs_request(struct ssdt_ctrl *ctrl)
 			 ret);
 
 	for (i = 0; i < ctrl->nr_irq_io; i++) {
-		struct ssdt_queue *q = ctrl->ioq[i];
-		unsigned int cpu = ssdt_spread_cpu(local, i);
-
-		ret = pci_request_irq(pdev, q->vector, ssdt_irq, NULL, q,
-				      "ssdt%dq%u", ctrl->instance, q->qid);
+		ret = ssdt_queue_irq_request(ctrl, ctrl->ioq[i]);
 		if (ret)
 			goto unwind;
-		q->irq = pci_irq_vector(pdev, q->vector);
-		irq_set_affinity_and_hint(q->irq, cpumask_of(cpu));
-		/* Moderation masks the vector at the device, not lazily. */
-		irq_set_status_flags(q->irq, IRQ_DISABLE_UNLAZY);
 	}
 	return 0;
 
 unwind:
-	while (i--) {
-		irq_update_affinity_hint(ctrl->ioq[i]->irq, NULL);
-		pci_free_irq(pdev, ctrl->ioq[i]->vector, ctrl->ioq[i]);
-		ctrl->ioq[i]->irq = -1;
-	}
+	while (i--)
+		ssdt_queue_irq_free(ctrl, ctrl->ioq[i]);
 	irq_update_affinity_hint(ctrl->admin->irq, NULL);
 	pci_free_irq(pdev, 0, ctrl->admin);
 	ctrl->admin->irq = -1;
@@ -406,15 +427,8 @@ void ssdt_irqs_free(struct ssdt_ctrl *ctrl)
 	if (ctrl->single_vector) {
 		pci_free_irq(pdev, 0, ctrl);
 	} else {
-		for (i = 0; i < ctrl->nr_io; i++) {
-			struct ssdt_queue *q = ctrl->ioq[i];
-
-			if (q->irq < 0)
-				continue;
-			irq_clear_status_flags(q->irq, IRQ_DISABLE_UNLAZY);
-			irq_update_affinity_hint(q->irq, NULL);
-			pci_free_irq(pdev, q->vector, q);
-		}
+		for (i = 0; i < ctrl->nr_io; i++)
+			ssdt_queue_irq_free(ctrl, ctrl->ioq[i]);
 		irq_update_affinity_hint(ctrl->admin->irq, NULL);
 		pci_free_irq(pdev, 0, ctrl->admin);
 	}

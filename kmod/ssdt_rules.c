@@ -82,3 +82,11 @@ unsigned int ssdt_fw_act_timeout_ms(u16 mtfa, unsigned int admin_s)
 {
 	return mtfa ? mtfa * 100u : min_t(unsigned int, admin_s, 3600) * 1000u;
 }
+
+int ssdt_poll_split_check(unsigned int nr_io, unsigned int irq_max,
+			  unsigned int poll)
+{
+	if (poll >= nr_io || nr_io - poll > irq_max)
+		return -EINVAL;
+	return 0;
+}

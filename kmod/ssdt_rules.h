@@ -124,4 +124,13 @@ unsigned int ssdt_shutdown_timeout_s(u32 rtd3e_us, unsigned int floor_s);
  */
 unsigned int ssdt_fw_act_timeout_ms(u16 mtfa, unsigned int admin_s);
 
+/*
+ * Whether @poll of a controller's @nr_io I/O queues may be poll queues
+ * (the poll_queues knob): at least one queue keeps its interrupt, and the
+ * others take no more than the @irq_max that have a vector of their own
+ * (1 with a single vector).  0 or -EINVAL.
+ */
+int ssdt_poll_split_check(unsigned int nr_io, unsigned int irq_max,
+			  unsigned int poll);
+
 #endif

@@ -72,7 +72,6 @@ SSDT_CTRL_ATTR_RO(numa_node, "%d", ctrl->node);
 SSDT_CTRL_ATTR_RO(pci_address, "%s", pci_name(ctrl->pdev));
 SSDT_CTRL_ATTR_RO(state, "%s", ssdt_state_name(READ_ONCE(ctrl->state)));
 SSDT_CTRL_ATTR_RO(io_queues, "%u", ctrl->nr_io);
-SSDT_CTRL_ATTR_RO(poll_queues, "%u", ctrl->nr_poll);
 SSDT_CTRL_ATTR_RO(queue_depth, "%u", ctrl->io_depth);
 SSDT_CTRL_ATTR_RO(shadow_doorbells, "%s", ssdt_dbbuf_name(READ_ONCE(ctrl->dbbuf)));
 /* the Host Memory Buffer the controller holds now (ssdt_hmb_dev.c) */
@@ -98,7 +97,6 @@ static struct attribute *ssdt_ctrl_attrs[] = {
 	&dev_attr_pci_address.attr,
 	&dev_attr_state.attr,
 	&dev_attr_io_queues.attr,
-	&dev_attr_poll_queues.attr,
 	&dev_attr_queue_depth.attr,
 	&dev_attr_shadow_doorbells.attr,
 	&dev_attr_quirks.attr,
@@ -116,6 +114,7 @@ static const struct attribute_group *ssdt_ctrl_groups[] = {
 	&ssdt_coalesce_group,
 	&ssdt_power_group,
 	&ssdt_apst_group,
+	&ssdt_queues_group,
 	NULL,
 };
 

@@ -204,6 +204,26 @@ static void fw_act_timeout_mtfa(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ssdt_fw_act_timeout_ms(0, 0xffffffff), 3600000u);
 }
 
+static void poll_split_range(struct kunit *test)
+{
+	/* 4 queues, a vector each: 0 to 3 of them polled */
+	KUNIT_EXPECT_EQ(test, ssdt_poll_split_check(4, 4, 0), 0);
+	KUNIT_EXPECT_EQ(test, ssdt_poll_split_check(4, 4, 3), 0);
+	/* one queue keeps its interrupt */
+	KUNIT_EXPECT_EQ(test, ssdt_poll_split_check(4, 4, 4), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ssdt_poll_split_check(4, 4, 5), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ssdt_poll_split_check(1, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, ssdt_poll_split_check(1, 1, 1), -EINVAL);
+	/* attached with 2 of 6 polled and 4 vectors: no fewer than 2 */
+	KUNIT_EXPECT_EQ(test, ssdt_poll_split_check(6, 4, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ssdt_poll_split_check(6, 4, 2), 0);
+	/* a single vector: one interrupt queue, the rest polled */
+	KUNIT_EXPECT_EQ(test, ssdt_poll_split_check(3, 1, 2), 0);
+	KUNIT_EXPECT_EQ(test, ssdt_poll_split_check(3, 1, 1), -EINVAL);
+	/* no wrap-around on huge values */
+	KUNIT_EXPECT_EQ(test, ssdt_poll_split_check(4, 4, 0xffffffff), -EINVAL);
+}
+
 static struct kunit_case ssdt_rules_cases[] = {
 	KUNIT_CASE(retry_transient_until_limit),
 	KUNIT_CASE(retry_never_dnr_success_noretry),
@@ -216,6 +236,7 @@ static struct kunit_case ssdt_rules_cases[] = {
 	KUNIT_CASE(io_queue_entries_mqes),
 	KUNIT_CASE(shutdown_timeout_rtd3e),
 	KUNIT_CASE(fw_act_timeout_mtfa),
+	KUNIT_CASE(poll_split_range),
 	{}
 };
 

@@ -111,6 +111,8 @@ enum ssdtune_queue_attr {
 #define SSDTUNE_COALESCE_MAX_THRESHOLD	256	/* completions */
 #define SSDTUNE_COALESCE_MAX_TIME_US	25500	/* feature 0x08: 255 x 100 us */
 #define SSDTUNE_POWER_MAX_MW		1000000	/* 1 kW */
+/* poll_queues: as many as the module parameter of the same name allows */
+#define SSDTUNE_POLL_QUEUES_MAX		64
 /* apst_max_latency_us: a state's exit latency, at most 100 s; 0: off */
 #define SSDTUNE_APST_MAX_LATENCY_US	100000000
 /* what apst_max_latency_us reads on a controller without APST */

@@ -36,6 +36,7 @@ static const char *const power_limit_files[] = { "power_limit_mw", NULL };
 static const char *const power_mode_files[] = { "power_limit_mode", NULL };
 static const char *const energy_files[] = { "energy_model", NULL };
 static const char *const apst_files[] = { "apst_max_latency_us", NULL };
+static const char *const poll_files[] = { "poll_queues", NULL };
 
 /* Per knob of the table: its words and its files (a new knob needs both). */
 #define WORDS_coalesce_mode		coalesce_modes
@@ -46,6 +47,7 @@ static const char *const apst_files[] = { "apst_max_latency_us", NULL };
 #define WORDS_power_limit_mode		power_modes
 #define WORDS_energy_model		NULL
 #define WORDS_apst_max_latency_us	NULL
+#define WORDS_poll_queues		NULL
 #define SAVES_coalesce_mode		coalesce_files
 #define SAVES_coalesce_threshold	coalesce_files
 #define SAVES_coalesce_time_us		coalesce_files
@@ -54,6 +56,7 @@ static const char *const apst_files[] = { "apst_max_latency_us", NULL };
 #define SAVES_power_limit_mode		power_mode_files
 #define SAVES_energy_model		energy_files
 #define SAVES_apst_max_latency_us	apst_files
+#define SAVES_poll_queues		poll_files
 
 static const struct knob knobs[] = {
 #define SSDTUNE_KNOB(file, kind, max) \

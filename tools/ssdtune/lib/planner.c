@@ -322,8 +322,9 @@ static int ctrl_item(struct plan *p, const struct topo_pci *pc, const char *file
 
 /*
  * latency: polled I/O completes without an interrupt, on the driver's
- * poll queues.  Their number is a module parameter (poll_queues), and the
- * kernel ignores writes to queue/io_poll: a note, never a write.
+ * poll queues.  Their number is the controller's poll_queues knob (live;
+ * the module parameter at attach), and the kernel ignores writes to
+ * queue/io_poll: a note, never a write (yet).
  */
 static int plan_poll(struct plan *p, const struct topo_pci *pc)
 {
@@ -334,8 +335,8 @@ static int plan_poll(struct plan *p, const struct topo_pci *pc)
 				"%s: %s poll queues: polled I/O (io_uring with IOPOLL, fio --hipri) completes on them without an interrupt",
 				pc->ssdt, pc->poll_queues);
 	return plan_add(p, PLAN_NOTE, "note poll", "", "", "",
-			"%s: no poll queues: for polled I/O (io_uring with IOPOLL, fio --hipri) load ssdtune with poll_queues=N (queue/io_poll cannot be set: the kernel ignores writes to it)",
-			pc->ssdt);
+			"%s: no poll queues: for polled I/O (io_uring with IOPOLL, fio --hipri) give it some, live: ssdtune set %s poll_queues=N (queue/io_poll cannot be set: the kernel ignores writes to it)",
+			pc->ssdt, pc->ssdt);
 }
 
 /*
