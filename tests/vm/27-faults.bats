@@ -325,13 +325,15 @@ knob_storm() {
 			[ -f "$f" ] && [ -r "$f" ] && read -r line <"$f" 2>/dev/null && ok=$((ok + 1))
 			continue
 		fi
-		case $((RANDOM % 6)) in
+		# one write in 40 moves poll queues: a drain and a reset each
+		case $((RANDOM % 40 ? RANDOM % 6 : 6)) in
 		0) f=coalesce_profile v=${profiles[RANDOM % 6]} ;;
 		1) f=coalesce_mode v=${modes[RANDOM % 5]} ;;
 		2) f=coalesce_threshold v=$((RANDOM % 300)) ;;
 		3) f=coalesce_time_us v=$((RANDOM % 5000)) ;;
 		4) f=power_limit_mw v=$((RANDOM % 2 * (20000 + RANDOM % 20000))) ;;
-		*) f=power_limit_mode v=${modes[RANDOM % 5]} ;;
+		5) f=power_limit_mode v=${modes[RANDOM % 5]} ;;
+		*) f=poll_queues v=$((RANDOM % 3)) ;;
 		esac
 		{ echo "$v" >"$C/$f"; } 2>/dev/null && ok=$((ok + 1))
 	done
@@ -367,13 +369,17 @@ knob_storm() {
 	reads=$(cat "$SSDT_TMP"/storm.r* | awk '{ s += $1 } END { print s }')
 	writes=$(cat "$SSDT_TMP"/storm.w* | awk '{ s += $1 } END { print s }')
 	echo "# reads $reads, accepted writes $writes" >&3
+	# about one write in 40 moved poll queues (a drain and a reset each)
+	moves=$(dmesg_new | grep -c 'I/O queues: .* polled' || true)
+	echo "# poll_queues changes: $moves" >&3
+	[ "$moves" -ge 1 ]
 	for ((i = 0; i < 32; i++)); do
 		read -r r <"$SSDT_TMP/storm.r$i"
 		read -r w <"$SSDT_TMP/storm.w$i"
 		[ "$r" -gt 0 ]
 		[ "$w" -gt 0 ]
 	done
-	for f in coalesce_mode coalesce_threshold coalesce_time_us coalesce_profile power_limit_mw power_limit_mode state; do
+	for f in coalesce_mode coalesce_threshold coalesce_time_us coalesce_profile power_limit_mw power_limit_mode poll_queues state; do
 		cat "$ctrl/$f" >/dev/null
 	done
 	[ "$(trim "$ctrl/state")" = live ]
