@@ -515,7 +515,8 @@ int ssdt_cq_poll(struct ssdt_queue *q);
 int ssdt_queue_irq_request(struct ssdt_ctrl *ctrl, struct ssdt_queue *q);
 void ssdt_queue_irq_free(struct ssdt_ctrl *ctrl, struct ssdt_queue *q);
 int ssdt_irqs_request(struct ssdt_ctrl *ctrl);
-void ssdt_irqs_spread(struct ssdt_ctrl *ctrl);
+void ssdt_irqs_spread(struct ssdt_ctrl *ctrl, unsigned int from,
+		      unsigned int to);
 void ssdt_irqs_free(struct ssdt_ctrl *ctrl);
 void ssdt_irqs_sync(struct ssdt_ctrl *ctrl);
 

@@ -666,7 +666,9 @@ static void ssdt_map_queues(struct blk_mq_tag_set *set)
 /*
  * The split of interrupt and poll queues changed (ssdt_ctrl_set_poll()):
  * blk-mq maps the CPUs again, and turns polling on or off for the
- * disks; the vectors follow the new map.  The number of queues stays.
+ * disks.  The number of queues stays.  The vectors stay where they are
+ * (an admin's or ssdtune apply's affinities survive the change); the
+ * caller places those that queues just gained.
  */
 void ssdt_blk_remap(struct ssdt_ctrl *ctrl)
 {
@@ -680,7 +682,6 @@ void ssdt_blk_remap(struct ssdt_ctrl *ctrl)
 	 */
 	for (i = 0; i < ctrl->nr_io; i++)
 		WRITE_ONCE(ctrl->ioq[i]->tags, ctrl->tagset.tags[i]);
-	ssdt_irqs_spread(ctrl);
 }
 
 /*
@@ -750,7 +751,7 @@ int ssdt_blk_init(struct ssdt_ctrl *ctrl)
 	if (ret)
 		goto out_sgl;
 	ctrl->tagset_ready = true;
-	ssdt_irqs_spread(ctrl);
+	ssdt_irqs_spread(ctrl, 0, ctrl->nr_irq_io);
 	return 0;
 out_sgl:
 	mempool_destroy(ctrl->sgl_pool);

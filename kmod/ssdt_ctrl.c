@@ -723,7 +723,7 @@ static int ssdt_io_queues_split(struct ssdt_ctrl *ctrl, unsigned int nr_irq)
  */
 int ssdt_ctrl_set_poll(struct ssdt_ctrl *ctrl, unsigned int poll)
 {
-	unsigned int n;
+	unsigned int n, old_irq = ctrl->nr_irq_io;
 	bool drained;
 	int ret;
 
@@ -746,6 +746,8 @@ int ssdt_ctrl_set_poll(struct ssdt_ctrl *ctrl, unsigned int poll)
 	ret = ssdt_io_queues_split(ctrl, ctrl->nr_io - poll);
 	ssdt_ctrl_restart(ctrl);
 	ssdt_blk_remap(ctrl);
+	/* where attach would have put them; the others stay where they are */
+	ssdt_irqs_spread(ctrl, old_irq, ctrl->nr_irq_io);
 	ssdt_io_thaw(ctrl);
 	if (ret)
 		return ret;

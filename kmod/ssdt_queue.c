@@ -386,11 +386,13 @@ unwind:
 }
 
 /*
- * irq_spread=queue, once the tag set's CPU-to-queue map exists: each I/O
- * vector moves to the first CPU its queue serves on the device's node, or
- * to the first it serves at all.  Userspace may move it afterwards.
+ * irq_spread=queue, once the tag set's CPU-to-queue map exists: the
+ * vector of each interrupt queue @from to @to - 1 (ioq[] indices) moves
+ * to the first CPU its queue serves on the device's node, or to the first
+ * it serves at all.  Userspace may move it afterwards.
  */
-void ssdt_irqs_spread(struct ssdt_ctrl *ctrl)
+void ssdt_irqs_spread(struct ssdt_ctrl *ctrl, unsigned int from,
+		      unsigned int to)
 {
 	const struct blk_mq_queue_map *map = &ctrl->tagset.map[HCTX_TYPE_DEFAULT];
 	const struct cpumask *local = ssdt_local_cpus(ctrl);
@@ -398,7 +400,7 @@ void ssdt_irqs_spread(struct ssdt_ctrl *ctrl)
 
 	if (ssdt_irq_spread != SSDT_SPREAD_QUEUE || ctrl->single_vector)
 		return;
-	for (i = 0; i < ctrl->nr_irq_io; i++) {
+	for (i = from; i < min(to, ctrl->nr_irq_io); i++) {
 		unsigned int pick = nr_cpu_ids;
 
 		for_each_online_cpu(cpu) {

@@ -297,6 +297,19 @@ EOC
 	assert_one_error_line
 }
 
+@test "poll_queues in the file: apply sets it as a knob, and the latency plan leaves it to the file" {
+	topo_ident
+	printf 'controller = serial:S4N1SSDT\nprofile = latency\npoll_queues = 2\n' >"$CONF"
+	run --separate-stderr ssdt apply --config "$CONF" --state-dir "$STATE"
+	echo "$output $stderr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"poll_queues: skipped: the configuration sets poll_queues: left to it"* ]]
+	[ "$(cat "$SSDT0/poll_queues")" = 2 ]
+	run --separate-stderr ssdt revert --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	[ "$(cat "$SSDT0/poll_queues")" = 0 ]
+}
+
 @test "io_cores: plan --io-cores N keeps at most N whole cores for I/O (golden plans)" {
 	local c fx prof n
 	for c in 1s8c:throughput:3 2s24c:latency:2 4n128c:iops:4 vm:latency:1; do

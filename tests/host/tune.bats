@@ -510,7 +510,7 @@ try-restart irqbalance.service" ]
 	run --separate-stderr ssdt verify --state-dir "$STATE"
 	[ "$status" -eq 3 ]
 	assert_one_error_line
-	[ "$stderr" = "ssdtune: 2 of 208 applied settings drifted" ]
+	[ "$stderr" = "ssdtune: 2 of 209 applied settings drifted" ]
 	[[ "$output" == *"drift  /sys/devices/system/cpu/cpufreq/policy20/scaling_governor: applied performance, now powersave"* ]]
 	[[ "$output" == *"drift  /proc/irq/303/smp_affinity_list: applied 16,80, now 20"* ]]
 	run --separate-stderr ssdt verify --json --state-dir "$STATE"
@@ -569,6 +569,28 @@ try-restart irqbalance.service" ]
 	[ "$status" -eq 0 ]
 	[ "$(fx_sum)" = "$before" ]
 	[ ! -e "$STATE/state.json" ]
+}
+
+@test "latency plans one poll queue for an ssdtune controller without one and leaves that queue's vector alone; other profiles leave it" {
+	make_topo 4n128c
+	q=$FX/class/ssdtune/ssdt0/queues
+	for k in 0 1 2 3 4 5 6 7 8; do
+		mkdir -p "$q/q$k"
+		echo $((300 + k)) >"$q/q$k/irq"
+	done
+	run --separate-stderr ssdt plan --profile latency
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"/sys/class/ssdtune/ssdt0/poll_queues: 0 -> 1  (ssdt0: one of its 8 I/O queues polled"* ]]
+	[[ "$output" == *"/proc/irq/308/smp_affinity_list: skipped: ssdt0q8 (0000:41:00.0 vector 8): its queue becomes a poll queue (poll_queues): left alone"* ]]
+	[[ "$output" == *"/proc/irq/307/smp_affinity_list: 88 -> 16,80"* ]]
+	# applied: queue 8 polls and has no vector; the next plan keeps it so
+	echo 1 >"$FX/class/ssdtune/ssdt0/poll_queues"
+	echo -1 >"$q/q8/irq"
+	run --separate-stderr ssdt plan --profile latency
+	[[ "$output" == *"/sys/class/ssdtune/ssdt0/poll_queues: 1 already  (ssdt0: 1 poll queues"* ]]
+	[[ "$output" == *"/proc/irq/308/smp_affinity_list: skipped: 0000:41:00.0 vector 8: serves no queue"* ]]
+	run --separate-stderr ssdt plan --profile iops
+	[[ "$output" != *"poll_queues"* ]]
 }
 
 @test "revert --force restores everything else when a saved device is gone, and names what it skipped" {

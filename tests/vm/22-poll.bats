@@ -132,7 +132,7 @@ split_is() {
 }
 
 @test "poll_queues written live: 0, 2, then 1 again on a mounted ext4; the split, the IRQs and io_poll follow; polled I/O goes to the new poll queues; the file reads back" {
-	local mnt=$SSDT_TMP/pollmnt sum q p0
+	local mnt=$SSDT_TMP/pollmnt sum q p0 irq1
 	# 512 MiB of the disk: the raw I/O below stays beyond it
 	mkfs.ext4 -q -F "$disk" 131072
 	mkdir -p "$mnt"
@@ -141,6 +141,9 @@ split_is() {
 	sum=$(md5sum <"$mnt/f")
 	# the file stays open across the changes
 	exec 7<"$mnt/f"
+	# an affinity set by hand survives them
+	irq1=$(trim "$ctrl/queues/q1/irq")
+	echo 2 >"/proc/irq/$irq1/smp_affinity_list"
 	[ -z "$(poll_write 0)" ]
 	split_is 0
 	# a disk that cannot poll: 6.1 does IOPOLL I/O with interrupts, 6.12
@@ -156,6 +159,7 @@ split_is() {
 	[ $(( $(trim "$q/polled") + $(trim "$ctrl/queues/q$((nio - 1))/polled") - p0 )) -ge 1024 ]
 	[ -z "$(poll_write 1)" ]
 	split_is 1
+	[ "$(trim "/proc/irq/$irq1/smp_affinity_list")" = 2 ]
 	exec 7<&-
 	sync
 	echo 3 >/proc/sys/vm/drop_caches

@@ -109,8 +109,11 @@ affinities() {
 		[[ $ioset != *" $c "* ]]
 	done
 	[ "$managed" = 0 ]
+	# every vector but the last queue's, which the plan makes a poll
+	# queue (poll_queues 0 -> 1)
 	nq=$(ssdt_queue_irqs | wc -l)
-	[ "$nvec" = "$nq" ]
+	[ "$nvec" = $((nq - 1)) ]
+	[ "$(py '[c["old"] + ">" + c["new"] for c in v["changes"] if c.get("path", "").endswith("/poll_queues")][0]')" = "0>1" ]
 }
 
 @test "apply steers every queue vector to node 1's interrupt core; verify holds; a manual change is drift; revert restores byte for byte" {

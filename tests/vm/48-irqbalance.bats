@@ -91,7 +91,9 @@ show_vectors() {
 	[ "$unit" = False ]
 	echo "args: $args; banned: $banned"
 	[ "$banned" = "$io" ]
-	[ "$(echo "$args" | wc -w)" = "$(ssdt_queue_irqs | wc -l)" ]
+	# every vector of the device, the one kept for the poll queue the
+	# latency plan made included
+	[ "$(echo "$args" | wc -w)" = "$(ls "/sys/bus/pci/devices/$bdf/msi_irqs" | wc -l)" ]
 	# shellcheck disable=SC2086
 	IRQBALANCE_BANNED_CPULIST=$banned run timeout 60 "$IRQB" --oneshot --foreground --debug \
 		"$IRQB_INTERVAL" $args

@@ -71,7 +71,7 @@ knobs() {
 # detaches).  Both sides build from include/uapi/linux/ssdtune_knobs.h;
 # this fails if one of them stops doing so.
 @test "the driver's knob files and the tool's knob table agree: the same knobs, every word the tool takes the driver parses, the same range ends" {
-	local f k w v max tool_knobs drv_knobs
+	local f k w v max tool_knobs drv_knobs old n
 	# the driver's knobs: the files of mode 0644 in the controller
 	# directory, but the driver core's uevent
 	drv_knobs=""
@@ -112,6 +112,17 @@ knobs() {
 				# parsed, then refused
 				run bash -c "echo $max >'$ctrl/$k'"
 				[[ $output == *"Operation not supported"* ]]
+			elif [ "$k" = poll_queues ]; then
+				# the range is the module parameter's; a controller
+				# polls fewer than its io_queues, the most it takes
+				old=$(cat "$ctrl/$k")
+				n=$(cat "$ctrl/io_queues")
+				[ "$max" -ge "$n" ]
+				run bash -c "echo $n >'$ctrl/$k'"
+				[[ $output == *"Invalid argument"* ]]
+				echo $((n - 1)) >"$ctrl/$k"
+				[ "$(cat "$ctrl/$k")" = $((n - 1)) ]
+				echo "$old" >"$ctrl/$k"
 			else
 				echo "$max" >"$ctrl/$k"
 			fi

@@ -283,12 +283,15 @@ expand_cpulist() {
 # node_cpus N: the CPUs of NUMA node N, expanded ("2 3")
 node_cpus() { expand_cpulist "$(cat "/sys/devices/system/node/node$1/cpulist")"; }
 
-# ssdt_queue_irqs: "qK IRQ" per queue of the attached controller.
+# ssdt_queue_irqs: "qK IRQ" per queue of the attached controller that has
+# an interrupt (not a poll queue).
 ssdt_queue_irqs() {
 	local c q n=0
 	c=$(ssdt_ctrl) || return 1
 	for q in "$c"/queues/q*; do
 		[ -r "$q/irq" ] || continue
+		# a poll queue (irq -1) has no interrupt
+		[ "$(trim "$q/irq")" != -1 ] || continue
 		echo "${q##*/} $(trim "$q/irq")"
 		n=$((n + 1))
 	done

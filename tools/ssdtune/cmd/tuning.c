@@ -164,6 +164,7 @@ int tuning_config(const struct command *cmd, const struct config **c)
 			opts.keep_coalesce |= !strncmp(name, "coalesce_", 9);
 			opts.keep_power |= !strcmp(name, KNOB_FILE(power_limit_mw));
 			opts.keep_apst |= !strcmp(name, KNOB_FILE(apst_max_latency_us));
+			opts.keep_poll |= !strcmp(name, KNOB_FILE(poll_queues));
 		}
 	}
 	*c = &config;

@@ -270,17 +270,37 @@ static int split_node(const struct cores *c, int profile, int io_cores,
 	return 0;
 }
 
+/*
+ * The interrupt cores for @pc's vectors.  An ssdtune controller's I/O
+ * vector whose queue is polled, now or from @polled on (queues/qK), has
+ * no interrupt to place: left alone.
+ */
 static int plan_irqs(struct plan *p, const struct topo_pci *pc,
-		     const struct cpuset *irq, int nirq, int node)
+		     const struct cpuset *irq, int nirq, int node, int polled)
 {
 	char key[128], path[PATH_MAX], want[TOPO_LIST];
+	bool known = false;	/* which queue each vector serves */
 	int i, k = 0, r = 0;
 
+	for (i = 0; i < pc->nirqs; i++)
+		known |= pc->ssdt[0] && pc->irqs[i].queue >= 0;
 	for (i = 0; i < pc->nirqs && !r; i++) {
 		const struct topo_irq *q = &pc->irqs[i];
 
 		plan_irq_key(pc->bdf, q->entry, key, sizeof(key));
 		snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", q->irq);
+		if (known && q->entry > 0 && q->queue < 0) {
+			r = plan_add(p, PLAN_SKIP, key, path, q->affinity, "",
+				"%s vector %d: serves no queue (a poll queue's, kept for when it takes interrupts): left alone",
+				pc->bdf, q->entry);
+			continue;
+		}
+		if (known && q->queue >= polled) {
+			r = plan_add(p, PLAN_SKIP, key, path, q->affinity, "",
+				"%s (%s vector %d): its queue becomes a poll queue (poll_queues): left alone",
+				q->name[0] ? q->name : "?", pc->bdf, q->entry);
+			continue;
+		}
 		if (q->managed == MANAGED_YES) {
 			r = plan_add(p, PLAN_SKIP, key, path, q->effective, "",
 				"%s (%s vector %d): not steerable, not moved: %s; 'ssdtune attach %s' makes it steerable",
@@ -320,23 +340,75 @@ static int ctrl_item(struct plan *p, const struct topo_pci *pc, const char *file
 	return it->key && it->serial && it->model ? 0 : -ENOMEM;
 }
 
+/* A number file of a controller as read ("" or junk: -1). */
+static int ctrl_number(const char *v)
+{
+	unsigned int n;
+
+	if (parse_dec(&v, &n) || *v || n > INT_MAX)
+		return -1;
+	return (int)n;
+}
+
+/*
+ * The poll queues the plan gives ssdtune controller @pc: under the latency
+ * profile one of its I/O queues when it has none and at least two (the
+ * others keep their interrupts), else the ones it has.  -1: no knob, or
+ * the plan leaves it (another profile, the configuration sets it).
+ */
+static int poll_target(const struct plan *p, const struct plan_opts *o,
+		       const struct topo_pci *pc)
+{
+	int cur = ctrl_number(pc->poll_queues), nio = ctrl_number(pc->io_queues);
+
+	if (!pc->ssdt[0] || cur < 0 || p->profile != PROFILE_LATENCY || o->keep_poll)
+		return -1;
+	return cur == 0 && nio >= 2 ? 1 : cur;
+}
+
+/*
+ * The first queue the plan leaves polled (1-based, as queues/qK; INT_MAX
+ * none): its vector, and those after it, serve no interrupt.
+ */
+static int poll_from(const struct plan *p, const struct plan_opts *o,
+		     const struct topo_pci *pc)
+{
+	int want = poll_target(p, o, pc), nio = ctrl_number(pc->io_queues);
+
+	return want > 0 && nio > 0 ? nio - want + 1 : INT_MAX;
+}
+
 /*
  * latency: polled I/O completes without an interrupt, on the driver's
- * poll queues.  Their number is the controller's poll_queues knob (live;
- * the module parameter at attach), and the kernel ignores writes to
- * queue/io_poll: a note, never a write (yet).
+ * poll queues, and the controller's poll_queues knob changes them live
+ * (the kernel ignores writes to queue/io_poll).
  */
-static int plan_poll(struct plan *p, const struct topo_pci *pc)
+static int plan_poll(struct plan *p, const struct plan_opts *o,
+		     const struct topo_pci *pc)
 {
+	char path[PATH_MAX], val[16], why[320];
+	int want = poll_target(p, o, pc), nio = ctrl_number(pc->io_queues);
+	int r;
+
 	if (p->profile != PROFILE_LATENCY || !pc->poll_queues[0])
 		return 0;
-	if (strcmp(pc->poll_queues, "0"))
+	ssdtdev_path(path, sizeof(path), pc->ssdt, KNOB_FILE(poll_queues));
+	if (o->keep_poll)
+		return plan_add(p, PLAN_SKIP, NULL, path, pc->poll_queues, "",
+			"the configuration sets poll_queues: left to it");
+	if (want <= 0)
 		return plan_add(p, PLAN_NOTE, "note poll", "", "", "",
-				"%s: %s poll queues: polled I/O (io_uring with IOPOLL, fio --hipri) completes on them without an interrupt",
-				pc->ssdt, pc->poll_queues);
-	return plan_add(p, PLAN_NOTE, "note poll", "", "", "",
-			"%s: no poll queues: for polled I/O (io_uring with IOPOLL, fio --hipri) give it some, live: ssdtune set %s poll_queues=N (queue/io_poll cannot be set: the kernel ignores writes to it)",
-			pc->ssdt, pc->ssdt);
+			"%s: one I/O queue, which keeps its interrupt: none to poll",
+			pc->ssdt);
+	if (!strcmp(pc->poll_queues, "0"))
+		snprintf(why, sizeof(why), "%s: one of its %d I/O queues polled: polled I/O (io_uring with IOPOLL, fio --hipri) completes there without an interrupt, the other %d keep theirs; a drain and a controller reset, live",
+			 pc->ssdt, nio, nio - 1);
+	else
+		snprintf(why, sizeof(why), "%s: %s poll queues: polled I/O (io_uring with IOPOLL, fio --hipri) completes on them without an interrupt",
+			 pc->ssdt, pc->poll_queues);
+	snprintf(val, sizeof(val), "%d", want);
+	r = setting(p, path, pc->poll_queues, val, why);
+	return r ? r : ctrl_item(p, pc, KNOB_FILE(poll_queues));
 }
 
 /*
@@ -399,7 +471,7 @@ static int plan_ssdt(struct plan *p, const struct plan_opts *o,
 			       profiles[p->profile].coalesce, why)))
 		r = ctrl_item(p, pc, KNOB_FILE(coalesce_profile));
 	if (!r)
-		r = plan_poll(p, pc);
+		r = plan_poll(p, o, pc);
 	if (r)
 		return r;
 	ssdtdev_path(path, sizeof(path), pc->ssdt, KNOB_FILE(power_limit_mw));
@@ -660,7 +732,7 @@ int plan_build(const struct topo *t, const struct plan_opts *o, const int *sel,
 				"%s: node %d has one core: interrupts and I/O share it",
 				pc->bdf, node->id);
 		if (!r)
-			r = plan_irqs(p, pc, irq, nirq, node->id);
+			r = plan_irqs(p, pc, irq, nirq, node->id, poll_from(p, o, pc));
 		if (!r)
 			r = plan_ssdt(p, o, pc);
 		if (!r)

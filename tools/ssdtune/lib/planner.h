@@ -40,8 +40,9 @@ struct plan_opts {
 				 * not interrupt cores */
 	bool keep_coalesce;	/* the configuration sets the coalescing */
 	bool keep_power;	/* ... the power limit knob */
-	bool keep_apst;		/* ... apst_max_latency_us: the plan leaves
-				 * them (apply --config) */
+	bool keep_apst;		/* ... apst_max_latency_us */
+	bool keep_poll;		/* ... poll_queues: the plan leaves them
+				 * (apply --config) */
 };
 
 enum plan_kind {

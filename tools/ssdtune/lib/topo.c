@@ -315,8 +315,10 @@ static int scan_pci_bus(struct topo *t, struct lib_err *err)
 		if (pc->ssdt[0]) {
 			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, KNOB_FILE(coalesce_profile)),
 				 pc->coalesce_profile, sizeof(pc->coalesce_profile));
-			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, "poll_queues"),
+			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, KNOB_FILE(poll_queues)),
 				 pc->poll_queues, sizeof(pc->poll_queues));
+			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, "io_queues"),
+				 pc->io_queues, sizeof(pc->io_queues));
 			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, KNOB_FILE(power_limit_mw)),
 				 pc->power_limit_mw, sizeof(pc->power_limit_mw));
 			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, KNOB_FILE(apst_max_latency_us)),

@@ -66,6 +66,7 @@ struct topo_pci {
 	char ssdt_serial[64], ssdt_model[64];	/* its identity, "" unknown */
 	char coalesce_profile[32];	/* its knobs; "" if absent */
 	char poll_queues[16];		/* its poll queues; "" if absent */
+	char io_queues[16];		/* all its I/O queues; "" if absent */
 	char power_limit_mw[32];
 	char apst[32];			/* apst_max_latency_us; "" absent */
 	char quirks[256];		/* its quirks file ("none", names); "" absent */
