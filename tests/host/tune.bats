@@ -593,6 +593,17 @@ try-restart irqbalance.service" ]
 	[[ "$output" != *"poll_queues"* ]]
 }
 
+@test "--isolate on a device node with one CPU: that CPU does interrupts and I/O and is isolated; the other node's CPUs stay the host's" {
+	make_topo vm3
+	run --separate-stderr ssdt plan --profile latency --isolate
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"node 1 has one core: interrupts and I/O share it"* ]]
+	[[ "$output" != *"leave no CPU for the rest of the host"* ]]
+	[[ "$output" == *"/proc/irq/default_smp_affinity: 00000007 -> 00000003"* ]]
+	run --separate-stderr ssdt plan --profile latency --isolate --json
+	[ "$(py 'v["io_cpus"] + "|" + v["irq_cpus"] + "|" + v["housekeeping_cpus"]')" = "2|2|0-1" ]
+}
+
 @test "revert --force restores everything else when a saved device is gone, and names what it skipped" {
 	make_topo 4n128c
 	cpu_sum() { (cd "$FX/devices/system/cpu" && find . -type f | LC_ALL=C sort | xargs md5sum) | md5sum; }

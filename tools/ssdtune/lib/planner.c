@@ -673,7 +673,8 @@ int plan_build(const struct topo *t, const struct plan_opts *o, const int *sel,
 {
 	int profile = o->profile;
 	int ncpu = max_cpu(t), i, r = 0, nirq = 0;
-	struct cpuset all_irq, all_io, chosen, io, *irq = NULL;
+	/* shared: the one core of a device's node, interrupts and I/O */
+	struct cpuset all_irq, all_io, shared, chosen, io, *irq = NULL;
 	struct cores cores = { 0 };
 
 	memset(p, 0, sizeof(*p));
@@ -683,7 +684,8 @@ int plan_build(const struct topo *t, const struct plan_opts *o, const int *sel,
 	p->io_cores = o->io_cores;
 	p->devs = calloc((size_t)t->npcis + 1, sizeof(*p->devs));
 	if (!p->devs || cpuset_init(&all_irq, ncpu) || cpuset_init(&all_io, ncpu) ||
-	    cpuset_init(&chosen, ncpu) || cpuset_init(&io, ncpu))
+	    cpuset_init(&shared, ncpu) || cpuset_init(&chosen, ncpu) ||
+	    cpuset_init(&io, ncpu))
 		return -ENOMEM;
 	for (i = 0; i < t->npcis && !r; i++) {
 		const struct topo_pci *pc = &t->pcis[i];
@@ -728,6 +730,8 @@ int plan_build(const struct topo *t, const struct plan_opts *o, const int *sel,
 		for (k = 0; k < pc->nirqs; k++)
 			d->nmanaged += pc->irqs[k].managed == MANAGED_YES;
 		if (cores.n == 1)
+			cpuset_or(&shared, &io);
+		if (cores.n == 1)
 			r = plan_add(p, PLAN_NOTE, "note shared", "", "", "",
 				"%s: node %d has one core: interrupts and I/O share it",
 				pc->bdf, node->id);
@@ -742,9 +746,11 @@ int plan_build(const struct topo *t, const struct plan_opts *o, const int *sel,
 		r = -ENODEV;
 	if (!r) {
 		/* I/O cores of one device may be another's interrupt cores
-		 * (same node, iops profile): interrupts win. */
+		 * (same node, iops profile): interrupts win, but for the
+		 * one core of a node, which stays both (isolation keeps the
+		 * host's work off it). */
 		for (i = 0; i < ncpu; i++)
-			if (cpuset_has(&all_irq, i))
+			if (cpuset_has(&all_irq, i) && !cpuset_has(&shared, i))
 				all_io.on[i] = false;
 		cpuset_format(&all_irq, p->irq_cpus, sizeof(p->irq_cpus));
 		cpuset_format(&all_io, p->io_cpus, sizeof(p->io_cpus));
@@ -773,6 +779,7 @@ int plan_build(const struct topo *t, const struct plan_opts *o, const int *sel,
 	free(irq);
 	cpuset_free(&all_irq);
 	cpuset_free(&all_io);
+	cpuset_free(&shared);
 	cpuset_free(&chosen);
 	cpuset_free(&io);
 	return r;
