@@ -625,6 +625,45 @@ try-restart irqbalance.service" ]
 	[ "$(cpu_sum)" = "$before" ]
 }
 
+@test "a damaged state file: revert refuses in one line; revert --force restores every entry still whole, keeps the file aside and exits 1 naming what was lost" {
+	make_topo 4n128c
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	applied=$(fx_sum)
+	# cut short in the middle of an entry line, as a full disk might
+	head -n 40 "$STATE/state.json" >"$BATS_TEST_TMPDIR/cut"
+	printf '  {"key":"irq 0000:41:00.0 vec' >>"$BATS_TEST_TMPDIR/cut"
+	cp "$BATS_TEST_TMPDIR/cut" "$STATE/state.json"
+	run --separate-stderr ssdt revert --state-dir "$STATE"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[[ "$stderr" == *"malformed (not an ssdtune state file); 'ssdtune revert --force' restores the values it can still read" ]]
+	[ "$(fx_sum)" = "$applied" ]
+	run --separate-stderr ssdt revert --force --state-dir "$STATE"
+	echo "$output $stderr"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[[ "$output" == *"state.json is damaged: 39 saved values still read whole, 2 entries unreadable"* ]]
+	[[ "$stderr" == *"2 entries of the damaged state could not be read: restore them by hand (the file is kept as $STATE/state.json.damaged)" ]]
+	# the first entry, IRQ 300's affinity, is back
+	[ "$(cat "$PFX/irq/300/smp_affinity_list")" = 16-31,80-95 ]
+	[ ! -e "$STATE/state.json" ]
+	cmp "$BATS_TEST_TMPDIR/cut" "$STATE/state.json.damaged"
+	# a junk line in the middle of an otherwise whole file: all else
+	# comes back, the JSON report says what was lost
+	rm -f "$STATE/state.json.damaged"
+	# (what the cut lost stays applied: that is the state to come back to)
+	mid=$(fx_sum)
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
+	sed -i '3s/.*/  {"key": junk},/' "$STATE/state.json"
+	run --separate-stderr ssdt revert --force --json --state-dir "$STATE"
+	[ "$status" -eq 1 ]
+	[ "$(py 'str(v["damaged"]) + " " + str(v["lost"])')" = "True 1" ]
+	# everything but the entry of line 3 (IRQ 301's affinity) restored
+	echo 16 >"$PFX/irq/301/smp_affinity_list"
+	[ "$(fx_sum)" = "$mid" ]
+}
+
 @test "verify without an applied plan fails with one line; revert then has nothing to do and exits 0" {
 	make_topo 1s8c
 	run --separate-stderr ssdt verify --state-dir "$STATE"
@@ -698,10 +737,11 @@ try-restart irqbalance.service" ]
 	run --separate-stderr ssdt revert --state-dir "$STATE"
 	[ "$status" -eq 1 ]
 	assert_one_error_line
-	[ "$stderr" = "ssdtune: $STATE/state.json: malformed (not an ssdtune state file)" ]
+	[ "$stderr" = "ssdtune: $STATE/state.json: malformed (not an ssdtune state file); 'ssdtune revert --force' restores the values it can still read" ]
 	run --separate-stderr ssdt verify --state-dir "$STATE"
 	[ "$status" -eq 1 ]
 	assert_one_error_line
+	[ "$stderr" = "ssdtune: $STATE/state.json: malformed (not an ssdtune state file)" ]
 	[ "$(fx_sum)" = "$after" ]
 }
 
@@ -717,7 +757,7 @@ try-restart irqbalance.service" ]
 		run --separate-stderr ssdt revert --state-dir "$STATE"
 		[ "$status" -eq 1 ]
 		assert_one_error_line
-		[ "$stderr" = "ssdtune: $STATE/state.json: malformed (isolate must be true or false, io_cores a count)" ]
+		[ "$stderr" = "ssdtune: $STATE/state.json: malformed (isolate must be true or false, io_cores a count); 'ssdtune revert --force' restores the values it can still read" ]
 		[ "$(fx_sum)" = "$after" ]
 	done
 	python3 - "$BATS_TEST_TMPDIR/good.json" "$STATE/state.json" <<'PY'

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ssdtune revert: restore every value apply (or set) saved. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,8 @@
 
 #include "cmd/output.h"
 #include "cmd/tuning.h"
+#include "lib/report.h"
+#include "lib/state.h"
 #include "lib/sysfs.h"
 #include "lib/tune.h"
 
@@ -38,6 +41,48 @@ static int refuse_stale(const struct state *s, const char *now)
 			out_json() ? "\"writes\"" : "above");
 }
 
+/*
+ * The state file is damaged: with --force, the entries it still proves
+ * (whole lines that load, state_salvage()); the file is kept beside as
+ * STATE_FILE.damaged.  *@lost: the entry lines that did not load.
+ */
+static int load_damaged(const char *dir, struct state *s, int *lost,
+			struct lib_err *err)
+{
+	char why[sizeof(err->msg)];
+	int r;
+
+	if (!tuning_force()) {
+		snprintf(why, sizeof(why), "%s", err->msg);
+		return lib_errf(err, EINVAL, "%s; 'ssdtune revert --force' restores the values it can still read",
+				why);
+	}
+	r = state_salvage(dir, s, lost, err);
+	if (r)
+		return r;
+	report_set_bool("damaged", true);
+	json_object_object_add(report_obj(), "lost", json_object_new_int(*lost));
+	if (!out_json())
+		printf("%s/%s is damaged: %d saved values still read whole, %d entries unreadable\n",
+		       dir, STATE_FILE, s->n, *lost);
+	return 0;
+}
+
+/* After the restore: the damaged file is kept beside, for the admin. */
+static int keep_damaged(const char *dir, int lost, struct lib_err *err)
+{
+	char p[PATH_MAX], kept[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/%s", dir, STATE_FILE);
+	snprintf(kept, sizeof(kept), "%s/%s.damaged", dir, STATE_FILE);
+	if (rename(p, kept))
+		return lib_errf(err, errno, "cannot move %s aside: %s", p, strerror(errno));
+	if (lost)
+		return lib_errf(err, EIO, "%d entries of the damaged state could not be read: restore them by hand (the file is kept as %s)",
+				lost, kept);
+	return 0;
+}
+
 static int cmd_revert(const struct command *cmd, struct cli *cli)
 {
 	const char *dir = tuning_state_dir();
@@ -45,7 +90,7 @@ static int cmd_revert(const struct command *cmd, struct cli *cli)
 	struct state s = { 0 };
 	struct tune_writes w;
 	struct lib_err err;
-	int r, fd = -1;
+	int r, fd = -1, lost = -1;
 
 	(void)cmd;
 	if (!cli->dry_run) {
@@ -63,6 +108,8 @@ static int cmd_revert(const struct command *cmd, struct cli *cli)
 		r = out_done();
 		goto out;
 	}
+	if (r == -EINVAL)
+		r = load_damaged(dir, &s, &lost, &err);
 	if (r) {
 		r = out_fail_err(&err);
 		goto out;
@@ -78,7 +125,8 @@ static int cmd_revert(const struct command *cmd, struct cli *cli)
 			     w.failed, dir, w.first);
 		goto out;
 	}
-	if (!cli->dry_run && state_remove(dir, &err)) {
+	if (!cli->dry_run && (lost >= 0 ? keep_damaged(dir, lost, &err) :
+				      state_remove(dir, &err))) {
 		r = out_fail_err(&err);
 		goto out;
 	}
@@ -104,7 +152,9 @@ const struct command revert_command = {
 "revert lists what it would write and stops.\n"
 "  --state-dir DIR  where apply saved (default /var/lib/ssdtune)\n"
 "  --force          restore a state from an earlier boot; skip (and name)\n"
-"                   saved devices or vectors that are gone\n",
+"                   saved devices or vectors that are gone; from a damaged\n"
+"                   state file, restore each entry still whole (the file\n"
+"                   is kept as state.json.damaged; exit 1 if any was lost)\n",
 	.flags = CMD_DRY_RUN,
 	.min_args = 0, .max_args = 0,
 	.run = cmd_revert,

@@ -189,11 +189,44 @@ static const char *str(struct json_object *o, const char *k)
 	return json_object_get_string(v);
 }
 
+/* Entry @i of state file @p onto @s; -EINVAL (@err) for one apply
+ * never wrote. */
+static int entry_load(struct state *s, struct json_object *e, const char *p,
+		      size_t i, struct lib_err *err)
+{
+	const char *key = str(e, "key"), *path = str(e, "path");
+	const char *old = str(e, "old"), *val = str(e, "new"), *pci;
+	int vec = -1, type = type_parse(str(e, "type"));
+	struct json_object *v;
+	struct bdf b;
+
+	if (!key || !path || !old || !val || type < 0)
+		return lib_errf(err, EINVAL, "%s: malformed entry %zu", p, i);
+	if (json_object_object_get_ex(e, "vector", &v))
+		vec = json_object_is_type(v, json_type_int) ?
+		      json_object_get_int(v) : -2;
+	/* earlier versions wrote the PCI address as "bdf": their state
+	 * files still load */
+	pci = str(e, "pci_address") ? str(e, "pci_address") : str(e, "bdf");
+	/* a vector is known by its function's address alone */
+	if (vec < -1 || (vec >= 0 && (!pci || bdf_parse(pci, &b))))
+		return lib_errf(err, EINVAL, "%s: malformed entry %zu (vector %d without a PCI address)",
+				p, i, vec);
+	if (state_add(s, key, path, old, val, pci, vec) ||
+	    state_identity(&s->e[s->n - 1], str(e, "serial"), str(e, "model")))
+		return lib_enomem(err);
+	if (json_object_object_get_ex(e, "interrupts", &v))
+		s->e[s->n - 1].interrupts = json_object_get_int64(v);
+	if (str(e, "by") && !strcmp(str(e, "by"), "set"))
+		s->e[s->n - 1].by_set = true;
+	s->e[s->n - 1].type = type;
+	return 0;
+}
+
 int state_load(const char *dir, struct state *s, struct lib_err *err)
 {
 	struct json_object *root, *arr = NULL, *opt;
 	char p[PATH_MAX];
-	struct bdf b;
 	size_t i, n;
 	int r = 0;
 
@@ -232,51 +265,138 @@ int state_load(const char *dir, struct state *s, struct lib_err *err)
 				p);
 	}
 	n = json_object_array_length(arr);
-	for (i = 0; i < n && !r; i++) {
-		struct json_object *e = json_object_array_get_idx(arr, i), *v;
-		const char *key = str(e, "key"), *path = str(e, "path");
-		const char *old = str(e, "old"), *val = str(e, "new"), *pci;
-		int vec = -1, type = type_parse(str(e, "type"));
-
-		if (!key || !path || !old || !val || type < 0) {
-			r = lib_errf(err, EINVAL, "%s: malformed entry %zu", p, i);
-			break;
-		}
-		if (json_object_object_get_ex(e, "vector", &v))
-			vec = json_object_is_type(v, json_type_int) ?
-			      json_object_get_int(v) : -2;
-		/* earlier versions wrote the PCI address as "bdf": their
-		 * state files still load */
-		pci = str(e, "pci_address") ? str(e, "pci_address") : str(e, "bdf");
-		/* a vector is known by its function's address alone */
-		if (vec < -1 || (vec >= 0 && (!pci || bdf_parse(pci, &b)))) {
-			r = lib_errf(err, EINVAL, "%s: malformed entry %zu (vector %d without a PCI address)",
-				     p, i, vec);
-			break;
-		}
-		if (state_add(s, key, path, old, val, pci, vec))
-			r = lib_enomem(err);
-		else if (state_identity(&s->e[s->n - 1], str(e, "serial"),
-					str(e, "model")))
-			r = lib_enomem(err);
-		else if (json_object_object_get_ex(e, "interrupts", &v))
-			s->e[s->n - 1].interrupts = json_object_get_int64(v);
-		if (!r && str(e, "by") && !strcmp(str(e, "by"), "set"))
-			s->e[s->n - 1].by_set = true;
-		if (!r)
-			s->e[s->n - 1].type = type;
-	}
+	for (i = 0; i < n && !r; i++)
+		r = entry_load(s, json_object_array_get_idx(arr, i), p, i, err);
 	json_object_put(root);
 	if (r)
 		state_free(s);
 	return r;
 }
 
+/* The entry a line of the state file holds (state_save() writes one a
+ * line), or NULL: the line with its indent and trailing comma dropped. */
+static struct json_object *line_entry(const char *line, size_t len)
+{
+	struct json_object *o;
+	char *text;
+
+	while (len && (*line == ' ' || *line == '\t'))
+		line++, len--;
+	while (len && (line[len - 1] == ',' || line[len - 1] == ' ' ||
+		       line[len - 1] == '\r'))
+		len--;
+	if (len < 2 || line[0] != '{' || line[len - 1] != '}')
+		return NULL;
+	text = strndup(line, len);
+	if (!text)
+		return NULL;
+	o = json_tokener_parse(text);
+	free(text);
+	if (o && !json_object_is_type(o, json_type_object)) {
+		json_object_put(o);
+		o = NULL;
+	}
+	return o;
+}
+
+int state_salvage(const char *dir, struct state *s, int *lost,
+		  struct lib_err *err)
+{
+	char p[PATH_MAX], *text, *line, *nl;
+	struct json_object *e;
+	bool whole = false;	/* the document's last line is there */
+	size_t i = 0;
+	FILE *f;
+	long len;
+	int r = 0;
+
+	memset(s, 0, sizeof(*s));
+	*lost = 0;
+	snprintf(p, sizeof(p), "%s/" STATE_FILE, dir);
+	f = fopen(p, "re");
+	if (!f)
+		return errno == ENOENT ? -ENOENT :
+			lib_errf(err, errno, "cannot read %s: %s", p, strerror(errno));
+	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || len > STATE_MAX_BYTES ||
+	    fseek(f, 0, SEEK_SET)) {
+		fclose(f);
+		return lib_errf(err, EFBIG, "%s: unreadable or over %d bytes", p,
+				STATE_MAX_BYTES);
+	}
+	text = calloc(1, (size_t)len + 1);
+	if (!text || fread(text, 1, (size_t)len, f) != (size_t)len) {
+		free(text);
+		fclose(f);
+		return text ? lib_errf(err, EIO, "cannot read %s", p) : lib_enomem(err);
+	}
+	fclose(f);
+	for (line = text; *line && !r; line = nl ? nl + 1 : line + strlen(line)) {
+		struct lib_err ignored;
+		const char *t = line;
+
+		nl = strchr(line, '\n');
+		while (*t == ' ' || *t == '\t')
+			t++;
+		whole = !strncmp(t, "] }", 3);
+		/* an entry line starts with its key (state_save()) */
+		if (strncmp(t, "{\"key\"", 6))
+			continue;
+		e = line_entry(line, nl ? (size_t)(nl - line) : strlen(line));
+		if (!e || !str(e, "key")) {
+			++*lost;
+		} else if (entry_load(s, e, p, i++, &ignored)) {
+			if (ignored.errnum == ENOMEM)
+				r = lib_enomem(err);
+			++*lost;
+		}
+		json_object_put(e);
+	}
+	free(text);
+	/* cut short: the entries after the last whole line are lost too */
+	if (!whole)
+		++*lost;
+	if (r)
+		state_free(s);
+	return r;
+}
+
+/*
+ * The state as text: one JSON document whose entries are one a line, so
+ * that what survives of a damaged file can still be read line by line
+ * (state_salvage()).  NULL: no memory.
+ */
+static char *state_text(struct json_object *root, struct json_object *arr)
+{
+	const int flags = JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE;
+	const char *head = json_object_to_json_string_ext(root, flags);
+	size_t i, n = json_object_array_length(arr), len;
+	char *text, *at;
+	FILE *f;
+
+	f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	/* the header's fields as written, but the closing brace */
+	at = strrchr(head, '}');
+	fprintf(f, "%.*s%s\"entries\": [\n", (int)(at - head), head,
+		at - head > 1 ? ", " : "");
+	for (i = 0; i < n; i++)
+		fprintf(f, "  %s%s\n",
+			json_object_to_json_string_ext(json_object_array_get_idx(arr, i), flags),
+			i + 1 < n ? "," : "");
+	fputs("] }\n", f);
+	if (fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 int state_save(const char *dir, const struct state *s, struct lib_err *err)
 {
 	struct json_object *root = json_object_new_object(), *arr = json_object_new_array();
 	char p[PATH_MAX], tmp[PATH_MAX], boot[40];
-	const char *text;
+	char *text;
 	size_t len;
 	int i, fd, dfd, r = 0;
 
@@ -312,15 +432,17 @@ int state_save(const char *dir, const struct state *s, struct lib_err *err)
 		}
 		json_object_array_add(arr, e);
 	}
-	json_object_object_add(root, "entries", arr);
-	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-					      JSON_C_TO_STRING_NOSLASHESCAPE);
+	text = state_text(root, arr);
+	json_object_put(arr);
+	if (!text) {
+		json_object_put(root);
+		return lib_enomem(err);
+	}
 	len = strlen(text);
 	snprintf(p, sizeof(p), "%s/" STATE_FILE, dir);
 	snprintf(tmp, sizeof(tmp), "%s/" STATE_FILE ".tmp", dir);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0 || write(fd, text, len) != (ssize_t)len || write(fd, "\n", 1) != 1 ||
-	    fsync(fd)) {
+	if (fd < 0 || write(fd, text, len) != (ssize_t)len || fsync(fd)) {
 		r = lib_errf(err, errno, "cannot write %s: %s", tmp, strerror(errno));
 		if (fd >= 0)
 			close(fd);
@@ -336,6 +458,7 @@ int state_save(const char *dir, const struct state *s, struct lib_err *err)
 			close(dfd);
 	}
 	json_object_put(root);
+	free(text);
 	return r;
 }
 

@@ -56,6 +56,18 @@ void state_unlock(int fd);
 /* 0; -ENOENT if nothing is saved (@err untouched); else -errno with
  * @err filled. */
 int state_load(const char *dir, struct state *s, struct lib_err *err);
+/*
+ * What a damaged state file (state_load(): malformed) still proves: each
+ * whole entry line of it (state_save() writes one entry a line) that
+ * loads as state_load() would load it; *@lost counts the entry lines that
+ * do not.  The header (profile, boot id, options) is not read.  0,
+ * -ENOENT, or -errno with @err filled.  A file cut short (no closing
+ * line) counts one more lost: what followed is unknown.  Reads only.
+ */
+int state_salvage(const char *dir, struct state *s, int *lost,
+		  struct lib_err *err);
+/* The largest state file state_salvage() reads. */
+#define STATE_MAX_BYTES (64 << 20)
 /* Atomically, stamped with this boot's id.  0 or -errno with @err
  * filled. */
 int state_save(const char *dir, const struct state *s, struct lib_err *err);
