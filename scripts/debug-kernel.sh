@@ -34,7 +34,7 @@ NUMA=y ACPI_NUMA=y X86_64_ACPI_NUMA=y
 PCI=y PCI_MSI=y PCIEPORTBUS=y HOTPLUG_PCI=y HOTPLUG_PCI_PCIE=y
 BLK_DEV_NVME=m NVME_CORE=m
 MODULES=y MODULE_UNLOAD=y MODULE_FORCE_UNLOAD=y MODULE_SIG=n
-CGROUPS=y CPUSETS=y IO_URING=y
+CGROUPS=y CPUSETS=y IO_URING=y EXT4_FS=y
 SUSPEND=y PM_SLEEP=y PM_DEBUG=y PM_SLEEP_DEBUG=y
 DEBUG_INFO_NONE=y DEBUG_INFO_BTF=n"
 
@@ -71,7 +71,7 @@ for i in $ITEMS; do args="$args --configitem CONFIG_$i"; done
 (cd "$SRC" && "$VENV/bin/virtme-configkernel" --defconfig $args O="$OUT") >"$LOG" 2>&1 ||
 	die "configuration failed (see $LOG)"
 make -C "$SRC" O="$OUT" olddefconfig >>"$LOG" 2>&1 || die "olddefconfig failed (see $LOG)"
-for i in KASAN PROVE_LOCKING DEBUG_KMEMLEAK FAILSLAB FAIL_FUNCTION FAIL_IO_TIMEOUT HOTPLUG_PCI_PCIE NUMA; do
+for i in KASAN PROVE_LOCKING DEBUG_KMEMLEAK FAILSLAB FAIL_FUNCTION FAIL_IO_TIMEOUT HOTPLUG_PCI_PCIE NUMA EXT4_FS; do
 	grep -q "^CONFIG_$i=y" "$OUT/.config" || die "CONFIG_$i did not stick (see $OUT/.config)"
 done
 grep -q '^CONFIG_BLK_DEV_NVME=m' "$OUT/.config" || die "CONFIG_BLK_DEV_NVME=m did not stick"
