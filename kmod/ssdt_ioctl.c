@@ -339,9 +339,20 @@ static int ssdt_ioctl_pt(struct ssdt_ctrl *ctrl, struct gendisk *disk,
 			return -EINVAL;	/* none, or which one? */
 		own_disk = true;
 	}
-	ssdt_pt_cmd(&c, &io);
-	ret = ssdt_pt_io(ctrl, disk, &io, c.addr, c.data_len, c.timeout_ms,
-			 &c.result);
+	/*
+	 * The command goes on this namespace's queue: it must name this
+	 * namespace, not another or all of them (stock:
+	 * nvme_validate_passthru_nsid()).
+	 */
+	if (c.nsid != ((struct ssdt_ns *)disk->private_data)->nsid) {
+		dev_warn_ratelimited(ssdt_dev(ctrl), "%s: I/O passthrough for namespace %u on %s: refused\n",
+				     current->comm, c.nsid, disk->disk_name);
+		ret = -EINVAL;
+	} else {
+		ssdt_pt_cmd(&c, &io);
+		ret = ssdt_pt_io(ctrl, disk, &io, c.addr, c.data_len,
+				 c.timeout_ms, &c.result);
+	}
 	if (own_disk)
 		put_device(disk_to_dev(disk));
 result:

@@ -247,16 +247,24 @@ same() {
 	out=$(pt "$ns_dev io 2 nsid=1 cdw12=0 len=$lbs meta_len=8" \
 		"$ns_dev io 2 nsid=1 cdw12=0 len=0x10000000" \
 		"$ns_dev io 2 nsid=1 cdw12=0 len=$lbs addr=bad" \
-		"$ns_dev io 0x7e nsid=1")
+		"$ns_dev io 0x7e nsid=1" \
+		"$ns_dev io 2 nsid=2 cdw12=0 len=$lbs" \
+		"$ns_dev io 2 nsid=0xffffffff cdw12=0 len=$lbs" \
+		"$ctrl_dev io 2 nsid=0 cdw12=0 len=$lbs")
 	echo "$out"
 	mapfile -t r <<<"$out"
-	[ "${#r[@]}" -eq 4 ]
+	[ "${#r[@]}" -eq 7 ]
 	# metadata, a length beyond the queue's limits, a bad buffer
 	[ "${r[0]}" = "errno EINVAL" ]
 	[ "${r[1]}" = "errno EINVAL" ]
 	[ "${r[2]}" = "errno EFAULT" ]
 	# an invalid I/O opcode: the controller's status
 	[[ "${r[3]}" == "ok "[1-9]* ]]
+	# another namespace, all of them, none: not on this one's queue
+	[ "${r[4]}" = "errno EINVAL" ]
+	[ "${r[5]}" = "errno EINVAL" ]
+	[ "${r[6]}" = "errno EINVAL" ]
+	dmesg_new | grep -q "I/O passthrough for namespace 4294967295 on ${ns_dev#/dev/}: refused"
 	dmesg_clean_since_mark
 }
 
