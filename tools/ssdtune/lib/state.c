@@ -305,31 +305,26 @@ int state_salvage(const char *dir, struct state *s, int *lost,
 	char p[PATH_MAX], *text, *line, *nl;
 	struct json_object *e;
 	bool whole = false;	/* the document's last line is there */
+	struct stat st;
 	size_t i = 0;
-	FILE *f;
-	long len;
 	int r = 0;
 
 	memset(s, 0, sizeof(*s));
 	*lost = 0;
 	snprintf(p, sizeof(p), "%s/" STATE_FILE, dir);
-	f = fopen(p, "re");
-	if (!f)
+	if (stat(p, &st))
 		return errno == ENOENT ? -ENOENT :
 			lib_errf(err, errno, "cannot read %s: %s", p, strerror(errno));
-	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || len > STATE_MAX_BYTES ||
-	    fseek(f, 0, SEEK_SET)) {
-		fclose(f);
-		return lib_errf(err, EFBIG, "%s: unreadable or over %d bytes", p,
-				STATE_MAX_BYTES);
-	}
-	text = calloc(1, (size_t)len + 1);
-	if (!text || fread(text, 1, (size_t)len, f) != (size_t)len) {
+	if (st.st_size > STATE_MAX_BYTES)
+		return lib_errf(err, EFBIG, "%s: over %d bytes", p, STATE_MAX_BYTES);
+	text = malloc((size_t)st.st_size + 1);
+	if (!text)
+		return lib_enomem(err);
+	r = state_read_raw(p, text, (size_t)st.st_size + 1);
+	if (r) {
 		free(text);
-		fclose(f);
-		return text ? lib_errf(err, EIO, "cannot read %s", p) : lib_enomem(err);
+		return lib_errf(err, -r, "cannot read %s: %s", p, strerror(-r));
 	}
-	fclose(f);
 	for (line = text; *line && !r; line = nl ? nl + 1 : line + strlen(line)) {
 		struct lib_err ignored;
 		const char *t = line;
