@@ -697,13 +697,13 @@ static int ssdt_io_queues_split(struct ssdt_ctrl *ctrl, unsigned int nr_irq)
 	for (i = 0; i < ctrl->nr_io; i++) {
 		struct ssdt_queue *q = ctrl->ioq[i];
 
-		if (i >= nr_irq && !ctrl->single_vector)
-			ssdt_queue_irq_free(ctrl, q);
-		if (i >= nr_irq) {
-			q->mod_threshold = 0;
-			q->mod_adaptive = false;
-		}
 		q->poll = i >= nr_irq;
+		if (!q->poll)
+			continue;
+		if (!ctrl->single_vector)
+			ssdt_queue_irq_free(ctrl, q);
+		q->mod_threshold = 0;
+		q->mod_adaptive = false;
 	}
 	WRITE_ONCE(ctrl->nr_irq_io, nr_irq);
 	WRITE_ONCE(ctrl->nr_poll, ctrl->nr_io - nr_irq);
