@@ -14,6 +14,7 @@
 #   make bench     long measurements (reports, not tests)
 #   make bench-power  power limit sweep (a report, not a test)
 #   make bench-stages  where the guest's time per I/O goes, stock vs ssdtune
+#   make bench-noisy   I/O under CPU hogs: stock vs ssdtune isolated (a report)
 #   make deb       the Debian packages ssdtune and ssdtune-dkms in build/deb
 #                  (scripts/deb.sh; lintian-clean; installs nothing)
 
@@ -92,6 +93,11 @@ bench-power: setup modules tools
 .PHONY: bench-stages
 bench-stages: setup modules tools
 	@scripts/bench-stages.sh
+
+# I/O under a noisy neighbour, stock vs ssdtune isolated (issue 36; a report).
+.PHONY: bench-noisy
+bench-noisy: setup modules tools
+	@scripts/bench-noisy.sh
 
 clean:
 	$(MAKE) -C tools/ssdtune clean

@@ -45,6 +45,10 @@
 #                    metadata, 4 with PI type 1, 5 of 4 KiB blocks)
 #                    (tests/vm/subsys/); the guest sees SSDT_VM_SUBSYS=1
 #                    [VM_SUBSYS=1]
+#   --node-cpus N    N CPUs per node (1 or 2) [VM_NODE_CPUS, 2]: 1 makes
+#                    a 2-vCPU guest, CPU 0 on node 0 and CPU 1 on node 1,
+#                    for a bench that must not have more busy vCPUs than
+#                    the host's two cores (make bench-noisy)
 # [VM_KVM=1] use KVM instead of TCG (KVM is not usable on the project's
 # machines: default off).
 set -u
@@ -57,6 +61,7 @@ log=""
 verbose=""
 extra=${VM_APPEND:-}
 subsys=${VM_SUBSYS:-}
+node_cpus=${VM_NODE_CPUS:-2}
 
 usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 125; }
 die() { echo "vm.sh: $*" >&2; exit 125; }
@@ -69,6 +74,7 @@ while [ $# -gt 0 ]; do
 	--verbose) verbose=--verbose; shift ;;
 	--append) extra="$extra $2"; shift 2 ;;
 	--subsys) subsys=1; shift ;;
+	--node-cpus) node_cpus=$2; shift 2 ;;
 	-h|--help) usage ;;
 	--) shift; break ;;
 	-*) die "unknown option $1" ;;
@@ -76,6 +82,11 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ $# -ge 1 ] || usage
+case $node_cpus in
+1) cpus0=0 cpus1=1 ;;
+2) cpus0=0-1 cpus1=2-3 ;;
+*) die "--node-cpus must be 1 or 2, not '$node_cpus'" ;;
+esac
 KVER=$1; shift
 [ "${1:-}" = "--" ] && shift
 [ $# -ge 1 ] || usage
@@ -189,7 +200,7 @@ accel=--disable-kvm
 
 # One socket per NUMA node (vng's plain "-smp 4" makes one socket span both
 # nodes, and the guest kernel WARNs in topology_sane() at boot).
-qemu_opts="-smp 4,sockets=2,cores=2,threads=1"
+qemu_opts="-smp $((2 * node_cpus)),sockets=2,cores=$node_cpus,threads=1"
 qemu_opts="$qemu_opts -qmp unix:$qmp,server=on,wait=off"
 qemu_opts="$qemu_opts -drive file=$img,if=none,id=nvm,format=raw"
 qemu_opts="$qemu_opts -device pxb-pcie,id=pxb1,bus_nr=64,numa_node=1,bus=pcie.0"
@@ -250,7 +261,7 @@ append=()
 [ -n "${extra// /}" ] && append=(--append "${extra# }")
 # --force-9p: vng would first try virtiofsd (not installed) for 7 s.
 vng_args=(--run "$kernel" $accel $verbose "${append[@]}" --qemu "$qemu" --force-9p
-	--cpus 4 --memory 2G --numa 1G,cpus=0-1 --numa 1G,cpus=2-3
+	--cpus $((2 * node_cpus)) --memory 2G --numa "1G,cpus=$cpus0" --numa "1G,cpus=$cpus1"
 	--rwdir "$BUILD" --qemu-opts="$qemu_opts" --exec "bash $guest_cmd")
 # QEMU opens /proc/self/fd/1 and /proc/self/fd/2 itself: if both were the
 # same regular file, the guest's stdout and stderr would overwrite each

@@ -97,6 +97,19 @@ table() {
 	[[ $output != *"poll"* ]]
 }
 
+@test "the latency arm is compared with stock's interrupts and polling; issue 36's goals get verdicts" {
+	# twice stock's IOPS at half its latency, every round
+	raw 5 ssdtune=0.98 ssdtune-latency=2.0 nvme-poll=1.8
+	table
+	[ "$(grep -c '^QD1 *ssdtune-latency/nvme ' <<<"$output")" -eq 1 ]
+	[ "$(grep -c '^QD1 *ssdtune-latency/nvme-poll ' <<<"$output")" -eq 1 ]
+	[ "$(goal "latency profile (36): QD1 IOPS")" = "latency profile (36): QD1 IOPS ssdtune-latency/nvme >= 1.70 met; 94% CI 2.00-2.00, >= 1.70 in 5 of 5 rounds" ]
+	[ "$(goal "latency profile (36): QD1 p50")" = "latency profile (36): QD1 p50 ssdtune-latency/nvme <= 0.60 met; 94% CI 0.50-0.50, <= 0.60 in 5 of 5 rounds" ]
+	[ "$(goal "latency profile (36): QD1 p99")" = "latency profile (36): QD1 p99 ssdtune-latency/nvme <= 0.80 met; 94% CI 0.50-0.50, <= 0.80 in 5 of 5 rounds" ]
+	[ "$(goal "parity (36): QD32 IOPS")" = "parity (36): QD32 IOPS ssdtune/nvme >= 0.97 met; 94% CI 0.98-0.98, >= 0.97 in 5 of 5 rounds" ]
+	[ "$(goal "parity (36): QD1 IOPS")" = "parity (36): QD1 IOPS ssdtune/nvme >= 0.97 met; 94% CI 0.98-0.98, >= 0.97 in 5 of 5 rounds" ]
+}
+
 @test "raw files joined by commas pool their rounds" {
 	raw 5 ssdtune=1.2
 	mv "$BATS_TEST_TMPDIR/raw" "$BATS_TEST_TMPDIR/a"
@@ -113,13 +126,31 @@ table() {
 	{ "jobs": [ { "error": 0, "job_runtime": 5000, "usr_cpu": 10.0, "sys_cpu": 30.0,
 	  "read": { "iops": 1000.0, "total_ios": 5000,
 	    "clat_ns": { "mean": 90000.0,
-	      "percentile": { "50.000000": 80000, "99.000000": 250000 } } } } ] }
+	      "percentile": { "50.000000": 80000, "99.000000": 250000, "99.900000": 700000 } } } } ] }
 	EOF
 	run python3 "$FIOJSON" "$BATS_TEST_TMPDIR/fio.json" arm 32 1 3000
 	echo "$output"
 	[ "$status" -eq 0 ]
 	# 40% of 5 s over 5000 I/Os = 400 us; 3000 interrupts over 6000 I/Os
-	[ "$output" = "arm qd=32 jobs=1 iops=1000 mean_us=90.0 p99_us=250.0 irq_per_io=0.500 err=0 p50_us=80.0 cpu_us_per_io=400.00" ]
+	[ "$output" = "arm qd=32 jobs=1 iops=1000 mean_us=90.0 p99_us=250.0 irq_per_io=0.500 err=0 p50_us=80.0 cpu_us_per_io=400.00 p999_us=700.0" ]
+	# no ramp: 3000 interrupts over the 5000 I/Os; 10 ms of run-queue
+	# wait over 5000 I/Os = 2 us each
+	run python3 "$FIOJSON" "$BATS_TEST_TMPDIR/fio.json" arm 32 1 3000 0 10000000
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "arm qd=32 jobs=1 iops=1000 mean_us=90.0 p99_us=250.0 irq_per_io=0.600 err=0 p50_us=80.0 cpu_us_per_io=400.00 p999_us=700.0 rqwait_us_per_io=2.00" ]
+	# lat_percentiles without clat_percentiles: the total latency's
+	cat >"$BATS_TEST_TMPDIR/lat.json" <<-'EOF'
+	{ "jobs": [ { "error": 0, "job_runtime": 5000, "usr_cpu": 10.0, "sys_cpu": 30.0,
+	  "read": { "iops": 1000.0, "total_ios": 5000,
+	    "clat_ns": { "mean": 10000.0 },
+	    "lat_ns": { "mean": 95000.0,
+	      "percentile": { "50.000000": 85000, "99.000000": 260000, "99.900000": 710000 } } } } ] }
+	EOF
+	run python3 "$FIOJSON" "$BATS_TEST_TMPDIR/lat.json" arm 1 1 0 0 0
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "arm qd=1 jobs=1 iops=1000 mean_us=95.0 p99_us=260.0 irq_per_io=0.000 err=0 p50_us=85.0 cpu_us_per_io=400.00 p999_us=710.0 rqwait_us_per_io=0.00" ]
 }
 
 @test "runs with several jobs (earlier benches) keep their own rows, QDxJOBS" {
@@ -158,4 +189,24 @@ table() {
 	echo "$output" >>"$BATS_TEST_TMPDIR/raw"
 	table
 	[[ $output == *"QD32   ssdtune              2000   0.500   0.000  0.200  0.300  0.050  2.000   100.0   300.0   10.0     5.0   500.0    81"* ]]
+}
+
+@test "noisytable.py: medians, same-round ratios and issue 36's noisy-neighbour goals from the run-queue wait and p99" {
+	local r
+	for r in 1 2 3 4 5; do
+		echo "round=$r nvme-quiet qd=1 jobs=1 iops=3000 mean_us=300 p99_us=500 irq_per_io=1.000 err=0 p50_us=300 cpu_us_per_io=100 p999_us=900 rqwait_us_per_io=1.00"
+		echo "round=$r nvme-hogs qd=1 jobs=1 iops=1500 mean_us=600 p99_us=$((1000 + r)) irq_per_io=1.000 err=0 p50_us=600 cpu_us_per_io=100 p999_us=4000 rqwait_us_per_io=200.00"
+		echo "round=$r ssdtune-hogs qd=1 jobs=1 iops=2900 mean_us=300 p99_us=1300 irq_per_io=0.000 err=0 p50_us=300 cpu_us_per_io=300 p999_us=2000 rqwait_us_per_io=$((10 * r)).00"
+	done >"$BATS_TEST_TMPDIR/noisy"
+	run python3 "$BATS_TEST_DIRNAME/../vm/lib/noisytable.py" "$BATS_TEST_TMPDIR/noisy" k 5 "a method line"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output == *"a method line"* ]]
+	[[ $output == *"QD1   nvme-hogs                           5     1500    600.0    1003.0    4000.0   200.00   100.00   1.000"* ]]
+	[[ $output == *"QD1   nvme-hogs/nvme-quiet                5  IOPS 0.50 [0.50-0.50]"* ]]
+	[[ $output == *"QD1   ssdtune-hogs/nvme-hogs              5  IOPS 1.93 [1.93-1.93]"*"wait 0.15 [0.05-0.25]"* ]]
+	# arms that did not run get no row
+	[[ $output != *"ssdtune-irq-hogs"* ]]
+	[ "$(goal "QD1 run-queue wait/IO ssdtune-hogs/nvme-hogs")" = "QD1 run-queue wait/IO ssdtune-hogs/nvme-hogs <= 0.25 met; 94% CI 0.05-0.25, <= 0.25 in 5 of 5 rounds" ]
+	[[ "$(goal "QD1 p99 ssdtune-hogs/nvme-hogs")" == "QD1 p99 ssdtune-hogs/nvme-hogs <= 1.20 NOT met; 94% CI 1.29-1.30, "* ]]
 }

@@ -1,20 +1,23 @@
 #!/bin/bash
 # Guest side of scripts/bench.sh (runs under scripts/vm.sh): the stock nvme
 # driver and ssdtune take turns on the same emulated controller, ROUNDS
-# times, in four bindings a round:
-#   nvme          stock defaults (nvme.poll_queues=0)
-#   ssdtune       ssdtune defaults (poll_queues=0); its points run twice
-#                 back to back, coalesce_profile off (arm "ssdtune") and
-#                 BENCH_PROFILE (default adaptive; arm "ssdtune+adaptive"),
-#                 the order alternating by round
-#   nvme-poll     nvme.poll_queues=1, fio with io_uring IOPOLL (--hipri)
-#   ssdtune-poll  ssdtune poll_queues=1, fio with --hipri
+# times, one binding per arm (a fresh probe, a BENCH_WARM (3) s warm-up,
+# then its runs at every QD):
+#   nvme             stock defaults (nvme.poll_queues=0)
+#   ssdtune          ssdtune defaults (poll_queues=0, coalesce_profile off)
+#   ssdtune+PROFILE  ssdtune defaults, coalesce_profile BENCH_PROFILE
+#                    (default adaptive; empty: no such arm)
+#   nvme-poll        nvme.poll_queues=1, fio with io_uring IOPOLL (--hipri)
+#   ssdtune-poll     ssdtune loaded with poll_queues=1, fio with --hipri
+#   ssdtune-latency  ssdtune defaults, then 'ssdtune apply --profile
+#                    latency' (which gives the controller a poll queue,
+#                    live) and fio with --hipri on the plan's first I/O
+#                    core; 'ssdtune revert' ends the binding
 # 4K random read at each QD of BENCH_QDS (default "1 8 32 128"), one fio
 # job, BENCH_SECS (default 5) s a run after a 1 s ramp, io_uring for every
-# arm (BENCH_ENGINE=libaio for the interrupt arms).  Each binding starts
-# with a rebind and a BENCH_WARM (3) s warm-up; the order of the drivers
-# alternates from round to round (odd rounds nvme first, even ones
-# ssdtune first), so what is left of an order effect falls on both.
+# arm (BENCH_ENGINE=libaio for the interrupt arms).  The order of the arms
+# is reversed every other round, so each arm's mean place in a round is
+# the same and what is left of an order effect falls on all of them.
 # Every run records IOPS, p50, p99 and mean clat, interrupts per I/O and
 # fio's CPU time per I/O.  A cost pass follows the rounds (BENCH_COST=0:
 # none): one run of BENCH_COST_SECS (3) s per arm at each QD of
@@ -55,35 +58,8 @@ require_module || die "ssdtune.ko is not built for $kver"
 [ -w /sys/module/nvme/parameters/poll_queues ] ||
 	die "nvme.poll_queues cannot be set at run time on $kver"
 : >"$raw.part"
-warm() {
-	fio --name=warm --filename="$1" --direct=1 --ioengine=libaio --rw=randread \
-		--bs=4k --iodepth=32 --numjobs=4 --size=512M --time_based \
-		--runtime="$WARM" --output=/dev/null || die "warm-up fio failed on $1"
-}
-# bind_to DRIVER POLL_QUEUES: a fresh binding of the controller to DRIVER
-# with that many poll queues (nvme's parameter is writable and read at
-# probe; ssdtune's is a load parameter, so the module is loaded anew);
-# sets dev to its disk.  Every binding is a new probe.
-bind_to() {
-	local drv=$1 pq=$2 io
-	if [ "$(pci_driver "$bdf")" = ssdtune ]; then detach || die "detach failed"; fi
-	if [ "$drv" = nvme ]; then
-		echo "$pq" >/sys/module/nvme/parameters/poll_queues || die "cannot set nvme.poll_queues=$pq"
-		# a new probe reads the parameter
-		echo "$bdf" >"/sys/bus/pci/devices/$bdf/driver/unbind" || die "cannot unbind $bdf"
-		sysfs_bind nvme "$bdf" || die "cannot bind $bdf to nvme"
-		dev=$(nvme_disk) || die "no nvme disk"
-	else
-		module_unload || die "cannot unload ssdtune"
-		insmod "$SSDT_KO" poll_queues="$pq" || die "insmod poll_queues=$pq failed"
-		attach || die "attach failed"
-		dev=$(ssdt_disk) || die "no ssdtune disk"
-	fi
-	io=$(trim "/sys/block/${dev#/dev/}/queue/io_poll")
-	if [ "$pq" -gt 0 ] && [ "$io" != 1 ]; then
-		die "$drv with poll_queues=$pq: $dev is not pollable (queue/io_poll $io)"
-	fi
-}
+warm() { bench_warm "$1" "$WARM" || die "warm-up failed"; }
+bind_to() { bench_bind "$bdf" "$1" "$2" || die "cannot bind $bdf to $1 with $2 poll queue(s)"; }
 # Pinning: every run on the first CPU of the controller's node (under both
 # drivers the vector of that CPU's queue sits on it; a polled run polls
 # its own queue there).  BENCH_PIN=0: the scheduler places fio.
@@ -132,37 +108,60 @@ cost_point() {
 		die "cannot read the cost of $1 QD$2"
 	echo "$line" | tee -a "$raw.part" >&2
 }
-# binding R ARM: bind for ARM and run its points (and the profile arm);
-# R "cost": the cost pass's traced runs at BENCH_COST_QDS instead.
+# latency_apply: 'ssdtune apply --profile latency' on the bound
+# controller; sets lcpus to the first I/O core of its plan, where fio runs.
+latency_apply() {
+	local io
+	rm -rf "$STATE"
+	"$SSDT_TOOL" apply --profile latency --state-dir "$STATE" "$bdf" >"$SSDT_TMP/apply.out" 2>&1 ||
+		die "apply --profile latency failed: $(tail -n 3 "$SSDT_TMP/apply.out")"
+	[ "$(trim "$(ssdt_ctrl)/poll_queues")" -gt 0 ] ||
+		die "apply --profile latency left the controller without poll queues"
+	io=$("$SSDT_TOOL" plan --profile latency --json "$bdf" |
+		python3 -c 'import json, sys; print(json.load(sys.stdin)["io_cpus"])') ||
+		die "cannot read the latency plan's I/O cores"
+	lcpus=$(expand_cpulist "$io" | awk 'NR == 1')
+	[ -n "$lcpus" ] || die "the latency plan names no I/O core"
+	io=$(trim "/sys/block/${dev#/dev/}/queue/io_poll")
+	[ "$io" = 1 ] || die "ssdtune-latency: $dev is not pollable after apply (queue/io_poll $io)"
+}
+latency_revert() {
+	"$SSDT_TOOL" revert --state-dir "$STATE" >"$SSDT_TMP/revert.out" 2>&1 ||
+		die "revert after the latency arm failed: $(tail -n 3 "$SSDT_TMP/revert.out")"
+}
+# binding R ARM: bind for ARM, warm up and run its points; R "cost": the
+# cost pass's traced runs at BENCH_COST_QDS instead.
 binding() {
-	local r=$1 arm=$2 qd pr prof lab qds=$QDS
+	local r=$1 arm=$2 qd qds=$QDS engine=$ENGINE pin=$cpus
 	[ "$r" = cost ] && qds=$COST_QDS
 	case $arm in
 	nvme) bind_to nvme 0 ;;
-	ssdtune) bind_to ssdtune 0 ;;
+	ssdtune | ssdtune+* | ssdtune-latency) bind_to ssdtune 0 ;;
 	nvme-poll) bind_to nvme 1 ;;
 	ssdtune-poll) bind_to ssdtune 1 ;;
+	*) die "unknown arm $arm" ;;
+	esac
+	case $arm in
+	ssdtune+*) profile "${arm#ssdtune+}" ;;
+	ssdtune-latency)
+		latency_apply
+		pin=$lcpus
+		;;
+	esac
+	case $arm in
+	*-poll | ssdtune-latency) engine=io_uring-hipri ;;
 	esac
 	warm "$dev"
 	for qd in $qds; do
-		case $arm in
-		*-poll) point "$r" "$arm" "$qd" io_uring-hipri ;;
-		nvme) point "$r" nvme "$qd" "$ENGINE" ;;
-		ssdtune)
-			prof=off
-			[ -n "$PROFILE" ] && prof="off $PROFILE"
-			[ -n "$PROFILE" ] && [ "$r" != cost ] && [ $((r % 2)) -eq 0 ] && prof="$PROFILE off"
-			for pr in $prof; do
-				profile "$pr"
-				lab=ssdtune
-				[ "$pr" = off ] || lab=ssdtune+$pr
-				point "$r" "$lab" "$qd" "$ENGINE"
-			done
-			profile off
-			;;
-		esac
+		cpus=$pin point "$r" "$arm" "$qd" "$engine"
 	done
+	case $arm in
+	ssdtune+*) profile off ;;
+	ssdtune-latency) latency_revert ;;
+	esac
 }
+STATE=$SSDT_TMP/bench-state
+ARMS="nvme ssdtune${PROFILE:+ ssdtune+$PROFILE} nvme-poll ssdtune-poll ssdtune-latency"
 t0=$(date +%s)
 # Read the fio region once before round 1: it warms the host's page cache
 # under the image file (a cold one made round 1 10-50% slower for both).
@@ -170,15 +169,15 @@ bind_to nvme 0
 dd if="$dev" of=/dev/null bs=1M count=512 iflag=direct status=none ||
 	die "cannot read the fio region once before round 1"
 for r in $(seq 1 "$ROUNDS"); do
-	order="nvme ssdtune nvme-poll ssdtune-poll"
-	[ $((r % 2)) -eq 0 ] && order="ssdtune nvme ssdtune-poll nvme-poll"
+	order=$ARMS
+	[ $((r % 2)) -eq 0 ] && order=$(echo "$ARMS" | tr ' ' '\n' | tac | tr '\n' ' ')
 	for arm in $order; do
 		binding "$r" "$arm"
 	done
 	echo "bench: round $r of $ROUNDS done after $(($(date +%s) - t0)) s" >&2
 done
 if [ "$COST" = 1 ]; then
-	for arm in nvme ssdtune nvme-poll ssdtune-poll; do
+	for arm in $ARMS; do
 		binding cost "$arm"
 	done
 	echo "bench: cost pass done after $(($(date +%s) - t0)) s" >&2
@@ -187,4 +186,4 @@ bind_to nvme 0
 module_unload
 mv "$raw.part" "$raw"
 python3 tests/vm/lib/benchtable.py "$raw" "$kver" "$SECS" \
-	"$ENGINE (polled arms: io_uring --hipri), 1 job${cpus:+ pinned to CPU $cpus}; $ROUNDS rounds in $(($(date +%s) - t0)) s" | tee "$out"
+	"$ENGINE (polled arms: io_uring --hipri), 1 job${cpus:+ pinned to CPU $cpus (ssdtune-latency: CPU $lcpus, the first I/O core of its plan)}; $ROUNDS rounds in $(($(date +%s) - t0)) s" | tee "$out"

@@ -7,7 +7,8 @@ when given, is printed under the title.  RAW may be several files joined
 by commas (runs of separate `make bench`es): their rounds are pooled, each
 file's numbered after the previous file's.
 
-ARM is nvme, ssdtune, ssdtune+PROFILE, nvme-poll or ssdtune-poll.  Per QD
+ARM is nvme, ssdtune, ssdtune+PROFILE, nvme-poll, ssdtune-poll or
+ssdtune-latency.  Per QD
 (and number of jobs, shown as QDxJOBS when more than one)
 the table gives each arm's medians over the rounds, then ratio rows: the
 median over the rounds of ARM/BASE measured in the same round, with the
@@ -15,7 +16,7 @@ distribution-free interval of that median (tests/vm/lib/ratioci.py, at
 least 90%).  Every ratio is ARM/BASE: above 1 is better for IOPS, below 1
 better for latency and CPU.  The cost pass's lines ("cost ARM qd=Q ...",
 tests/vm/lib/costline.py) follow as a table of what each I/O costs.  The
-goals of issue 19 close the table, each with its verdict from the
+goals of issues 19 and 36 close the table, each with its verdict from the
 interval."""
 import os
 import statistics
@@ -28,11 +29,16 @@ FIELDS = {"iops": "iops", "p50": "p50_us", "p99": "p99_us",
           "ipi": "irq_per_io", "cpu": "cpu_us_per_io"}
 # (arm, base): the comparisons, in the order printed
 PAIRS = [("ssdtune", "nvme"), ("ssdtune-poll", "nvme-poll"),
-         ("nvme-poll", "nvme"), ("ssdtune-poll", "ssdtune")]
-ORDER = {"nvme": 0, "ssdtune": 1, "nvme-poll": 8, "ssdtune-poll": 9}
+         ("nvme-poll", "nvme"), ("ssdtune-poll", "ssdtune"),
+         ("ssdtune-latency", "nvme"), ("ssdtune-latency", "nvme-poll")]
+ORDER = {"nvme": 0, "ssdtune": 1, "nvme-poll": 8, "ssdtune-poll": 9,
+         "ssdtune-latency": 10}
 
 
-def load(paths):
+def load(paths, fields=None):
+    """{(qd, jobs): {arm: {round: {field: value}}}} from the raw lines;
+    fields maps a name to the raw key (default FIELDS)."""
+    fields = fields or FIELDS
     runs, base = {}, 0
     for path in paths.split(","):
         top = base
@@ -45,7 +51,7 @@ def load(paths):
             top = max(top, rnd)
             key = (int(kv["qd"]), int(kv.get("jobs", 1)))
             runs.setdefault(key, {}).setdefault(f[1], {})[rnd] = {
-                k: float(kv.get(v, 0)) for k, v in FIELDS.items()}
+                k: float(kv.get(v, 0)) for k, v in fields.items()}
         base = top
     return runs
 
@@ -112,10 +118,13 @@ def pairs(arms):
 
 
 def goals(runs, arms):
-    """Issue 19's goals, one line each: (text, verdict)."""
+    """Issue 19's and 36's goals, one line each: (text, verdict)."""
     g = []
     q32, q1 = runs.get((32, 1), {}), runs.get((1, 1), {})
     if "ssdtune" in arms:
+        for qd in sorted(q for q, j in runs if j == 1):
+            g.append(("parity (36): QD%d IOPS ssdtune/nvme >= 0.97" % qd,
+                      verdict(ratios(runs[(qd, 1)], "ssdtune", "nvme", "iops"), 0.97)))
         g.append(("defaults: QD32 IOPS ssdtune/nvme >= 1.10",
                   verdict(ratios(q32, "ssdtune", "nvme", "iops"), 1.10)))
         g.append(("defaults: QD1 p50 ssdtune/nvme <= 1.05",
@@ -131,6 +140,12 @@ def goals(runs, arms):
     if "ssdtune-poll" in arms and "nvme-poll" in arms:
         g.append(("polled: QD1 IOPS ssdtune-poll/nvme-poll >= 1.00",
                   verdict(ratios(q1, "ssdtune-poll", "nvme-poll", "iops"), 1.0)))
+    if "ssdtune-latency" in arms:
+        for m, goal, above in (("iops", 1.7, True), ("p50", 0.6, False),
+                               ("p99", 0.8, False)):
+            g.append(("latency profile (36): QD1 %s ssdtune-latency/nvme %s %.2f"
+                      % ("IOPS" if m == "iops" else m, ">=" if above else "<=", goal),
+                      verdict(ratios(q1, "ssdtune-latency", "nvme", m), goal, above)))
     for a in arms:
         if a.startswith("ssdtune+") and "ssdtune" in arms:
             for m in ("p50", "p99"):
@@ -178,7 +193,7 @@ def main():
         print_cost(cost, arms)
     g = goals(runs, arms)
     if g:
-        print("goals (issue 19):")
+        print("goals (issues 19 and 36):")
         w = max(len(t) for t, _ in g)
         for t, v in g:
             print("  %-*s  %s" % (w, t, v))

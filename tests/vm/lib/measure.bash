@@ -47,3 +47,36 @@ measure() {
 	i1=$(irq_total $irqs)
 	python3 "$SSDT_REPO/tests/vm/lib/fiojson.py" "$json" "$label" "$qd" "$jobs" $((i1 - i0))
 }
+
+# bench_warm DEV SECS: a discarded warm-up run (4 jobs at QD32)
+bench_warm() {
+	fio --name=warm --filename="$1" --direct=1 --ioengine=libaio --rw=randread \
+		--bs=4k --iodepth=32 --numjobs=4 --size=512M --time_based \
+		--runtime="$2" --output=/dev/null || err "warm-up fio failed on $1"
+}
+
+# bench_bind BDF DRIVER POLL_QUEUES: a fresh binding of the controller to
+# DRIVER (nvme or ssdtune) with that many poll queues (nvme's parameter is
+# writable and read at probe; ssdtune's is a load parameter, so the module
+# is loaded anew); sets dev to its disk.  Every binding is a new probe.
+bench_bind() {
+	local bdf=$1 drv=$2 pq=$3 io
+	if [ "$(pci_driver "$bdf")" = ssdtune ]; then detach || return 1; fi
+	if [ "$drv" = nvme ]; then
+		echo "$pq" >/sys/module/nvme/parameters/poll_queues ||
+			err "cannot set nvme.poll_queues=$pq" || return 1
+		# a new probe reads the parameter
+		echo "$bdf" >"/sys/bus/pci/devices/$bdf/driver/unbind" || err "cannot unbind $bdf" || return 1
+		sysfs_bind nvme "$bdf" || err "cannot bind $bdf to nvme" || return 1
+		dev=$(nvme_disk) || err "no nvme disk" || return 1
+	else
+		module_unload || err "cannot unload ssdtune" || return 1
+		insmod "$SSDT_KO" poll_queues="$pq" || err "insmod poll_queues=$pq failed" || return 1
+		attach || return 1
+		dev=$(ssdt_disk) || err "no ssdtune disk" || return 1
+	fi
+	io=$(trim "/sys/block/${dev#/dev/}/queue/io_poll")
+	if [ "$pq" -gt 0 ] && [ "$io" != 1 ]; then
+		err "$drv with poll_queues=$pq: $dev is not pollable (queue/io_poll $io)"
+	fi
+}
