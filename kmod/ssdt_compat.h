@@ -10,6 +10,7 @@
 
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
+#include <net/genetlink.h>
 #include "ssdt_config.h"
 
 /* The open mode a block device's ioctl gets (6.5+: blk_mode_t). */
@@ -132,6 +133,18 @@ static inline void ssdt_plug_give(struct request **plug,
 {
 	*plug = l->head;
 }
+#endif
+
+/*
+ * A generic netlink multicast group only CAP_NET_ADMIN may join, where the
+ * kernel can say so: GENL_MCAST_CAP_NET_ADMIN (6.7, and Debian's 6.1 from
+ * the stable series) comes with the flags field it sets.  Elsewhere the
+ * group stays open to every user, as it was.
+ */
+#ifdef GENL_MCAST_CAP_NET_ADMIN
+#define SSDT_MCGRP_ADMIN(n) { .name = (n), .flags = GENL_MCAST_CAP_NET_ADMIN }
+#else
+#define SSDT_MCGRP_ADMIN(n) { .name = (n) }
 #endif
 
 #endif

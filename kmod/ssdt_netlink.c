@@ -6,8 +6,9 @@
  * counters that sysfs shows one file at a time, in one consistent-enough
  * read (each counter is read once; they are not snapshotted together).
  * Events (attach, detach, timeout, reset, reset done, dead, knob writes)
- * go to the multicast group "events"; with no listener they cost one
- * genl_has_listeners() test and allocate nothing.
+ * go to the multicast group "events", which only CAP_NET_ADMIN may join;
+ * with no listener they cost one genl_has_listeners() test and allocate
+ * nothing.
  */
 #include <linux/ktime.h>
 #include <linux/list.h>
@@ -42,8 +43,13 @@ static const struct nla_policy ssdt_nl_policy[SSDTUNE_A_MAX + 1] = {
 
 enum { SSDT_NL_EVENTS };
 
+/*
+ * Events carry timeouts, resets, knob values and SMART warnings, which the
+ * stock driver leaves in the kernel log (root only on Debian): only
+ * CAP_NET_ADMIN may listen, as only it may send FORMAT.
+ */
 static const struct genl_multicast_group ssdt_nl_mcgrps[] = {
-	[SSDT_NL_EVENTS] = { .name = SSDTUNE_GENL_MCGRP_EVENTS },
+	[SSDT_NL_EVENTS] = SSDT_MCGRP_ADMIN(SSDTUNE_GENL_MCGRP_EVENTS),
 };
 
 static struct genl_family ssdt_nl_family;

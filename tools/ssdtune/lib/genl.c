@@ -119,7 +119,7 @@ int genl_subscribe(struct genl *g,
 		   void (*fn)(void *ctx, const struct genl_event *ev),
 		   void *ctx, struct lib_err *err)
 {
-	int grp;
+	int grp, ret;
 
 	grp = genl_ctrl_resolve_grp(g->sk, SSDTUNE_GENL_NAME,
 				    SSDTUNE_GENL_MCGRP_EVENTS);
@@ -130,9 +130,13 @@ int genl_subscribe(struct genl *g,
 	g->event_ctx = ctx;
 	nl_socket_disable_seq_check(g->sk);
 	nl_socket_modify_cb(g->sk, NL_CB_VALID, NL_CB_CUSTOM, on_event, g);
-	if (nl_socket_add_membership(g->sk, grp) < 0)
-		return lib_errf(err, EIO, "cannot join the '%s' group",
+	ret = nl_socket_add_membership(g->sk, grp);
+	if (ret == -NLE_PERM)
+		return lib_errf(err, EPERM, "joining the '%s' group needs CAP_NET_ADMIN (run as root)",
 				SSDTUNE_GENL_MCGRP_EVENTS);
+	if (ret < 0)
+		return lib_errf(err, EIO, "cannot join the '%s' group: %s",
+				SSDTUNE_GENL_MCGRP_EVENTS, nl_geterror(ret));
 	return 0;
 }
 
