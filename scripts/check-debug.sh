@@ -35,7 +35,7 @@ make -s -C kmod KVER="$kver" KDIR="$tree" OBJ="$BUILD/kmod-$kver" KCFLAGS=-Werro
 make -s -C tools/ssdtune >/dev/null || die "the tool does not build"
 
 files=(tests/vm/10-attach.bats tests/vm/22-poll.bats tests/vm/25-timeout.bats tests/vm/26-lifecycle.bats
-       tests/vm/27-faults.bats tests/vm/57-passthrough.bats
+       tests/vm/27-faults.bats tests/vm/29-doorfuzz.bats tests/vm/57-passthrough.bats tests/vm/58-privileges.bats
        tests/vm/debug/failslab.bats tests/vm/90-hotunplug.bats tests/vm/debug/kmemleak.bats)
 # scripts/check-debug.sh FILE...: only those (kmemleak.bats last, if wanted)
 [ $# -gt 0 ] && files=("$@")

@@ -49,6 +49,7 @@
 #                    a 2-vCPU guest, CPU 0 on node 0 and CPU 1 on node 1,
 #                    for a bench that must not have more busy vCPUs than
 #                    the host's two cores (make bench-noisy)
+# [SSDT_FUZZ_SEED, SSDT_FUZZ_COUNT] passed to the guest (29-doorfuzz).
 # [VM_KVM=1] use KVM instead of TCG (KVM is not usable on the project's
 # machines: default off).
 set -u
@@ -173,6 +174,11 @@ guest_cmd=$run/guest-cmd.sh
 	printf 'export SSDT_VM_KVER=%q SSDT_VM_NVME_SERIAL=%q SSDT_VM_NVME_ID=%q SSDT_VM_CTL=%q\n' \
 		"$KVER" "$NVME_SERIAL" "$NVME_ID" "$ctl"
 	printf 'export SSDT_VM_SLOW=%q SSDT_VM_SUBSYS=%q\n' "$slow" "$subsys"
+	# the door fuzzer's seed and count (tests/vm/29-doorfuzz.bats), to
+	# replay a run or size it
+	for v in SSDT_FUZZ_SEED SSDT_FUZZ_COUNT; do
+		[ -n "${!v:-}" ] && printf 'export %s=%q\n' "$v" "${!v}"
+	done
 	echo 'export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
 	echo 'export HOME=/root LC_ALL=C.UTF-8'
 	printf 'cd %q || exit 125\n' "$REPO"

@@ -8,6 +8,8 @@ a file held open while the controller goes away.
                                       cdw11, cdw12, len, addr (bad: an
                                       unmapped address), meta_len, ioctl64=1
   nvme_pt.py DEV io OPCODE [k=v]      NVME_IOCTL_IO_CMD, the same keys
+  nvme_pt.py DEV submit OPCODE [k=v]  NVME_IOCTL_SUBMIT_IO; k: slba, nblocks
+                                      (0-based), len (the buffer)
   nvme_pt.py DEV ioctl NUMBER         an ioctl with no argument
   nvme_pt.py DEV hold CMD...          open DEV, run CMD (a shell command
                                       line), then NVME_IOCTL_ID and an
@@ -37,6 +39,15 @@ class PassthruCmd(ctypes.Structure):
                 ("timeout_ms", ctypes.c_uint32)]
 
 
+class UserIo(ctypes.Structure):
+    _fields_ = [("opcode", ctypes.c_uint8), ("flags", ctypes.c_uint8),
+                ("control", ctypes.c_uint16), ("nblocks", ctypes.c_uint16),
+                ("rsvd", ctypes.c_uint16), ("metadata", ctypes.c_uint64),
+                ("addr", ctypes.c_uint64), ("slba", ctypes.c_uint64),
+                ("dsmgmt", ctypes.c_uint32), ("reftag", ctypes.c_uint32),
+                ("apptag", ctypes.c_uint16), ("appmask", ctypes.c_uint16)]
+
+
 class PassthruCmd32(ctypes.Structure):
     _fields_ = PassthruCmd._fields_ + [("result", ctypes.c_uint32)]
 
@@ -55,6 +66,8 @@ NVME_IOCTL_ADMIN_CMD = _iowr(0x41, ctypes.sizeof(PassthruCmd32))
 NVME_IOCTL_ADMIN64_CMD = _iowr(0x47, ctypes.sizeof(PassthruCmd64))
 NVME_IOCTL_IO_CMD = _iowr(0x43, ctypes.sizeof(PassthruCmd32))
 NVME_IOCTL_IO64_CMD = _iowr(0x48, ctypes.sizeof(PassthruCmd64))
+NVME_IOCTL_SUBMIT_IO = (1 << 30) | (ctypes.sizeof(UserIo) << 16) | (ord("N") << 8) | 0x42
+assert ctypes.sizeof(UserIo) == 48
 assert ctypes.sizeof(PassthruCmd32) == 72 and ctypes.sizeof(PassthruCmd64) == 80
 
 libc = ctypes.CDLL(None, use_errno=True)
@@ -101,6 +114,15 @@ def main(argv):
     elif what == "io":
         kv = dict(a.split("=", 1) for a in rest[1:])
         print(admin(fd, int(rest[0], 0), kv, io=True))
+    elif what == "submit":
+        kv = dict(a.split("=", 1) for a in rest[1:])
+        u = UserIo()
+        u.opcode = int(rest[0], 0)
+        u.slba = int(kv.get("slba", "0"), 0)
+        u.nblocks = int(kv.get("nblocks", "0"), 0)
+        buf = ctypes.create_string_buffer(int(kv.get("len", "4096"), 0))
+        u.addr = ctypes.addressof(buf)
+        print(ioctl(fd, NVME_IOCTL_SUBMIT_IO, ctypes.addressof(u)))
     elif what == "ioctl":
         print(ioctl(fd, int(rest[0], 0)))
     elif what == "hold":
