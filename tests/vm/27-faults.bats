@@ -185,12 +185,16 @@ teardown_file() {
 	tmo=/sys/block/${disk#/dev/}/queue/io_timeout
 	old_tmo=$(cat "$tmo")
 	echo 1000 >"$tmo"	# a held request must not be aborted
-	(io_flows || exit 1; echo 3000 >"$SSDT_DBG/${ctrl##*/}/fw_act" || exit 1
+	# the activation must outlast the two counter reads a second apart,
+	# which take seconds on the debug kernel
+	act_ms=3000
+	[ -z "${SSDT_VM_SLOW:-}" ] || act_ms=10000
+	(io_flows || exit 1; echo "$act_ms" >"$SSDT_DBG/${ctrl##*/}/fw_act" || exit 1
 	 wait_for 10 grep -q resetting "$ctrl/state" || exit 1
 	 a=$(io_sum); sleep 1; b=$(io_sum)
 	 echo "# held: submitted $a then $b, state $(trim "$ctrl/state")" >&3
 	 [ "$a" = "$b" ] || exit 1
-	 wait_for 30 grep -q live "$ctrl/state") &
+	 wait_for 60 grep -q live "$ctrl/state") &
 	fpid=$!
 	verify_while "$fpid" --offset=480M --size=4M
 	wait "$fpid"
