@@ -5,7 +5,7 @@
 # input while the controller detaches and attaches.  Pass: no kernel
 # report (KASAN, lockdep, WARNING, BUG, hung task), verify clean, no
 # refused knob write changed its knob, and the controller still detaches,
-# attaches and unloads.  SSDT_FUZZ_COUNT inputs (default 3000; on the
+# attaches and unloads.  SSDT_FUZZ_COUNT inputs (default 2000; on the
 # debug kernel of make check-debug 100000), seed SSDT_FUZZ_SEED (default: the clock); each
 # input is logged before it is sent to $SSDT_RESULTS/doorfuzz-SEED.log,
 # and a failure prints the command that replays it.
@@ -20,7 +20,7 @@ FUZZ=$SSDT_REPO/tests/vm/lib/doorfuzz.py
 setup_file() {
 	setup_attached
 	SEED=${SSDT_FUZZ_SEED:-$(date +%s)}
-	COUNT=3000
+	COUNT=2000
 	[ -z "${SSDT_VM_SLOW:-}" ] || COUNT=100000	# the debug kernel
 	COUNT=${SSDT_FUZZ_COUNT:-$COUNT}
 	export SEED COUNT
@@ -79,7 +79,7 @@ replay() {
 	local c pid rc=0 n=0
 	c=$(ssdt_ctrl)
 	dmesg_mark
-	(for _ in 1 2 3 4 5; do detach && attach || exit 1; done) &
+	(for _ in 1 2 3; do detach && attach || exit 1; done) &
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null && [ "$n" -lt 50 ]; do
 		python3 "$FUZZ" --seed "$SEED-$n" --count 200 --doors netlink \
