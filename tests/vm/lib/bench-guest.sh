@@ -117,9 +117,7 @@ latency_apply() {
 		die "apply --profile latency failed: $(tail -n 3 "$SSDT_TMP/apply.out")"
 	[ "$(trim "$(ssdt_ctrl)/poll_queues")" -gt 0 ] ||
 		die "apply --profile latency left the controller without poll queues"
-	io=$("$SSDT_TOOL" plan --profile latency --json "$bdf" |
-		python3 -c 'import json, sys; print(json.load(sys.stdin)["io_cpus"])') ||
-		die "cannot read the latency plan's I/O cores"
+	io=$(plan_io_cpus "$bdf") || die "cannot read the latency plan's I/O cores"
 	lcpus=$(expand_cpulist "$io" | awk 'NR == 1')
 	[ -n "$lcpus" ] || die "the latency plan names no I/O core"
 	io=$(trim "/sys/block/${dev#/dev/}/queue/io_poll")
@@ -155,10 +153,9 @@ binding() {
 	for qd in $qds; do
 		cpus=$pin point "$r" "$arm" "$qd" "$engine"
 	done
-	case $arm in
-	ssdtune+*) profile off ;;
-	ssdtune-latency) latency_revert ;;
-	esac
+	# the next binding is a new probe: only what apply saved needs undoing
+	[ "$arm" = ssdtune-latency ] && latency_revert
+	return 0
 }
 STATE=$SSDT_TMP/bench-state
 ARMS="nvme ssdtune${PROFILE:+ ssdtune+$PROFILE} nvme-poll ssdtune-poll ssdtune-latency"

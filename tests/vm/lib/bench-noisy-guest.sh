@@ -139,9 +139,7 @@ isolated() {
 # The plan's I/O cores, read once with ssdtune bound: the stock arms pin
 # fio to the first, the isolated partition must hold them all.
 bench_bind "$bdf" ssdtune 0 || die "cannot bind ssdtune"
-IO_CPUS=$("$SSDT_TOOL" plan --profile latency --isolate --json "$bdf" |
-	python3 -c 'import json, sys; print(json.load(sys.stdin)["io_cpus"])') ||
-	die "cannot read the latency plan's I/O cores"
+IO_CPUS=$(plan_io_cpus "$bdf" --isolate) || die "cannot read the latency plan's I/O cores"
 PIN=$(expand_cpulist "$IO_CPUS" | awk 'NR == 1')
 [ -n "$PIN" ] || die "the latency plan names no I/O core"
 echo "bench-noisy: $(nproc) CPUs, I/O cores $IO_CPUS, $HOGS hogs" >&2

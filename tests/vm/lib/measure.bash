@@ -80,3 +80,12 @@ bench_bind() {
 		err "$drv with poll_queues=$pq: $dev is not pollable (queue/io_poll $io)"
 	fi
 }
+
+# plan_io_cpus BDF [PLAN-OPTION...]: the I/O cores (a cpulist) that
+# 'ssdtune plan --profile latency' gives the controller at BDF.
+plan_io_cpus() {
+	local bdf=$1
+	shift
+	"$SSDT_TOOL" plan --profile latency "$@" --json "$bdf" |
+		python3 -c 'import json, sys; print(json.load(sys.stdin)["io_cpus"])'
+}
