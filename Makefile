@@ -2,11 +2,12 @@
 #
 #   make demo      boot a QEMU VM with an emulated NVMe, attach it to ssdtune,
 #                  tune, run fio, print the result (installs what it needs)
-#   make check     the README's test command (30 minutes here): every
-#                  suite, both kernels, a logic-only VM file on one;
+#   make check     the README's test command and what CI runs (.ci/run):
+#                  every suite, both kernels, a logic-only VM file on one;
 #                  last line "N passed, N failed"
-#   make check-full  what CI runs (about 70 minutes here): every VM file on both
-#                  kernels, the packages, the subsystem boots, the guest's DKMS compile
+#   make check-full  every VM file on both kernels, the packages, the
+#                  subsystem boots, the guest's DKMS compile (2 hours on a
+#                  slow machine: by hand, not in CI)
 #   make check-debug  the lifecycle fault matrix on a KASAN/lockdep/kmemleak
 #                  kernel (built once, cached in build/debug-kernel)
 #   make check-ansible  the Ansible role against a VM (20 to 40 minutes)

@@ -34,7 +34,7 @@ export CHECK_SCOPE
 
 # Results of an earlier run must not count for this one.
 mkdir -p "$BUILD/results"
-rm -f "$BUILD"/results/*.tap "$BUILD/results/times" "$BUILD/results/times.vm"
+rm -f "$BUILD"/results/*.tap "$BUILD"/results/*.tap.partial "$BUILD/results/times" "$BUILD/results/times.vm"
 # the run's wall clock starts here (the summary's "wall" line)
 date +%s >"$BUILD/results/start"
 

@@ -8,7 +8,8 @@
 # slowest tests and the 10 slowest VM test files; then as the last line
 # "N passed, M failed".
 # A suite without a .tap file, or whose .tap holds no test, counts as one
-# failure; so do tests a plan line promises but the file lacks, and
+# failure (a VM boot that did not finish: its .tap.partial's results
+# count, and the unfinished suite is one more failure); so do tests a plan line promises but the file lacks, and
 # skipped tests (a skip proves nothing).  Exits non-zero iff M > 0.
 #
 #   CHECK_SCOPE=check|full   which suites are expected (default check)
@@ -37,6 +38,18 @@ total_fail=0
 for s in $suites; do
 	tap=$RESULTS/$s.tap
 	if [ ! -f "$tap" ]; then
+		# A VM boot that died or timed out leaves what it ran in
+		# .tap.partial: its results count, and the suite is one failure.
+		if [ -s "$tap.partial" ]; then
+			pass=$(grep -c '^ok\b' "$tap.partial" || true)
+			fail=$(grep -c '^not ok\b' "$tap.partial" || true)
+			last=$(grep -E '^(not )?ok\b' "$tap.partial" | tail -n 1 | cut -c1-100)
+			echo "$s: DID NOT FINISH: $pass passed, $fail failed before the run ended (last: ${last:-none})"
+			grep '^not ok\b' "$tap.partial" | sed 's/^/    /' || true
+			total_pass=$((total_pass + pass))
+			total_fail=$((total_fail + fail + 1))
+			continue
+		fi
 		echo "$s: DID NOT RUN"
 		total_fail=$((total_fail + 1))
 		continue

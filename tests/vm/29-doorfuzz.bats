@@ -10,8 +10,10 @@
 # input is logged before it is sent to $SSDT_RESULTS/doorfuzz-SEED.log,
 # and a failure prints the command that replays it.
 #
-# vm-kernels: full-both (a smoke run in check-full on both kernels; the
-# long run is check-debug's, under KASAN, lockdep and kmemleak)
+# vm-kernels: one (the ioctls and netlink are the kernel's, but the
+# fuzzer finds the driver's mistakes: a smoke run on one kernel in make
+# check, both in check-full; the long run is check-debug's, under KASAN,
+# lockdep and kmemleak)
 
 load lib/common
 
