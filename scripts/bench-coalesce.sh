@@ -11,15 +11,8 @@
 # empty for none).
 # Guest side: tests/vm/lib/bench-coalesce-guest.sh.
 set -u
-cd "$(dirname "$0")/.."
-BUILD=${BUILD:-$(pwd)/build}
-export BUILD
-kver=${BENCH_KVER:-$(scripts/kvers.sh | tail -n 1)}
-[ -n "$kver" ] || { echo "bench-coalesce: no kernel (run: make setup)" >&2; exit 1; }
-[ -f "$BUILD/kmod-$kver/ssdtune.ko" ] ||
-	{ echo "bench-coalesce: $BUILD/kmod-$kver/ssdtune.ko is missing (run: make modules)" >&2; exit 1; }
-[ -x tools/ssdtune/ssdtune ] ||
-	{ echo "bench-coalesce: tools/ssdtune/ssdtune is missing (run: make tools)" >&2; exit 1; }
+. "$(dirname "$0")/vm-preamble.sh"
+vm_preamble bench-coalesce "${BENCH_KVER:-}"
 res=$BUILD/results/bench-coalesce-$kver
 rm -f "$res.raw" "$res.txt" "$res.png"
 scripts/vm.sh --timeout "${VM_TIMEOUT:-3600}" "$kver" -- \

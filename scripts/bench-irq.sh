@@ -6,12 +6,8 @@
 # (default 5) seconds, as a ratio.  Kernel: BENCH_KVER or the newest.
 # Guest side: tests/vm/lib/bench-irq-guest.sh.
 set -u
-cd "$(dirname "$0")/.."
-BUILD=${BUILD:-$(pwd)/build}
-export BUILD
-kver=${BENCH_KVER:-$(scripts/kvers.sh | tail -n 1)}
-[ -f "$BUILD/kmod-$kver/ssdtune.ko" ] ||
-	{ echo "bench-irq: $BUILD/kmod-$kver/ssdtune.ko is missing (run: make modules)" >&2; exit 1; }
+. "$(dirname "$0")/vm-preamble.sh"
+vm_preamble bench-irq "${BENCH_KVER:-}"
 rm -f "$BUILD/results/bench-irq-$kver.txt"
 scripts/vm.sh --timeout "${VM_TIMEOUT:-1200}" "$kver" -- \
 	env BENCH_ROUNDS="${BENCH_ROUNDS:-3}" BENCH_SECS="${BENCH_SECS:-5}" \

@@ -12,15 +12,8 @@
 # $BUILD/results/noisy-KVER.txt (raw runs in .raw).  See
 # Documentation/bench.md ("make bench-noisy").
 set -u
-cd "$(dirname "$0")/.."
-BUILD=${BUILD:-$(pwd)/build}
-export BUILD
-kver=${NOISY_KVER:-$(scripts/kvers.sh | tail -n 1)}
-[ -n "$kver" ] || { echo "bench-noisy: no kernel (run: make setup)" >&2; exit 1; }
-[ -f "$BUILD/kmod-$kver/ssdtune.ko" ] ||
-	{ echo "bench-noisy: $BUILD/kmod-$kver/ssdtune.ko is missing (run: make modules)" >&2; exit 1; }
-[ -x tools/ssdtune/ssdtune ] ||
-	{ echo "bench-noisy: tools/ssdtune/ssdtune is missing (run: make tools)" >&2; exit 1; }
+. "$(dirname "$0")/vm-preamble.sh"
+vm_preamble bench-noisy "${NOISY_KVER:-}"
 rm -f "$BUILD/results/noisy-$kver.txt"
 start=$(date +%s)
 env_args=()

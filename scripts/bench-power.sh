@@ -7,15 +7,8 @@
 # and plots it to bench-power-KVER.png.  Guest side:
 # tests/vm/lib/bench-power-guest.sh.
 set -u
-cd "$(dirname "$0")/.."
-BUILD=${BUILD:-$(pwd)/build}
-export BUILD
-kver=${BENCH_KVER:-$(scripts/kvers.sh | tail -n 1)}
-[ -n "$kver" ] || { echo "bench-power: no kernel (run: make setup)" >&2; exit 1; }
-[ -f "$BUILD/kmod-$kver/ssdtune.ko" ] ||
-	{ echo "bench-power: $BUILD/kmod-$kver/ssdtune.ko is missing (run: make modules)" >&2; exit 1; }
-[ -x tools/ssdtune/ssdtune ] ||
-	{ echo "bench-power: tools/ssdtune/ssdtune is missing (run: make tools)" >&2; exit 1; }
+. "$(dirname "$0")/vm-preamble.sh"
+vm_preamble bench-power "${BENCH_KVER:-}"
 command -v gnuplot >/dev/null || { echo "bench-power: gnuplot is not installed" >&2; exit 1; }
 res=$BUILD/results/bench-power-$kver
 rm -f "$res.txt" "$res.dat" "$res.png"

@@ -12,15 +12,8 @@
 # Guest side: tests/vm/lib/stages-guest.sh; the table: stages.py.
 # See Documentation/bench.md ("Where the time per I/O goes").
 set -u
-cd "$(dirname "$0")/.."
-BUILD=${BUILD:-$(pwd)/build}
-export BUILD
-kver=${BENCH_KVER:-$(scripts/kvers.sh | tail -n 1)}
-[ -n "$kver" ] || { echo "bench-stages: no kernel (run: make setup)" >&2; exit 1; }
-[ -f "$BUILD/kmod-$kver/ssdtune.ko" ] ||
-	{ echo "bench-stages: $BUILD/kmod-$kver/ssdtune.ko is missing (run: make modules)" >&2; exit 1; }
-[ -x tools/ssdtune/ssdtune ] ||
-	{ echo "bench-stages: tools/ssdtune/ssdtune is missing (run: make tools)" >&2; exit 1; }
+. "$(dirname "$0")/vm-preamble.sh"
+vm_preamble bench-stages "${BENCH_KVER:-}"
 case ${STAGES_ROUNDS:-3} in
 '' | *[!0-9]* | 0) echo "bench-stages: STAGES_ROUNDS must be a positive number, not '$STAGES_ROUNDS'" >&2; exit 1 ;;
 esac

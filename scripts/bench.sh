@@ -16,15 +16,8 @@
 # Guest side: tests/vm/lib/bench-guest.sh; the table: benchtable.py.
 # See Documentation/bench.md ("make bench").
 set -u
-cd "$(dirname "$0")/.."
-BUILD=${BUILD:-$(pwd)/build}
-export BUILD
-kver=${BENCH_KVER:-$(scripts/kvers.sh | tail -n 1)}
-[ -n "$kver" ] || { echo "bench: no kernel (run: make setup)" >&2; exit 1; }
-[ -f "$BUILD/kmod-$kver/ssdtune.ko" ] ||
-	{ echo "bench: $BUILD/kmod-$kver/ssdtune.ko is missing (run: make modules)" >&2; exit 1; }
-[ -x tools/ssdtune/ssdtune ] ||
-	{ echo "bench: tools/ssdtune/ssdtune is missing (run: make tools)" >&2; exit 1; }
+. "$(dirname "$0")/vm-preamble.sh"
+vm_preamble bench "${BENCH_KVER:-}"
 rounds=9 secs=5 warm=3
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
 	rounds=5 secs=2 warm=1

@@ -8,15 +8,8 @@
 # two bench reports and stock-vs-ssdtune.png, scripts/demo-plot.py); the
 # last screen shows them.  DEMO_SECS (default 5) sets each fio run's length.
 set -u
-cd "$(dirname "$0")/.."
-BUILD=${BUILD:-$(pwd)/build}
-export BUILD
-kver=${DEMO_KVER:-$(scripts/kvers.sh | tail -n 1)}
-[ -n "$kver" ] || { echo "demo: no kernel (run: make setup)" >&2; exit 1; }
-[ -f "$BUILD/kmod-$kver/ssdtune.ko" ] ||
-	{ echo "demo: $BUILD/kmod-$kver/ssdtune.ko is missing (run: make modules)" >&2; exit 1; }
-[ -x tools/ssdtune/ssdtune ] ||
-	{ echo "demo: tools/ssdtune/ssdtune is missing (run: make tools)" >&2; exit 1; }
+. "$(dirname "$0")/vm-preamble.sh"
+vm_preamble demo "${DEMO_KVER:-}"
 out=$BUILD/demo
 rm -rf "$out"
 echo "demo: booting $kver under QEMU (TCG: about a minute to boot, three to run)"
