@@ -66,12 +66,10 @@ host-test: tools
 vm-test: setup modules tools
 	@scripts/vm-test.sh
 
-# check.sh runs setup itself, leaving KUnit's UML build to its kunit step
-# beside the VM boots (SETUP_NO_KUNIT)
-check:
+check: setup
 	@scripts/check.sh
 
-check-full:
+check-full: setup
 	@scripts/check.sh --full
 
 check-debug: setup

@@ -70,9 +70,7 @@ run() {
 
 step setup
 rc=0
-# KUnit's UML kernel is built by the kunit step beside the VM boots, not
-# here before the first one (SETUP_NO_KUNIT, scripts/setup.sh)
-SETUP_NO_KUNIT=1 BUILD_DIR=$BUILD scripts/setup.sh || rc=$?
+BUILD_DIR=$BUILD scripts/setup.sh || rc=$?
 [ "$rc" -eq 0 ] || echo "check: setup: exited $rc; running the suites anyway"
 done_step setup
 

@@ -177,11 +177,9 @@ WRAP
 	mv "$QEMU_DIR/bin/qemu-system-x86.tmp" "$QEMU_DIR/bin/qemu-system-x86_64"
 fi
 # KUnit's UML kernel, built once here (4 minutes on 2 cores), so that make
-# kunit rebuilds only what changed.  A failure here is reported again, with
-# its cause, by make kunit.  make check sets SETUP_NO_KUNIT: its KUnit step
-# (scripts/kunit.sh builds what is missing) runs beside the VM boots, so a
-# fresh clone's first boot does not wait for this build.
-if [ -z "${SETUP_NO_KUNIT:-}" ] && [ ! -f "$BUILD_DIR/kunit-out/.ssdtune-setup-built" ]; then
+# check rebuilds only what changed.  A failure here is reported again, with
+# its cause, by make kunit.
+if [ ! -f "$BUILD_DIR/kunit-out/.ssdtune-setup-built" ]; then
 	log "building KUnit's UML kernel in $BUILD_DIR/kunit-out"
 	if BUILD=$BUILD_DIR "$(dirname "$0")/kunit.sh" --build-only >"$BUILD_DIR/kunit-setup.log" 2>&1; then
 		touch "$BUILD_DIR/kunit-out/.ssdtune-setup-built"
