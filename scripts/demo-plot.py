@@ -78,7 +78,8 @@ unset multiplot
     r = subprocess.run(["gnuplot", "stock-vs-ssdtune.gp"], cwd=d,
                        stderr=subprocess.PIPE, text=True)
     if r.returncode != 0:
-        sys.exit("demo-plot: gnuplot failed: %s" % r.stderr.strip().splitlines()[-1:])
+        why = (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[-1]
+        sys.exit("demo-plot: gnuplot failed: %s" % why)
     print(base + ".png")
     return 0
 

@@ -9,8 +9,9 @@
 # "N passed, M failed".
 # A suite without a .tap file, or whose .tap holds no test, counts as one
 # failure (a VM boot that did not finish: its .tap.partial's results
-# count, and the unfinished suite is one more failure); so do tests a plan line promises but the file lacks, and
-# skipped tests (a skip proves nothing).  Exits non-zero iff M > 0.
+# count, and the unfinished suite is one more failure); so do tests a plan
+# line promises but the file lacks, and skipped tests (a skip proves
+# nothing).  Exits non-zero iff M > 0.
 #
 #   CHECK_SCOPE=check|full   which suites are expected (default check)
 set -eu
@@ -37,22 +38,18 @@ total_pass=0
 total_fail=0
 for s in $suites; do
 	tap=$RESULTS/$s.tap
+	unfinished=""
 	if [ ! -f "$tap" ]; then
 		# A VM boot that died or timed out leaves what it ran in
-		# .tap.partial: its results count, and the suite is one failure.
-		if [ -s "$tap.partial" ]; then
-			pass=$(grep -c '^ok\b' "$tap.partial" || true)
-			fail=$(grep -c '^not ok\b' "$tap.partial" || true)
-			last=$(grep -E '^(not )?ok\b' "$tap.partial" | tail -n 1 | cut -c1-100)
-			echo "$s: DID NOT FINISH: $pass passed, $fail failed before the run ended (last: ${last:-none})"
-			grep '^not ok\b' "$tap.partial" | sed 's/^/    /' || true
-			total_pass=$((total_pass + pass))
-			total_fail=$((total_fail + fail + 1))
+		# .tap.partial: its results count as below (a plan it did not
+		# reach aside), and the suite is one failure more.
+		if [ ! -s "$tap.partial" ]; then
+			echo "$s: DID NOT RUN"
+			total_fail=$((total_fail + 1))
 			continue
 		fi
-		echo "$s: DID NOT RUN"
-		total_fail=$((total_fail + 1))
-		continue
+		tap=$tap.partial
+		unfinished=1
 	fi
 	# A skipped test proved nothing: it counts as failed, never as passed.
 	skip=$(grep -ci '^ok\b.*# *skip' "$tap" || true)
@@ -60,6 +57,14 @@ for s in $suites; do
 	fail=$(($(grep -c '^not ok\b' "$tap" || true) + skip))
 	plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\).*/\1/p' "$tap" | head -n 1)
 	note=""
+	if [ -n "$unfinished" ]; then
+		last=$(grep -E '^(not )?ok\b' "$tap" | tail -n 1 | cut -c1-100)
+		echo "$s: DID NOT FINISH: $pass passed, $fail failed before the run ended (last: ${last:-none})"
+		grep -i '^not ok\b\|^ok\b.*# *skip' "$tap" | sed 's/^/    /' || true
+		total_pass=$((total_pass + pass))
+		total_fail=$((total_fail + fail + 1))
+		continue
+	fi
 	if [ -n "$plan" ] && [ "$plan" -gt $((pass + fail)) ]; then
 		note=" ($((plan - pass - fail)) planned tests missing)"
 		fail=$((fail + plan - pass - fail))

@@ -29,8 +29,8 @@
 #                     boot that dies before its suite starts is booted
 #                     again
 #   VM_TIMEOUT=SECS                      per-kernel VM timeout (default 4800:
-#                     a make check-full boot of 6.1 took 65 minutes on a
-#                     slow machine; testing.md)
+#                     a make check-full boot of 6.1 needs about 65 minutes
+#                     on a slow machine; testing.md)
 #   VM_SUBSYS_TIMEOUT=SECS               the subsystem boot's (default 900)
 # Documentation/testing.md says which file runs where, and why.
 set -u
