@@ -50,6 +50,8 @@
 #                    for a bench that must not have more busy vCPUs than
 #                    the host's two cores (make bench-noisy)
 # [SSDT_FUZZ_SEED, SSDT_FUZZ_COUNT] passed to the guest (29-doorfuzz).
+# [VM_GUEST_CACHE=0] the guest runs its programs from the uncached 9p root
+# (scripts/vm-guest-cache.sh: 10-25% slower)
 # [VM_KVM=1] use KVM instead of TCG (KVM is not usable on the project's
 # machines: default off).
 set -u
@@ -173,7 +175,8 @@ guest_cmd=$run/guest-cmd.sh
 		"$REPO" "$BUILD" "$BUILD/results"
 	printf 'export SSDT_VM_KVER=%q SSDT_VM_NVME_SERIAL=%q SSDT_VM_NVME_ID=%q SSDT_VM_CTL=%q\n' \
 		"$KVER" "$NVME_SERIAL" "$NVME_ID" "$ctl"
-	printf 'export SSDT_VM_SLOW=%q SSDT_VM_SUBSYS=%q\n' "$slow" "$subsys"
+	printf 'export SSDT_VM_SLOW=%q SSDT_VM_SUBSYS=%q SSDT_VM_GUEST_CACHE=%q\n' \
+		"$slow" "$subsys" "${VM_GUEST_CACHE:-1}"
 	# the door fuzzer's seed and count (tests/vm/29-doorfuzz.bats), to
 	# replay a run or size it
 	for v in SSDT_FUZZ_SEED SSDT_FUZZ_COUNT; do
@@ -181,6 +184,8 @@ guest_cmd=$run/guest-cmd.sh
 	done
 	echo 'export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
 	echo 'export HOME=/root LC_ALL=C.UTF-8'
+	# /usr, /etc and the repository from a page cache (the script says why)
+	[ "${VM_GUEST_CACHE:-1}" = 1 ] && printf '. %q\n' "$REPO/scripts/vm-guest-cache.sh"
 	printf 'cd %q || exit 125\n' "$REPO"
 	printf 'exec'
 	printf ' %q' "$@"
@@ -247,6 +252,12 @@ fi
 # (port 0 is the console's) the guest runs 25 to 40% faster under TCG
 # (20-integrity: 99 s instead of 135 s a boot).
 qemu_opts="$qemu_opts -global virtio-serial-pci.max_ports=2"
+# The host's root once more, for scripts/vm-guest-cache.sh to mount with
+# a page cache (vng's own export of it has none) [VM_GUEST_CACHE=0: not]
+if [ "${VM_GUEST_CACHE:-1}" = 1 ]; then
+	qemu_opts="$qemu_opts -fsdev local,id=ssdtroot,path=/,security_model=none,readonly=on,multidevs=remap"
+	qemu_opts="$qemu_opts -device virtio-9p-pci,fsdev=ssdtroot,mount_tag=ssdtroot,bus=pcie.0"
+fi
 # QEMU's log: trace events that qmp-watch.py turns on (make bench's cost
 # pass) land there; nothing is logged unless asked
 qemu_opts="$qemu_opts -D $run/qemu.log"

@@ -57,3 +57,24 @@ load lib/common
 		[ "$after" = "$before" ]
 	done
 }
+
+@test "the guest runs /usr, /etc and the repository from the cached second 9p export, and \$BUILD is still the shared read-write mount" {
+	# scripts/vm-guest-cache.sh; a boot with VM_GUEST_CACHE=0 has none
+	local d m
+	if [ "${SSDT_VM_GUEST_CACHE:-1}" = 0 ]; then
+		refute grep -q ' ssdt-cache ' /proc/mounts
+		return 0
+	fi
+	# 6.12 shows cache=0xf, 6.1 just "loose"
+	grep '^ssdtroot ' /proc/mounts
+	grep -Eq '^ssdtroot /run/ssdt-root/root 9p .*(cache=|,loose)' /proc/mounts
+	for d in /usr /etc "$SSDT_REPO"; do
+		m=$(awk -v d="$d" '$2 == d && $1 == "ssdt-cache" { print $4 }' /proc/mounts | tail -n 1)
+		echo "$d: $m"
+		[[ $m == *lowerdir=*/run/ssdt-root/root$d* ]]
+	done
+	m=$(awk -v d="$SSDT_BUILD" '$2 == d { print $3 }' /proc/mounts | tail -n 1)
+	echo "$SSDT_BUILD: $m"
+	[ "$m" = 9p ]
+	touch "$SSDT_BUILD/vm/.guest-cache-probe" && rm "$SSDT_BUILD/vm/.guest-cache-probe"
+}

@@ -24,6 +24,7 @@
 # bounces the rest)
 
 load lib/common
+bats_require_minimum_version 1.5.0
 
 setup_file() {
 	debugfs_mount
