@@ -35,9 +35,17 @@
 #define SSDT_NAME		"ssdtune"
 #define SSDT_PAGE_SIZE		4096u
 #define SSDT_ADMIN_DEPTH	32
-#define SSDT_MAX_SEGS		128	/* 512 KiB of 4 KiB pages */
-#define SSDT_MAX_XFER		(512u * 1024)	/* bytes, before MDTS */
-#define SSDT_MAX_PRP_LISTS	2
+/*
+ * Segments of a request: 128 pages that are not contiguous make 512 KiB;
+ * contiguous memory (huge pages) makes longer segments, up to the
+ * transfer size.  SSDT_MAX_XFER is stock's NVME_MAX_KB_SZ (4 MiB), which
+ * MDTS and the DMA mapping limit lower.  Its PRP entries (1025 when the
+ * buffer starts within a page) take three chained list pages
+ * (ssdt_prp_list_pages(); the static_assert in ssdt_blk.c).
+ */
+#define SSDT_MAX_SEGS		128
+#define SSDT_MAX_XFER		(4096u * 1024)	/* bytes, before MDTS */
+#define SSDT_MAX_PRP_LISTS	3
 #define SSDT_MAX_NS		16
 #define SSDT_MAX_POLL_QUEUES	SSDTUNE_POLL_QUEUES_MAX
 #define SSDT_MAX_CTRLS		1024	/* minors of /dev/ssdtN */

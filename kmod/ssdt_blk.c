@@ -92,6 +92,10 @@ static bool ssdt_map_bvec(struct ssdt_ctrl *ctrl, struct request *rq,
 	return true;
 }
 
+/* The largest transfer (its first page partial) fits the list pages. */
+static_assert(1 + DIV_ROUND_UP(SSDT_MAX_XFER / SSDT_PAGE_SIZE - SSDT_PAGE_SIZE / 8,
+			       SSDT_PAGE_SIZE / 8 - 1) <= SSDT_MAX_PRP_LISTS);
+
 static blk_status_t ssdt_map_data(struct ssdt_ctrl *ctrl, struct request *rq,
 				  struct ssdt_iod *iod)
 {

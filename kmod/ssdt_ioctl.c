@@ -87,45 +87,55 @@ static void ssdt_pt_end(struct ssdt_ctrl *ctrl)
 	up_read(&ctrl->pt_rwsem);
 }
 
-/* A contiguous DMA buffer of @len bytes as PRP1 and PRP2 (a list if needed). */
+/*
+ * A contiguous DMA buffer of @len bytes (at most max_xfer) as PRP1 and
+ * PRP2, with chained list pages when it spans more than two pages.
+ */
 struct ssdt_bounce {
 	void *buf;
 	dma_addr_t dma;
 	size_t size;
-	__le64 *list;
-	dma_addr_t list_dma;
+	u32 nlists;
+	__le64 *lists[SSDT_MAX_PRP_LISTS];
+	dma_addr_t list_dma[SSDT_MAX_PRP_LISTS];
 };
 
 static int ssdt_bounce_alloc(struct ssdt_ctrl *ctrl, struct ssdt_bounce *b,
 			     u32 len, struct nvme_command *c)
 {
-	unsigned int i, pages;
+	u64 list_dma[SSDT_MAX_PRP_LISTS];
+	struct ssdt_seg seg;
+	u32 want;
 
 	b->size = round_up(len, SSDT_PAGE_SIZE);
-	pages = b->size / SSDT_PAGE_SIZE;
 	b->buf = dma_alloc_coherent(ssdt_dev(ctrl), b->size, &b->dma, GFP_KERNEL);
 	if (!b->buf)
 		return -ENOMEM;
-	c->common.dptr.prp1 = cpu_to_le64(b->dma);
-	if (pages == 2)
-		c->common.dptr.prp2 = cpu_to_le64(b->dma + SSDT_PAGE_SIZE);
-	if (pages <= 2)
-		return 0;
-	/* At most max_xfer (512 KiB): the entries fit in one list page. */
-	b->list = dma_alloc_coherent(ssdt_dev(ctrl), SSDT_PAGE_SIZE, &b->list_dma,
-				     GFP_KERNEL);
-	if (!b->list)
-		return -ENOMEM;
-	for (i = 1; i < pages; i++)
-		b->list[i - 1] = cpu_to_le64(b->dma + i * SSDT_PAGE_SIZE);
-	c->common.dptr.prp2 = cpu_to_le64(b->list_dma);
-	return 0;
+	seg.addr = b->dma;
+	seg.len = b->size;
+	want = ssdt_prp_list_pages(ssdt_prp_entries(&seg, 1, SSDT_PAGE_SIZE),
+				   SSDT_PAGE_SIZE);
+	if (want > SSDT_MAX_PRP_LISTS)
+		return -EINVAL;
+	for (; b->nlists < want; b->nlists++) {
+		b->lists[b->nlists] = dma_alloc_coherent(ssdt_dev(ctrl), SSDT_PAGE_SIZE,
+							 &b->list_dma[b->nlists],
+							 GFP_KERNEL);
+		if (!b->lists[b->nlists])
+			return -ENOMEM;
+		list_dma[b->nlists] = b->list_dma[b->nlists];
+	}
+	return ssdt_prp_fill(&seg, 1, SSDT_PAGE_SIZE, &c->common.dptr.prp1,
+			     &c->common.dptr.prp2, b->lists, list_dma, b->nlists);
 }
 
 static void ssdt_bounce_free(struct ssdt_ctrl *ctrl, struct ssdt_bounce *b)
 {
-	if (b->list)
-		dma_free_coherent(ssdt_dev(ctrl), SSDT_PAGE_SIZE, b->list, b->list_dma);
+	u32 i;
+
+	for (i = 0; i < b->nlists; i++)
+		dma_free_coherent(ssdt_dev(ctrl), SSDT_PAGE_SIZE, b->lists[i],
+				  b->list_dma[i]);
 	if (b->buf)
 		dma_free_coherent(ssdt_dev(ctrl), b->size, b->buf, b->dma);
 }

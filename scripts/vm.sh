@@ -216,7 +216,8 @@ qemu_opts="$qemu_opts -qmp unix:$qmp,server=on,wait=off"
 qemu_opts="$qemu_opts -drive file=$img,if=none,id=nvm,format=raw"
 qemu_opts="$qemu_opts -device pxb-pcie,id=pxb1,bus_nr=64,numa_node=1,bus=pcie.0"
 qemu_opts="$qemu_opts -device pcie-root-port,id=rp1,bus=pxb1,chassis=1"
-qemu_opts="$qemu_opts -device nvme,id=$NVME_ID,serial=$NVME_SERIAL,drive=nvm,bus=rp1"
+# MDTS 10: 4 MiB transfers, stock's limit (QEMU's default 7 is 512 KiB)
+qemu_opts="$qemu_opts -device nvme,id=$NVME_ID,serial=$NVME_SERIAL,drive=nvm,bus=rp1,mdts=10"
 if [ -n "$subsys" ]; then
 	for n in 1 2; do
 		truncate -s 256M "$run/sub-ns$n.img" || die "cannot create $run/sub-ns$n.img"
