@@ -39,7 +39,8 @@
 #                    rescan tests, and the device matrix: two controllers
 #                    of other shapes on node 0, serial ssdtm1 (the Intel
 #                    ID 8086:5845 stock quirks, MDTS 3: 32 KiB, one
-#                    namespace of 4 KiB blocks) and ssdtm2 (no MDTS, one
+#                    namespace of 4 KiB blocks, some of whose I/O blkdebug
+#                    fails: subsys/42-retries) and ssdtm2 (no MDTS, one
 #                    queue pair on one MSI-X vector, a 16 MiB CMB;
 #                    namespaces 1 plain, 2 zoned, 3 with 8 bytes of
 #                    metadata, 4 with PI type 1, 5 of 4 KiB blocks)
@@ -234,8 +235,22 @@ if [ -n "$subsys" ]; then
 	# the device matrix (tests/vm/subsys/40-matrix.bats)
 	for n in 1 2 3 4 5 6; do
 		truncate -s 64M "$run/mx$n.img" || die "cannot create $run/mx$n.img"
+		[ "$n" = 1 ] && continue
 		qemu_opts="$qemu_opts -drive file=$run/mx$n.img,if=none,id=mxd$n,format=raw"
 	done
+	# ssdtm1's namespace fails some I/O: blkdebug under the raw format
+	# node (it sees the read_aio and write_aio events only from a format
+	# driver above it), for tests/vm/subsys/42-retries.bats.  Sectors of
+	# 512 bytes in the image; the namespace has 4 KiB blocks (LBA x 8).
+	# Writes that fail once, at 48, 49, 50 and 51 MiB; a read that always
+	# fails, at 52 MiB.
+	{
+		for sec in 98304 100352 102400 104448; do
+			printf '[inject-error]\nevent = "write_aio"\nerrno = "5"\nsector = "%s"\nonce = "on"\n\n' "$sec"
+		done
+		printf '[inject-error]\nevent = "read_aio"\nerrno = "5"\nsector = "106496"\n'
+	} >"$run/mx1.blkdebug"
+	qemu_opts="$qemu_opts -drive driver=raw,if=none,id=mxd1,file.driver=blkdebug,file.config=$run/mx1.blkdebug,file.image.driver=file,file.image.filename=$run/mx1.img"
 	qemu_opts="$qemu_opts -device pcie-root-port,id=rp4,bus=pcie.0,chassis=4"
 	qemu_opts="$qemu_opts -device nvme,id=mx1,serial=ssdtm1,use-intel-id=on,mdts=3,bus=rp4"
 	qemu_opts="$qemu_opts -device nvme-ns,drive=mxd1,bus=mx1,nsid=1,logical_block_size=4096,physical_block_size=4096"
