@@ -65,12 +65,19 @@ teardown_file() {
 		<(grep -v '^max_segments=' "$SSDT_TMP/lim.ssdt")
 }
 
+# /sys/block/X/stat fields (1-based): 1 read I/Os, 3 read sectors, 5
+# write I/Os, 7 write sectors, 12 discard I/Os, 13 discard merges, 16
+# flush I/Os (I/Os are requests after any split).  Builtins only.
+stat_field() {
+	local -a f
+	read -r -a f <"/sys/block/${1##*/}/stat" || return 1
+	echo "${f[$2 - 1]}"
+}
+
 # req_sectors DISK: "COMMANDS SECTORS" the disk has completed (reads and
-# writes, /sys/block/DISK/stat: requests after any split)
+# writes)
 req_sectors() {
-	local ri rm rs rt wi wm ws rest
-	read -r ri rm rs rt wi wm ws rest <"/sys/block/${1#/dev/}/stat"
-	echo "$((ri + wi)) $((rs + ws))"
+	echo "$(($(stat_field "$1" 1) + $(stat_field "$1" 5))) $(($(stat_field "$1" 3) + $(stat_field "$1" 7)))"
 }
 
 @test "transfers past 512 KiB (MDTS 4 MiB, stock's limit): 4 MiB I/O from huge pages goes out as single commands over two chained PRP list pages and verifies with crc32c" {
@@ -114,9 +121,6 @@ req_sectors() {
 	# an address off the dword the PRP rules require is refused, not sent
 	refute run_fio "$disk" --rw=read --bs=4k --iomem_align=2 --offset=448M --size=64k
 }
-
-# /sys/block/X/stat fields: 12 discard I/Os, 16 flush I/Os
-stat_field() { awk -v f="$2" '{ print $f }' "/sys/block/$(basename "$1")/stat"; }
 
 @test "discard (blkdiscard, Dataset Management) of a range and of the whole disk completes without error" {
 	disk=$(ssdt_disk)

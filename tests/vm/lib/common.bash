@@ -159,6 +159,13 @@ ssdt_disk() {
 	echo "/dev/${c}n1"
 }
 
+# require_subsys_boot: for a tests/vm/subsys file's setup_file: fails
+# unless the guest is the boot of scripts/vm.sh --subsys; waits for udev.
+require_subsys_boot() {
+	[ "${SSDT_VM_SUBSYS:-}" = 1 ] || err "this file needs the VM of scripts/vm.sh --subsys" || return 1
+	udevadm settle -t "$SETTLE_S"
+}
+
 # --- module and tool ---------------------------------------------------------
 
 require_module() {

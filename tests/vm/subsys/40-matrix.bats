@@ -39,11 +39,7 @@ same_as_stock() {
 }
 
 setup_file() {
-	if [ "${SSDT_VM_SUBSYS:-}" != 1 ]; then
-		echo "this file needs the VM of scripts/vm.sh --subsys" >&2
-		return 1
-	fi
-	udevadm settle -t "$SETTLE_S"
+	require_subsys_boot || return 1
 	local s bdf d n
 	for s in ssdtm1 ssdtm2; do
 		bdf=$(SSDT_VM_NVME_SERIAL=$s nvme_bdf) || return 1

@@ -10,11 +10,7 @@
 load ../lib/common
 
 setup_file() {
-	if [ "${SSDT_VM_SUBSYS:-}" != 1 ]; then
-		echo "this file needs the VM of scripts/vm.sh --subsys" >&2
-		return 1
-	fi
-	udevadm settle -t "$SETTLE_S"
+	require_subsys_boot || return 1
 	SSDT_VM_NVME_SERIAL=ssdtm1 nvme_bdf >/dev/null
 	module_load
 }

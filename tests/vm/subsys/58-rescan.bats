@@ -74,12 +74,8 @@ unbind_all() {
 }
 
 setup_file() {
-	if [ "${SSDT_VM_SUBSYS:-}" != 1 ]; then
-		echo "this file needs the VM of scripts/vm.sh --subsys" >&2
-		return 1
-	fi
+	require_subsys_boot || return 1
 	command -v nvme >/dev/null || { echo "nvme-cli is not installed (make setup installs it)" >&2; return 1; }
-	udevadm settle -t "$SETTLE_S"
 	# nvme_bdf (common.bash) finds a controller by serial, which both
 	# share here: it is told which one
 	local c
