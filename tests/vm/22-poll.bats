@@ -11,6 +11,7 @@
 # unbind and a lost completion are the driver's own logic: one-kernel)
 
 load lib/common
+bats_require_minimum_version 1.5.0
 
 setup_file() {
 	# first in a boot of the slow debug kernel, nvme may still be probing

@@ -7,6 +7,7 @@
 # the log must say why; ssdtm1 (stock's quirks) is served alike.
 
 load ../lib/common
+bats_require_minimum_version 1.5.0
 
 setup_file() {
 	require_subsys_boot || return 1
