@@ -58,3 +58,38 @@ load helpers
 	[[ $stderr == "ssdtune: cannot write /nonexistent/dir/q.txt: No such file or directory" ]]
 	[ "$(fx_sum)" = "$before" ]
 }
+
+@test "qualify --write-test without --destroy-data or --range, and their options alone, are usage errors; nothing changed" {
+	before=$(fx_sum)
+	run --separate-stderr ssdt qualify --write-test --range 1g:64m 0000:41:00.0
+	[ "$status" -eq 2 ]
+	assert_one_error_line
+	[[ $stderr == *"--write-test overwrites the --range it is given: add --destroy-data"* ]]
+	run --separate-stderr ssdt qualify --write-test --destroy-data 0000:41:00.0
+	[ "$status" -eq 2 ]
+	assert_one_error_line
+	[[ $stderr == *"--write-test needs --range OFFSET:LENGTH"* ]]
+	for opt in "--range 0:4k" "--namespace 1" --destroy-data --yes-destroy-data; do
+		# shellcheck disable=SC2086 # the option and its value
+		run --separate-stderr ssdt qualify $opt 0000:41:00.0
+		[ "$status" -eq 2 ]
+		assert_one_error_line
+		[[ $stderr == *"--range, --namespace and --destroy-data go with --write-test"* ]]
+	done
+	[ "$(fx_sum)" = "$before" ]
+}
+
+@test "qualify --range and --namespace refuse what they cannot read: one line each, exit 2" {
+	for r in 1g 1g:0 :4k 4k: 1.5g:4k 1x:4k -1:4k; do
+		run --separate-stderr ssdt qualify --write-test --destroy-data --range "$r" 0000:41:00.0
+		[ "$status" -eq 2 ]
+		assert_one_error_line
+		[[ $stderr == *"--range '$r': OFFSET:LENGTH in bytes, k, m, g or t (1g:64m)"* ]]
+	done
+	for n in 0 -1 x 4294967295 99999999999; do
+		run --separate-stderr ssdt qualify --write-test --destroy-data --range 0:4k --namespace "$n" 0000:41:00.0
+		[ "$status" -eq 2 ]
+		assert_one_error_line
+		[[ $stderr == *"--namespace '$n': a namespace id from 1"* ]]
+	done
+}

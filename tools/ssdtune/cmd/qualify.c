@@ -3,8 +3,10 @@
  * qualify CTRL: what ssdtune does differently from nvme on this drive,
  * before trusting it with data.  The controller is read under nvme, then
  * attached to ssdtune (the refusals are attach's) and read again, then
- * put back on the driver it came from.  Reads only: no I/O, no knob.
- * The views and their differences are lib/qualify.c's.
+ * put back on the driver it came from.  Reads only, no knob; with
+ * --write-test --destroy-data, data written through each driver on the
+ * range the admin names is read back through the other (lib/qualio.c).
+ * The views and their differences are lib/ctrlview.c's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +22,8 @@
 #include "cmd/tuning.h"
 #include "lib/bind.h"
 #include "lib/ctrlview.h"
+#include "lib/parse.h"
+#include "lib/qualio.h"
 #include "lib/report.h"
 #include "lib/state.h"
 #include "lib/sysfs.h"
@@ -30,6 +34,15 @@
 #define QUAL_SETTLE_MS	30000	/* for nvme's controller and namespaces */
 
 static const char *output_file;
+
+/* --write-test: the range, and the steps in the order they ran */
+static struct {
+	bool on, destroy, range_set, nsid_set;
+	struct qual_io_range r;
+	struct qual_io_step st[4];
+	int n;
+	bool failed;
+} wt;
 
 static void sleep_ms(long ms)
 {
@@ -323,20 +336,62 @@ static struct json_object *lines_json(char (*l)[QUAL_DIFF_LEN], int n)
 	return a;
 }
 
-/* Read under nvme, then under ssdtune; @back: the driver it returns to. */
+/*
+ * One step of the write test under @v's driver: a write of @pattern read
+ * back at once, or a read of it, which runs only if its write passed.
+ */
+static void wt_step(const struct qual_view *v, bool write, int pattern)
+{
+	struct qual_io_step *st = &wt.st[wt.n++];
+	int i;
+
+	st->write = write;
+	st->pattern = pattern;
+	for (i = 0; !write && i < wt.n - 1; i++)
+		if (wt.st[i].write && wt.st[i].pattern == pattern && !wt.st[i].ok) {
+			snprintf(st->driver, sizeof(st->driver), "%s", v->driver);
+			snprintf(st->error, sizeof(st->error),
+				 "not run: the write of pattern %d failed", pattern);
+			wt.failed = true;
+			return;
+		}
+	if (qual_io_run(v, &wt.r, st))
+		wt.failed = true;
+}
+
+/*
+ * Read under nvme, then under ssdtune, and go back to the driver it came
+ * from.  With the write test: pattern 1 is written under that driver
+ * before the first move and read under the other; pattern 2 is written
+ * under the other and read after the move back.
+ */
 static int qualify_views(const char *bdf, bool was_ssdt, struct qual_view *s,
 			 struct qual_view *t, char (*log)[QUAL_DIFF_LEN], int *nl,
 			 struct lib_err *err)
 {
+	static struct qual_view here;
 	int r, kfd;
 
-	if (was_ssdt && (r = to_nvme(bdf, err)))
-		return r;
 	if (!was_ssdt)
 		nvme_settle(bdf);
+	if (wt.on) {
+		/* a range that does not fit is refused before any write */
+		r = qual_view_read(bdf, &here, err);
+		if (!r)
+			r = qual_io_check(&here, &wt.r, err);
+		if (r)
+			return r;
+		wt_step(&here, true, 1);
+	}
+	if (was_ssdt && (r = to_nvme(bdf, err)))
+		return r;
 	r = qual_view_read(bdf, s, err);
 	if (r)
 		return r;
+	if (wt.on && was_ssdt) {
+		wt_step(s, false, 1);
+		wt_step(s, true, 2);
+	}
 	kfd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (kfd >= 0)
 		lseek(kfd, 0, SEEK_END);
@@ -346,9 +401,84 @@ static int qualify_views(const char *bdf, bool was_ssdt, struct qual_view *s,
 	*nl = kmsg_lines(kfd, bdf, log, QUAL_MAX_LOG);
 	if (kfd >= 0)
 		close(kfd);
+	if (!r && wt.on) {
+		wt_step(t, false, was_ssdt ? 2 : 1);
+		if (!was_ssdt)
+			wt_step(t, true, 2);
+	}
 	if (!r && !was_ssdt)
 		r = to_nvme(bdf, err);
+	if (!r && wt.on && !was_ssdt) {
+		r = qual_view_read(bdf, &here, err);
+		if (!r)
+			wt_step(&here, false, 2);
+	}
 	return r;
+}
+
+static void print_write_test(FILE *f)
+{
+	int i;
+
+	fprintf(f, "\nwrite test: namespace %u, %llu bytes at %llu: %s\n", wt.r.nsid,
+		wt.r.len, wt.r.off, wt.failed ? "FAILED" : "passed");
+	for (i = 0; i < wt.n; i++) {
+		const struct qual_io_step *st = &wt.st[i];
+		char what[96];
+
+		snprintf(what, sizeof(what), "%s pattern %d through %s (%s)",
+			 st->write ? "write and read back" : "read", st->pattern,
+			 st->driver, or_dash(st->disk));
+		if (st->ok)
+			fprintf(f, "  %-57s ok, %.1f s\n", what, st->seconds);
+		else
+			fprintf(f, "  %-57s FAILED: %s\n", what, st->error);
+	}
+}
+
+static struct json_object *write_test_json(void)
+{
+	struct json_object *j, *steps;
+	int i;
+
+	if (!wt.on)
+		return NULL;
+	j = json_object_new_object();
+	steps = json_object_new_array();
+	json_object_object_add(j, "namespace", jnum(wt.r.nsid));
+	json_object_object_add(j, "offset_bytes", jnum((long long)wt.r.off));
+	json_object_object_add(j, "length_bytes", jnum((long long)wt.r.len));
+	json_object_object_add(j, "passed", json_object_new_boolean(!wt.failed));
+	for (i = 0; i < wt.n; i++) {
+		const struct qual_io_step *st = &wt.st[i];
+		struct json_object *o = json_object_new_object();
+		char secs[32];
+
+		json_object_object_add(o, "action", out_jstr(st->write ? "write" : "read"));
+		json_object_object_add(o, "pattern", jnum(st->pattern));
+		json_object_object_add(o, "driver", out_jstr(st->driver));
+		json_object_object_add(o, "disk", out_jstr(st->disk));
+		json_object_object_add(o, "ran", json_object_new_boolean(st->ran));
+		json_object_object_add(o, "ok", json_object_new_boolean(st->ok));
+		snprintf(secs, sizeof(secs), "%.3f", st->seconds);
+		json_object_object_add(o, "seconds", st->ran ? json_object_new_double_s(st->seconds, secs) : NULL);
+		json_object_object_add(o, "error", out_jstr(st->error));
+		json_object_object_add(o, "command", out_jstr(st->command));
+		json_object_array_add(steps, o);
+	}
+	json_object_object_add(j, "steps", steps);
+	return j;
+}
+
+/* The first failed step's reason. */
+static const char *write_test_error(void)
+{
+	int i;
+
+	for (i = 0; i < wt.n; i++)
+		if (!wt.st[i].ok)
+			return wt.st[i].error;
+	return "";
 }
 
 static int cmd_qualify(const struct command *cmd, struct cli *cli)
@@ -362,6 +492,12 @@ static int cmd_qualify(const struct command *cmd, struct cli *cli)
 	FILE *f = stdout;
 	bool was_ssdt;
 
+	if (wt.on && !wt.destroy)
+		return usage_error(cmd, "--write-test overwrites the --range it is given: add --destroy-data");
+	if (wt.on && !wt.range_set)
+		return usage_error(cmd, "--write-test needs --range OFFSET:LENGTH, a scratch range of the namespace");
+	if (!wt.on && (wt.range_set || wt.nsid_set || wt.destroy))
+		return usage_error(cmd, "--range, --namespace and --destroy-data go with --write-test");
 	r = bind_attach_begin(cli->argv[0], &d, &err);
 	if (r == -EINVAL)
 		return usage_error(cmd, "%s", err.msg);
@@ -370,6 +506,8 @@ static int cmd_qualify(const struct command *cmd, struct cli *cli)
 	was_ssdt = r > 0;
 	/* a mounted or open namespace: refused before any wait */
 	if (!was_ssdt && bind_check_idle("attach", &d, &err))
+		return out_fail_err(&err);
+	if (wt.on && qual_io_ready(&err))
 		return out_fail_err(&err);
 	if (output_file && !(f = fopen(output_file, "w")))
 		return out_fail(EXIT_REFUSED, "cannot write %s: %s", output_file,
@@ -394,33 +532,71 @@ static int cmd_qualify(const struct command *cmd, struct cli *cli)
 	json_object_object_add(j, "nvme", view_json(&s));
 	json_object_object_add(j, "ssdtune", view_json(&t));
 	json_object_object_add(j, "log", lines_json(log, nl));
+	json_object_object_add(j, "write_test", write_test_json());
 	if (out_json() && f != stdout)
 		fprintf(f, "%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY));
 	else if (!out_json())
+	{
 		print_text(f, d.pd.name, was_ssdt ? SSDTUNE_DRV_NAME : "nvme", &s, &t,
 			   diff, nd, log, nl);
+		if (wt.on)
+			print_write_test(f);
+	}
 	if (f != stdout) {
 		if (fclose(f))
 			return out_fail(EXIT_REFUSED, "writing %s failed", output_file);
 		if (!out_json())
 			printf("report written to %s\n", output_file);
 	}
-	return out_done();
+	r = out_done();
+	if (wt.failed) {
+		fprintf(stderr, "ssdtune: qualify %s: the write test failed: %s\n",
+			d.pd.name, write_test_error());
+		r = EXIT_REFUSED;
+	}
+	return r;
 }
 
 /* above tuning.c's options: --state-dir is theirs (0x201) */
-enum { OPT_OUTPUT = 0x2ff };
+enum { OPT_OUTPUT = 0x2ff, OPT_WRITE_TEST = 0x2fe, OPT_DESTROY = 0x2fd,
+       OPT_RANGE = 0x2fc, OPT_NSID = 0x2fb };
 
 static const struct option qualify_options[] = {
 	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ "write-test", no_argument, NULL, OPT_WRITE_TEST },
+	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
+	{ "yes-destroy-data", no_argument, NULL, OPT_DESTROY },
+	{ "range", required_argument, NULL, OPT_RANGE },
+	{ "namespace", required_argument, NULL, OPT_NSID },
 	{ "state-dir", required_argument, NULL, 0x201 },	/* OPT_STATE_DIR */
 	{ NULL, 0, NULL, 0 },
 };
 
+extern const struct command qualify_command;
+
 static int qualify_option(struct cli *cli, int val, const char *arg)
 {
-	if (val == OPT_OUTPUT) {
+	const char *p = arg;
+
+	switch (val) {
+	case OPT_OUTPUT:
 		output_file = arg;
+		return 0;
+	case OPT_WRITE_TEST:
+		wt.on = true;
+		return 0;
+	case OPT_DESTROY:
+		wt.destroy = true;
+		return 0;
+	case OPT_RANGE:
+		if (parse_byte_range(arg, &wt.r.off, &wt.r.len))
+			return usage_error(&qualify_command, "--range '%s': OFFSET:LENGTH in bytes, k, m, g or t (1g:64m)", arg);
+		wt.range_set = true;
+		return 0;
+	case OPT_NSID:
+		if (parse_dec(&p, &wt.r.nsid) || *p || !wt.r.nsid || wt.r.nsid == 0xffffffffu)
+			return usage_error(&qualify_command, "--namespace '%s': a namespace id from 1", arg);
+		wt.nsid_set = true;
 		return 0;
 	}
 	return tuning_option(cli, val, arg);
@@ -434,15 +610,27 @@ const struct command qualify_command = {
 "Read the controller CTRL (its PCI address, nvmeN, ssdtN or a namespace)\n"
 "under nvme, attach it to ssdtune and read it again, then put it back on\n"
 "the driver it came from.  Refuses, changing nothing, while one of its\n"
-"namespaces is mounted, swap, held or open (as attach).  Reads only: no\n"
-"I/O, no knob.  Prints a verdict (the differences that matter: namespaces\n"
-"served or not, queue limits, write cache and FUA, Host Memory Buffer,\n"
-"APST), then both side by side: identity, NVMe version, quirks, HMB,\n"
-"APST table, vectors and how many are steerable, temperature thresholds,\n"
-"power states, each namespace's limits, and ssdtune's log lines at\n"
-"attach (a namespace it refused says why there).\n"
-"Exit status: 0 when both reads completed, differences or not.\n"
+"namespaces is mounted, swap, held or open (as attach).  Reads only, no\n"
+"knob, unless --write-test.  Prints a verdict (the differences that\n"
+"matter: namespaces served or not, queue limits, write cache and FUA,\n"
+"Host Memory Buffer, APST), then both side by side: identity, NVMe\n"
+"version, quirks, HMB, APST table, vectors and how many are steerable,\n"
+"temperature thresholds, power states, each namespace's limits, and\n"
+"ssdtune's log lines at attach (a namespace it refused says why there).\n"
+"With --write-test --destroy-data --range OFFSET:LENGTH, DESTROYS the\n"
+"data in that range of the namespace (--namespace N, default the first):\n"
+"fio writes a pattern there through the driver the controller is on and\n"
+"reads it back through the other, then writes a second pattern through\n"
+"the other and reads it back through the first (fio\n"
+"verify=pattern: every byte compared).\n"
+"Exit status: 0 when both reads (and the write test) completed,\n"
+"differences or not; 1 when something failed.\n"
 "  --output FILE    write the report (text, or JSON with --json) to FILE\n"
+"  --write-test     also test data across the drivers (needs the next two)\n"
+"  --destroy-data   allow --write-test to overwrite the range\n"
+"  --range OFF:LEN  the scratch range in bytes (k, m, g, t: 1g:64m),\n"
+"                   aligned to the namespace's logical block size\n"
+"  --namespace N    the namespace of the range (default: the first)\n"
 "  --state-dir DIR  the state directory (default " "/var/lib/ssdtune" ")\n",
 	.min_args = 1, .max_args = 1,
 	.run = cmd_qualify,

@@ -184,9 +184,12 @@ static void read_queue(struct qual_ns *n)
 		Q("write_cache", wcache), Q("fua", fua),
 #undef Q
 	};
-	char p[PATH_MAX];
+	char p[PATH_MAX], size[32];
 	size_t i;
 
+	sys_pathf(p, sizeof(p), SYS_BLOCK "/%s/size", n->disk);
+	if (!sys_read(p, size, sizeof(size)))
+		n->bytes = strtoull(size, NULL, 10) * 512;
 	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
 		sys_pathf(p, sizeof(p), SYS_BLOCK "/%s/queue/%s", n->disk, f[i].file);
 		sys_read_opt(p, (char *)n + f[i].off, f[i].len);

@@ -23,6 +23,7 @@
 struct qual_ns {
 	unsigned int nsid;
 	char disk[NAME_MAX + 1];	/* "nvme0n1", "ssdt0n1" */
+	unsigned long long bytes;	/* its size; 0 not known */
 	char lbs[16], pbs[16];		/* logical/physical block size */
 	char max_kb[16];		/* max_hw_sectors_kb */
 	char segs[16];			/* max_segments */

@@ -28,6 +28,52 @@ int parse_dec(const char **sp, unsigned int *v)
 	return 0;
 }
 
+/* Digits and a suffix from @s up to @end (exclusive) into *@v. */
+static int bytes_in(const char *s, const char *end, unsigned long long *v)
+{
+	static const char units[] = "kmgt";
+	unsigned long long x = 0;
+	const char *u;
+	int shift = 0;
+
+	if (s == end || !is_digit(*s))
+		return -1;
+	for (; s < end && is_digit(*s); s++) {
+		x = x * 10 + (unsigned int)(*s - '0');
+		if (x > (1ULL << 62))
+			return -1;
+	}
+	if (s < end) {
+		u = strchr(units, *s | 0x20);
+		if (!u || !*u || s + 1 != end)
+			return -1;
+		shift = 10 * (int)(u - units + 1);
+	}
+	if (x > (1ULL << 62) >> shift)
+		return -1;
+	*v = x << shift;
+	return 0;
+}
+
+int parse_bytes(const char *s, unsigned long long *v)
+{
+	return bytes_in(s, s + strlen(s), v);
+}
+
+int parse_byte_range(const char *s, unsigned long long *off,
+		     unsigned long long *len)
+{
+	const char *colon = strchr(s, ':');
+	unsigned long long o, l;
+
+	if (!colon || bytes_in(s, colon, &o) ||
+	    bytes_in(colon + 1, colon + 1 + strlen(colon + 1), &l) || !l)
+		return -1;
+	*off = o;
+	*len = l;
+	return 0;
+}
+
 int int_cmp(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;

@@ -31,6 +31,14 @@ int parse_dec(const char **sp, unsigned int *v);
  * moved past it; -1 at the end of the line. */
 int parse_field(const char **sp, const char **start, size_t *len);
 
+/* A byte count: decimal digits, then optionally k, m, g or t (binary:
+ * 1k = 1024), upper or lower case; "64m" -> 67108864.  0, or -1 if
+ * malformed or beyond 2^62. */
+int parse_bytes(const char *s, unsigned long long *v);
+/* "OFFSET:LENGTH", each as parse_bytes(), LENGTH above 0: 0, or -1. */
+int parse_byte_range(const char *s, unsigned long long *off,
+		     unsigned long long *len);
+
 /* "259:3" (a sysfs dev file, newline allowed) -> 0, or -1. */
 int parse_devnum(const char *s, unsigned int *maj, unsigned int *min);
 

@@ -191,6 +191,28 @@ static void test_sched_active(void)
 	      "sched_active: the bracketed scheduler, or the only name");
 }
 
+static void test_bytes(void)
+{
+	unsigned long long v = 0, o = 0, l = 0;
+
+	CHECK(!parse_bytes("0", &v) && v == 0 && !parse_bytes("4096", &v) && v == 4096 &&
+	      !parse_bytes("64m", &v) && v == 64ULL << 20 &&
+	      !parse_bytes("1G", &v) && v == 1ULL << 30 && !parse_bytes("2t", &v) && v == 2ULL << 40,
+	      "parse_bytes: digits and a binary suffix");
+	CHECK(parse_bytes("", &v) && parse_bytes("k", &v) && parse_bytes("1x", &v) &&
+	      parse_bytes("1kb", &v) && parse_bytes("-1", &v) && parse_bytes(" 1", &v) &&
+	      parse_bytes("1 ", &v) && parse_bytes("1.5g", &v) && parse_bytes("4194305t", &v) &&
+	      parse_bytes("99999999999999999999", &v),
+	      "parse_bytes: empty, unknown suffixes, signs, spaces, fractions and overflow refused");
+	CHECK(!parse_byte_range("1g:64m", &o, &l) && o == 1ULL << 30 && l == 64ULL << 20 &&
+	      !parse_byte_range("0:4096", &o, &l) && o == 0 && l == 4096,
+	      "parse_byte_range: OFFSET:LENGTH");
+	CHECK(parse_byte_range("1g", &o, &l) && parse_byte_range("1g:0", &o, &l) &&
+	      parse_byte_range(":4k", &o, &l) && parse_byte_range("4k:", &o, &l) &&
+	      parse_byte_range("1:2:3", &o, &l),
+	      "parse_byte_range: no colon, a zero length, a missing side, two colons refused");
+}
+
 static void test_interrupts(void)
 {
 	char name[16];
@@ -306,6 +328,7 @@ int main(void)
 	test_cpulist();
 	test_all_digits();
 	test_sched_active();
+	test_bytes();
 	test_interrupts();
 	test_interrupts_vmd();
 	test_interrupts_entry();
