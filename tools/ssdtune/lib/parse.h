@@ -2,7 +2,7 @@
 /*
  * Pure text helpers for what sysfs and procfs hand us: device numbers,
  * mountinfo and swaps lines, paths, display escaping.  No I/O here,
- * so tests/unit.c reaches every function directly.
+ * so tests/parse_test.c reaches every function directly.
  */
 #ifndef SSDTUNE_PARSE_H
 #define SSDTUNE_PARSE_H

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of the configuration file parser (config.c), included by
- * unit.c: good files in, struct config out; every kind of bad line names
- * the file, the line and what is wrong. */
+/* Unit tests of the configuration file parser (config.c): good files in,
+ * struct config out; every kind of bad line names the file, the line and
+ * what is wrong.  The planner's side of a configuration is plan_test.c's. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "tap.h"
+#include "tests.h"
 #include "lib/config.h"
 #include "lib/planner.h"
 
@@ -179,30 +182,8 @@ static void test_config_bad(void)
 	CHECK(conf_bad(longline, 1, "line longer than"), "config: an overlong line");
 }
 
-/* The planner's side of the configuration: io_cores and the knobs it
- * leaves to the configuration (plan_test.c's two-node topology). */
-static void test_plan_config(void)
+void test_config(void)
 {
-	struct topo t;
-	struct plan p;
-
-	two_nodes(&t, "ssdtune");
-	CHECK(!plan_build(&t, &(struct plan_opts){ .profile = PROFILE_LATENCY, .io_cores = 2 },
-			  NULL, 0, &p) &&
-	      !strcmp(p.devs[0].irq_cpus, "4,12") && !strcmp(p.devs[0].io_cpus, "5-6,13-14") &&
-	      !count_kind(&p, PLAN_SET, CPU "cpu7/") && count_kind(&p, PLAN_SET, CPU "cpu6/"),
-	      "io_cores 2: the first two whole cores after the interrupt core, nothing on the rest");
-	CHECK(strstr(p.housekeeping, "7") && strstr(p.cmdline, "isolcpus=managed_irq,domain,5-6,13-14"),
-	      "io_cores 2: the left-over core is housekeeping");
-	plan_free(&p);
-	CHECK(!plan_build(&t, &(struct plan_opts){ .profile = PROFILE_LATENCY, .io_cores = 64 },
-			  NULL, 0, &p) && !strcmp(p.devs[0].io_cpus, "5-7,13-15"),
-	      "io_cores above what the node has: every core, as without it");
-	plan_free(&p);
-	CHECK(!plan_build(&t, &(struct plan_opts){ .profile = PROFILE_LATENCY,
-			  .keep_coalesce = true, .keep_power = true }, NULL, 0, &p) &&
-	      is(&p, "/sys/class/ssdtune/ssdt0/coalesce_profile", PLAN_SKIP, "balanced", "") &&
-	      is(&p, "/sys/class/ssdtune/ssdt0/power_limit_mw", PLAN_SKIP, "5000", ""),
-	      "knobs the configuration sets are skipped by the plan");
-	plan_free(&p);
+	test_config_good();
+	test_config_bad();
 }

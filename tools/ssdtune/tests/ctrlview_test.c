@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of qualify's comparison (ctrlview.c, the pure part), included
- * by unit.c: two views in, the differences that matter out. */
+/* Unit tests of qualify's comparison (ctrlview.c, the pure part): two views
+ * in, the differences that matter out.  Reading a view off a live
+ * controller is left to the bats tests (tests/host/qualify.bats). */
 #include <stdio.h>
 #include <string.h>
 
+#include "tap.h"
+#include "tests.h"
 #include "lib/ctrlview.h"
 
 /* A controller with namespace 1 of 512-byte blocks, as QEMU's. */
@@ -22,7 +25,7 @@ static void view(struct qual_view *v, const char *driver)
 	snprintf(v->ns[0].fua, sizeof(v->ns[0].fua), "1");
 }
 
-static void test_qualify_diff(void)
+void test_ctrlview(void)
 {
 	static struct qual_view s, t;
 	char out[8][QUAL_DIFF_LEN];

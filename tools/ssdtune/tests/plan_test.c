@@ -1,49 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of the planner (planner.c) and CPU sets (cpuset.c), included by
- * unit.c: hand-built topologies in, plan items out. */
+/* Unit tests of the planner (planner.c): hand-built topologies in, plan
+ * items out. */
 #include <errno.h>
-#include <stdlib.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
 
-#include "lib/cpuset.h"
-#include "lib/plangroup.h"
+#include "tap.h"
+#include "tests.h"
 #include "lib/planner.h"
-
-static void test_cpuset(void)
-{
-	struct cpuset s;
-	char buf[64];
-
-	cpuset_init(&s, 16);
-	CHECK(!cpuset_add_list(&s, "0-3,8\n") && cpuset_count(&s) == 5,
-	      "cpuset_add_list reads ranges, singles and a trailing newline");
-	CHECK(!strcmp(cpuset_format(&s, buf, sizeof(buf)), "0-3,8"),
-	      "cpuset_format writes the kernel's cpulist");
-	CHECK(cpuset_add_list(&s, "3-1") == -1 && cpuset_add_list(&s, "1,,2") == -1 &&
-	      cpuset_add_list(&s, "16") == -1 && cpuset_add_list(&s, "2x") == -1,
-	      "cpuset_add_list refuses reversed ranges, empty items, CPUs out of range, junk");
-	cpuset_clear(&s);
-	CHECK(!cpuset_add_list(&s, "") && !cpuset_count(&s), "an empty cpulist is an empty set");
-	CHECK(cpulist_same("1,2,3", "1-3\n", 16) && !cpulist_same("1-3", "1-4", 16),
-	      "cpulist_same compares sets, not spellings");
-	cpuset_free(&s);
-
-	cpuset_init(&s, 96);
-	CHECK(!cpuset_add_mask(&s, "00000000,00000001,0000000f\n") &&
-	      !strcmp(cpuset_format(&s, buf, sizeof(buf)), "0-3,32"),
-	      "cpuset_add_mask reads the kernel's words, least significant last");
-	CHECK(!strcmp(cpuset_format_mask(&s, "ffffffff,ffffffff,ffffffff\n", buf, sizeof(buf)),
-		      "00000000,00000001,0000000f"),
-	      "cpuset_format_mask writes as many words as the file it imitates");
-	cpuset_clear(&s);
-	cpuset_add_list(&s, "0-2,5");
-	CHECK(!strcmp(cpuset_format_mask(&s, "ff", buf, sizeof(buf)), "27") &&
-	      !strcmp(cpuset_format_mask(&s, "3f,ffffffff", buf, sizeof(buf)), "00,00000027"),
-	      "cpuset_format_mask keeps the first word's width");
-	CHECK(cpuset_add_mask(&s, "") == -1 && cpuset_add_mask(&s, "xf") == -1 &&
-	      cpuset_add_mask(&s, "1,") == -1 && cpuset_add_mask(&s, "123456789") == -1,
-	      "cpuset_add_mask refuses empty, junk, empty words and long words");
-	cpuset_free(&s);
-}
 
 /* Two nodes of four cores with two threads each: node 0 CPUs 0-3,8-11,
  * node 1 CPUs 4-7,12-15 (siblings c and c + 8). */
@@ -246,45 +211,38 @@ static void test_plan_rules(void)
 	plan_free(&p);
 }
 
-/* plan_group(): the same file of many CPUs set alike is one group, the
- * vectors of one function skipped alike another; the rest stand alone. */
-static void test_plan_group(void)
+/* The planner's side of the configuration: io_cores and the knobs it
+ * leaves to the configuration (the two-node topology above). */
+static void test_plan_config(void)
 {
-	struct plan p = { 0 };
-	struct plan_group *g = NULL;
-	char path[128];
-	int i, n = 0;
+	struct topo t;
+	struct plan p;
 
-	for (i = 2; i <= 3; i++) {
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpuidle/state2/disable", i);
-		plan_add(&p, PLAN_SET, path, path, "0", "1", "C1E: exit latency 10 us > 2 us");
-	}
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu5/cpuidle/state2/disable");
-	plan_add(&p, PLAN_SET, path, path, "1", "0", "C1E: exit latency 10 us > 2 us");
-	for (i = 1; i <= 3; i++) {
-		snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", 40 + i);
-		plan_add(&p, PLAN_SKIP, path, path, "7", "", "nvme0q%d (0000:01:00.0 vector %d): not steerable",
-			 i, i);
-	}
-	for (i = 2; i <= 3; i++) {
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpufreq/policy%d/scaling_governor", i);
-		plan_add(&p, PLAN_KEEP, path, path, "performance", "performance",
-			 "CPUs %d: no frequency scaling", i);
-	}
-	CHECK(!plan_group(&p, &g, &n) && n == 4, "plan_group: 8 items, 4 groups");
-	CHECK(n == 4 && g[0].n == 2 && !strcmp(g[0].who, "CPUs 2-3") &&
-	      !strcmp(g[0].what, "/sys/devices/system/cpu/cpuN/cpuidle/state2/disable") &&
-	      !strcmp(g[0].reason, "C1E: exit latency 10 us > 2 us"),
-	      "plan_group: a file of CPUs 2-3 set alike is one group");
-	CHECK(n == 4 && g[1].n == 1 && g[1].first == 2,
-	      "plan_group: another value for the same file stands alone");
-	CHECK(n == 4 && g[2].n == 3 && !strcmp(g[2].what, "/proc/irq/N/smp_affinity_list") &&
-	      !strcmp(g[2].who, "3 vectors of 0000:01:00.0 (1-3, IRQs 41-43)") &&
-	      !strcmp(g[2].reason, "not steerable"),
-	      "plan_group: skipped vectors of one function are one group with their count");
-	CHECK(n == 4 && g[3].n == 2 && !strcmp(g[3].who, "CPUs 2-3") &&
-	      !strcmp(g[3].reason, "no frequency scaling"),
-	      "plan_group: cpufreq policies take their CPUs from the reason");
-	free(g);
+	two_nodes(&t, "ssdtune");
+	CHECK(!plan_build(&t, &(struct plan_opts){ .profile = PROFILE_LATENCY, .io_cores = 2 },
+			  NULL, 0, &p) &&
+	      !strcmp(p.devs[0].irq_cpus, "4,12") && !strcmp(p.devs[0].io_cpus, "5-6,13-14") &&
+	      !count_kind(&p, PLAN_SET, CPU "cpu7/") && count_kind(&p, PLAN_SET, CPU "cpu6/"),
+	      "io_cores 2: the first two whole cores after the interrupt core, nothing on the rest");
+	CHECK(strstr(p.housekeeping, "7") && strstr(p.cmdline, "isolcpus=managed_irq,domain,5-6,13-14"),
+	      "io_cores 2: the left-over core is housekeeping");
 	plan_free(&p);
+	CHECK(!plan_build(&t, &(struct plan_opts){ .profile = PROFILE_LATENCY, .io_cores = 64 },
+			  NULL, 0, &p) && !strcmp(p.devs[0].io_cpus, "5-7,13-15"),
+	      "io_cores above what the node has: every core, as without it");
+	plan_free(&p);
+	CHECK(!plan_build(&t, &(struct plan_opts){ .profile = PROFILE_LATENCY,
+			  .keep_coalesce = true, .keep_power = true }, NULL, 0, &p) &&
+	      is(&p, "/sys/class/ssdtune/ssdt0/coalesce_profile", PLAN_SKIP, "balanced", "") &&
+	      is(&p, "/sys/class/ssdtune/ssdt0/power_limit_mw", PLAN_SKIP, "5000", ""),
+	      "knobs the configuration sets are skipped by the plan");
+	plan_free(&p);
+}
+
+void test_plan(void)
+{
+	test_plan_latency();
+	test_plan_profiles();
+	test_plan_rules();
+	test_plan_config();
 }
