@@ -51,7 +51,7 @@ PKGS="build-essential bc bison flex libelf-dev libssl-dev kmod pkg-config
  linux-image-amd64 linux-headers-amd64
  shellcheck bash-completion groff-base man-db
  dpkg-dev debhelper dh-dkms dkms lintian
- nvme-cli smartmontools libcap2-bin python3-jsonschema"
+ nvme-cli smartmontools libcap2-bin python3-jsonschema tmux"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

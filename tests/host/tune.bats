@@ -797,16 +797,17 @@ PY
 }
 
 # ssdtune status: the verdict first, in a few lines (issue 37).
-@test "status: nothing applied, then the profile and its verdict, the controllers and drop-ins in 4 lines; drift exits 3" {
+@test "status: nothing applied, then the profile and its verdict, the controllers and drop-ins in 5 lines; drift exits 3" {
 	make_topo 4n128c
 	run --separate-stderr ssdt status --state-dir "$STATE"
 	[ "$status" -eq 0 ]
 	[ -z "$stderr" ]
 	[ "${lines[0]}" = "tuning:      none applied ('ssdtune plan' shows what apply would do)" ]
-	[ "${lines[1]}" = "controllers: 0000:41:00.0 ssdt0 on ssdtune: coalescing host (profile balanced), power limit hw at 8000 mW" ]
-	[[ "${lines[2]}" == "             0000:c1:00.0 "*" on nvme" ]]
-	[ "${lines[3]}" = "drop-ins:    irqbalance none, boot (GRUB) none" ]
-	[ "${#lines[@]}" -eq 4 ]
+	[ "${lines[1]}" = "controllers: 0000:41:00.0 ssdt0 on ssdtune" ]
+	[ "${lines[2]}" = "               coalescing host (profile balanced), power limit hw at 8000 mW" ]
+	[[ "${lines[3]}" == "             0000:c1:00.0 "*" on nvme" ]]
+	[ "${lines[4]}" = "drop-ins:    irqbalance none, boot (GRUB) none" ]
+	[ "${#lines[@]}" -eq 5 ]
 	run --separate-stderr ssdt apply --profile iops --state-dir "$STATE"
 	[ "$status" -eq 0 ]
 	run --separate-stderr ssdt status --state-dir "$STATE"
@@ -818,7 +819,7 @@ PY
 	run --separate-stderr ssdt status --state-dir "$STATE"
 	[ "$status" -eq 3 ]
 	[[ "${lines[0]}" == "tuning:      profile iops, 1 of "*" settings drifted ('ssdtune verify' lists them)" ]]
-	[ "${#lines[@]}" -eq 4 ]
+	[ "${#lines[@]}" -eq 5 ]
 	run --separate-stderr ssdt --json status --state-dir "$STATE"
 	[ "$status" -eq 3 ]
 	[ "$(json .status)" = drift ]

@@ -90,7 +90,8 @@ static void show_ctrl(const struct ctrl_id *id, struct json_object *arr,
 	if (!ctrl_on_ssdtune(id))
 		printf(" on %s\n", id->driver[0] ? id->driver : "no driver");
 	else
-		printf(" on ssdtune: coalescing %s (profile %s), power limit %s%s%s%s\n",
+		/* the knobs on a line of their own: one line would pass 80 columns */
+		printf(" on ssdtune\n%15scoalescing %s (profile %s), power limit %s%s%s%s\n", "",
 		       co[0] ? co : "?", prof[0] ? prof : "?", pw[0] ? pw : "?",
 		       limited ? " at " : "", limited ? mw : "",
 		       limited ? " mW" : "");

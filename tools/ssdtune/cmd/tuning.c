@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "cmd/output.h"
 #include "cmd/tuning.h"
@@ -309,35 +311,120 @@ static struct json_object *json_changes(const struct plan *p)
 	return items;
 }
 
+#define PLAN_INDENT	4
+
+/*
+ * The width a plan's text is wrapped to: on a terminal its width (80 if
+ * it does not say), else 0: one line an entry, "path: old -> new
+ * (reason)", for grep and for the golden plans.
+ */
+static int plan_cols(void)
+{
+	static int cols = -1;
+	struct winsize ws;
+
+	if (cols >= 0)
+		return cols;
+	cols = 0;
+	if (isatty(STDOUT_FILENO))
+		cols = !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col >= 40 ?
+			ws.ws_col : 80;
+	return cols;
+}
+
+/*
+ * Print @text word-wrapped at plan_cols() columns: the first line from
+ * column @col0 (what precedes it there is printed), the others indented
+ * by @indent.  A word longer than a line (a path) keeps a line of its own.
+ */
+static void print_wrapped(const char *text, int col0, int indent)
+{
+	int col = col0, cols = plan_cols();
+
+	while (*text) {
+		size_t w = strcspn(text, " ");
+
+		if (col > col0 && col + 1 + (int)w > cols) {
+			printf("\n%*s", indent, "");
+			col = indent;
+		} else if (col > col0) {
+			putchar(' ');
+			col++;
+		}
+		printf("%.*s", (int)w, text);
+		col += (int)w;
+		text += w;
+		text += strspn(text, " ");
+	}
+	putchar('\n');
+}
+
+/*
+ * A change, "WHAT: HOW  (REASON)" (a skip: "WHAT: skipped: REASON").  On
+ * a terminal: "WHAT: HOW" (wrapped lines indented by 8), the reason on
+ * lines of its own indented by 4.
+ */
+static void print_change(const char *what, const char *how, const char *reason)
+{
+	bool skip = !strcmp(how, "skipped");
+	char line[PATH_MAX + 512];
+
+	if (!plan_cols()) {
+		printf(skip ? "%s: %s: %s\n" : "%s: %s  (%s)\n", what, how, reason);
+		return;
+	}
+	snprintf(line, sizeof(line), "%s: %s", what, how);
+	print_wrapped(line, 0, 2 * PLAN_INDENT);
+	printf("%*s", PLAN_INDENT, "");
+	print_wrapped(reason, PLAN_INDENT, PLAN_INDENT);
+}
+
+static void print_line(const char *text)
+{
+	if (plan_cols())
+		print_wrapped(text, 0, PLAN_INDENT);
+	else
+		printf("%s\n", text);
+}
+
 static void print_item(const struct plan_item *it)
 {
+	char how[512];
+
 	switch (it->kind) {
 	case PLAN_SET:
 		if (it->type == TYPE_DROPIN)	/* a file: its gist */
-			printf("%s: %s -> written  (%s)\n", it->path,
-			       it->old[0] ? "other content" : "absent", it->reason);
+			snprintf(how, sizeof(how), "%s -> written",
+				 it->old[0] ? "other content" : "absent");
 		else
-			printf("%s: %s -> %s  (%s)\n", it->path,
-			       it->old[0] ? it->old : "\"\"", it->val, it->reason);
+			snprintf(how, sizeof(how), "%s -> %s",
+				 it->old[0] ? it->old : "\"\"", it->val);
+		print_change(it->path, how, it->reason);
 		break;
 	case PLAN_KEEP:
-		printf("%s: %s already  (%s)\n", it->path,
-		       it->type == TYPE_DROPIN ? "written" : it->val, it->reason);
+		snprintf(how, sizeof(how), "%s already",
+			 it->type == TYPE_DROPIN ? "written" : it->val);
+		print_change(it->path, how, it->reason);
 		break;
 	case PLAN_SKIP:
-		printf("%s: skipped: %s\n", it->path, it->reason);
+		print_change(it->path, "skipped", it->reason);
 		break;
 	case PLAN_NOTE:
-		printf("note: %s\n", it->reason);
+		printf("note: ");
+		if (plan_cols())
+			print_wrapped(it->reason, (int)strlen("note: "), PLAN_INDENT);
+		else
+			printf("%s\n", it->reason);
 		break;
 	}
 }
 
-/* One line a group of items (lib/plangroup.h); with --verbose, or if
- * memory runs short, one line an item. */
+/* One entry a group of items (lib/plangroup.h); with --verbose, or if
+ * memory runs short, one an item. */
 static void print_items(const struct plan *p)
 {
 	struct plan_group *g = NULL;
+	char what[PATH_MAX + 64], how[512];
 	int i, n = 0;
 
 	if (verbose || plan_group(p, &g, &n)) {
@@ -348,40 +435,48 @@ static void print_items(const struct plan *p)
 	for (i = 0; i < n; i++) {
 		const struct plan_item *it = &p->items[g[i].first];
 
-		if (g[i].n == 1)
+		if (g[i].n == 1) {
 			print_item(it);
-		else if (it->kind == PLAN_SET)
-			printf("%s on %s: %s -> %s  (%s)\n", g[i].what, g[i].who,
-			       it->old[0] ? it->old : "\"\"", it->val, g[i].reason);
+			continue;
+		}
+		snprintf(what, sizeof(what), "%s on %s", g[i].what, g[i].who);
+		if (it->kind == PLAN_SET)
+			snprintf(how, sizeof(how), "%s -> %s",
+				 it->old[0] ? it->old : "\"\"", it->val);
 		else if (it->kind == PLAN_KEEP)
-			printf("%s on %s: %s already  (%s)\n", g[i].what, g[i].who,
-			       it->val, g[i].reason);
+			snprintf(how, sizeof(how), "%s already", it->val);
 		else
-			printf("%s on %s: skipped: %s\n", g[i].what, g[i].who,
-			       g[i].reason);
+			snprintf(how, sizeof(how), "skipped");
+		print_change(what, how, g[i].reason);
 	}
 	free(g);
 }
 
 static void print_plan(const struct plan *p)
 {
+	char line[1024];
+	size_t o;
 	int i;
 
-	printf("profile %s", plan_profile_name(p->profile));
+	o = (size_t)snprintf(line, sizeof(line), "profile %s", plan_profile_name(p->profile));
 	if (plan_latency_bound_us(p->profile) >= 0)
-		printf(": C-states with exit latency above %d us off on the chosen cores",
-		       plan_latency_bound_us(p->profile));
-	printf("\n");
+		snprintf(line + o, sizeof(line) - o,
+			 ": C-states with exit latency above %d us off on the chosen cores",
+			 plan_latency_bound_us(p->profile));
+	print_line(line);
 	for (i = 0; i < p->ndevs; i++) {
 		const struct plan_dev *d = &p->devs[i];
 
-		printf("device %s (%s%s%s, node %d): interrupt cores %s, I/O cores %s",
-		       d->bdf, d->driver[0] ? d->driver : "no driver", d->ssdt[0] ? " " : "",
-		       d->ssdt, d->node, d->irq_cpus, d->io_cpus);
-		if (d->nmanaged)
-			printf("; %d of %d vectors kernel-managed (not steerable)",
-			       d->nmanaged, d->nvectors);
-		printf("\n");
+		o = (size_t)snprintf(line, sizeof(line),
+				     "device %s (%s%s%s, node %d): interrupt cores %s, I/O cores %s",
+				     d->bdf, d->driver[0] ? d->driver : "no driver",
+				     d->ssdt[0] ? " " : "", d->ssdt, d->node, d->irq_cpus,
+				     d->io_cpus);
+		if (d->nmanaged && o < sizeof(line))
+			snprintf(line + o, sizeof(line) - o,
+				 "; %d of %d vectors kernel-managed (not steerable)",
+				 d->nmanaged, d->nvectors);
+		print_line(line);
 	}
 	print_items(p);
 }
