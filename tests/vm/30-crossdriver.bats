@@ -50,7 +50,7 @@ check_pattern() {
 # fio verify=pattern: pattern 1 through the driver the controller is on,
 # read back through the other; pattern 2 the other way round.
 # bats test_tags=one-kernel
-@test "qualify --write-test: each pattern written through one driver verifies through the other; a read of the wrong pattern fails; back on nvme" {
+@test "qualify --write-test: each pattern written through one driver verifies through the other; a read of the wrong pattern fails; a glance at speed under each; back on nvme" {
 	bdf=$(nvme_bdf)
 	[ "$(pci_driver "$bdf")" = nvme ] || detach
 	run --separate-stderr ssdt qualify --json --write-test --destroy-data --range 900m:8m "$bdf"
@@ -69,6 +69,8 @@ check_pattern() {
 	assert got == [("write", 1, "nvme", True), ("read", 1, "ssdtune", True),
 	               ("write", 2, "ssdtune", True), ("read", 2, "nvme", True)], got
 	assert w["steps"][1]["disk"].startswith("ssdt") and w["steps"][3]["disk"].startswith("nvme"), w
+	sp = [(x["driver"], x["iops"] > 0, x["clat_p99_us"] > 0, x["error"]) for x in w["speed"]]
+	assert sp == [("nvme", True, True, None), ("ssdtune", True, True, None)], w["speed"]
 	print(w["steps"][3]["command"])
 	EOF2
 	read -r -a cmd <"$SSDT_TMP/cmd"

@@ -124,6 +124,16 @@ int bench_ab_ready(const struct bench *b, struct lib_err *err);
 int bench_ab(struct bench *b, const char *profile, const char *base,
 	     const char *tuned, struct json_object *out, struct lib_err *err);
 
+/*
+ * One quick figure, no measurement (qualify): 4 KiB random reads at QD32
+ * for @secs seconds over bytes [@off, @off + @len) of /dev/@disk; IOPS
+ * into *@iops, the p99 completion latency into *@p99_us.  0, or -errno
+ * with @err filled.  Reads only.
+ */
+int bench_quick_read(const char *disk, unsigned long long off,
+		     unsigned long long len, int secs, double *iops,
+		     double *p99_us, struct lib_err *err);
+
 /* compare: the delta table of reports @a and @b into @out ("a", "b",
  * "settings", "rows"); 0 or -errno. */
 int bench_compare_files(const char *a, const char *b, struct json_object *out,

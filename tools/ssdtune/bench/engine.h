@@ -10,6 +10,7 @@
  *   host.c    the device, the host's state, subprocesses
  *   render.c  the report as files: JSON, CSV, table, PNGs
  *   compare.c two reports' delta table
+ *   quick.c   one quick figure outside a measurement (qualify)
  */
 #ifndef SSDTUNE_BENCH_ENGINE_H
 #define SSDTUNE_BENCH_ENGINE_H

@@ -20,6 +20,7 @@
 #include "cmd/cli.h"
 #include "cmd/output.h"
 #include "cmd/tuning.h"
+#include "bench/bench.h"
 #include "lib/bind.h"
 #include "lib/ctrlview.h"
 #include "lib/parse.h"
@@ -42,7 +43,16 @@ static struct {
 	struct qual_io_step st[4];
 	int n;
 	bool failed;
+	/* a glance at speed under each driver, after its pattern 1 step */
+	struct {
+		char driver[32], disk[NAME_MAX + 1];
+		double iops, p99_us;
+		char error[256];
+	} speed[2];
+	int nspeed;
 } wt;
+
+#define QUAL_SPEED_S	3
 
 static void sleep_ms(long ms)
 {
@@ -336,6 +346,22 @@ static struct json_object *lines_json(char (*l)[QUAL_DIFF_LEN], int n)
 	return a;
 }
 
+/* After @st, pattern 1 through a driver: 4 KiB random reads of the range
+ * under it, the same blocks under each driver. */
+static void wt_speed(const struct qual_io_step *st)
+{
+	int i = wt.nspeed++;
+	struct lib_err err;
+
+	memcpy(wt.speed[i].driver, st->driver, sizeof(wt.speed[i].driver));
+	memcpy(wt.speed[i].disk, st->disk, sizeof(wt.speed[i].disk));
+	if (bench_quick_read(st->disk, wt.r.off, wt.r.len, QUAL_SPEED_S,
+			     &wt.speed[i].iops, &wt.speed[i].p99_us, &err)) {
+		snprintf(wt.speed[i].error, sizeof(wt.speed[i].error), "%.255s", err.msg);
+		wt.failed = true;
+	}
+}
+
 /*
  * One step of the write test under @v's driver: a write of @pattern read
  * back at once, or a read of it, which runs only if its write passed.
@@ -357,6 +383,8 @@ static void wt_step(const struct qual_view *v, bool write, int pattern)
 		}
 	if (qual_io_run(v, &wt.r, st))
 		wt.failed = true;
+	if (st->pattern == 1 && st->ok && wt.nspeed < 2)
+		wt_speed(st);
 }
 
 /*
@@ -434,6 +462,16 @@ static void print_write_test(FILE *f)
 		else
 			fprintf(f, "  %-57s FAILED: %s\n", what, st->error);
 	}
+	if (!wt.nspeed)
+		return;
+	fprintf(f, "4 KiB random reads of the range, QD32, %d s under each (a glance;\n"
+		"'ssdtune bench' measures):\n", QUAL_SPEED_S);
+	for (i = 0; i < wt.nspeed; i++)
+		if (wt.speed[i].error[0])
+			fprintf(f, "  %-8s FAILED: %s\n", wt.speed[i].driver, wt.speed[i].error);
+		else
+			fprintf(f, "  %-8s %.0f IOPS, p99 %.0f us\n", wt.speed[i].driver,
+				wt.speed[i].iops, wt.speed[i].p99_us);
 }
 
 static struct json_object *write_test_json(void)
@@ -467,6 +505,20 @@ static struct json_object *write_test_json(void)
 		json_object_array_add(steps, o);
 	}
 	json_object_object_add(j, "steps", steps);
+	steps = json_object_new_array();
+	for (i = 0; i < wt.nspeed; i++) {
+		struct json_object *o = json_object_new_object();
+		bool ok = !wt.speed[i].error[0];
+
+		json_object_object_add(o, "driver", out_jstr(wt.speed[i].driver));
+		json_object_object_add(o, "disk", out_jstr(wt.speed[i].disk));
+		json_object_object_add(o, "seconds", jnum(QUAL_SPEED_S));
+		json_object_object_add(o, "iops", ok ? json_object_new_int64((long long)(wt.speed[i].iops + 0.5)) : NULL);
+		json_object_object_add(o, "clat_p99_us", ok ? json_object_new_int64((long long)(wt.speed[i].p99_us + 0.5)) : NULL);
+		json_object_object_add(o, "error", out_jstr(wt.speed[i].error));
+		json_object_array_add(steps, o);
+	}
+	json_object_object_add(j, "speed", steps);
 	return j;
 }
 
@@ -622,7 +674,8 @@ const struct command qualify_command = {
 "fio writes a pattern there through the driver the controller is on and\n"
 "reads it back through the other, then writes a second pattern through\n"
 "the other and reads it back through the first (fio\n"
-"verify=pattern: every byte compared).\n"
+"verify=pattern: every byte compared); after each driver's first step,\n"
+"3 s of 4 KiB random reads of the range show IOPS and p99 side by side.\n"
 "Exit status: 0 when both reads (and the write test) completed,\n"
 "differences or not; 1 when something failed.\n"
 "  --output FILE    write the report (text, or JSON with --json) to FILE\n"
