@@ -85,20 +85,20 @@ demo: setup modules tools
 	@scripts/demo.sh
 
 bench: setup modules tools
-	@scripts/bench.sh
+	@scripts/bench/bench.sh
 
 bench-power: setup modules tools
-	@scripts/bench-power.sh
+	@scripts/bench/power.sh
 
 # Time per I/O by stage under ftrace, stock vs ssdtune (issue 19; a report).
 .PHONY: bench-stages
 bench-stages: setup modules tools
-	@scripts/bench-stages.sh
+	@scripts/bench/stages.sh
 
 # I/O under a noisy neighbour, stock vs ssdtune isolated (issue 36; a report).
 .PHONY: bench-noisy
 bench-noisy: setup modules tools
-	@scripts/bench-noisy.sh
+	@scripts/bench/noisy.sh
 
 clean:
 	$(MAKE) -C tools/ssdtune clean
@@ -107,4 +107,4 @@ clean:
 # Interrupt coalescing sweep (issue 5; a report, not a test).
 .PHONY: bench-coalesce
 bench-coalesce: setup modules tools
-	@scripts/bench-coalesce.sh
+	@scripts/bench/coalesce.sh

@@ -86,7 +86,7 @@ else
 fi
 done_step tools
 
-# The Debian packages are built once a run, by tests/host/deb.bats into
+# The Debian packages are built once a run, by tests/host/pkg/deb.bats into
 # $BUILD/deb, with the module dkms builds from them on this host for each
 # kernel in $BUILD/dkms (scripts/dkms-prebuild.sh): tests/vm/89-packages
 # installs those in the guest.  Never an earlier run's: without new ones
@@ -98,11 +98,11 @@ SSDT_DEB_BUILD=$BUILD
 export SSDT_DEB_BUILD
 deb_suite() {
 	step deb
-	if SSDTUNE=$REPO/tools/ssdtune/ssdtune bats --timing --formatter tap tests/host/deb.bats \
+	if SSDTUNE=$REPO/tools/ssdtune/ssdtune bats --timing --formatter tap tests/host/pkg/deb.bats \
 		>"$BUILD/results/deb.tap.partial"; then
 		:
 	else
-		echo "check: deb: tests/host/deb.bats failed"
+		echo "check: deb: tests/host/pkg/deb.bats failed"
 	fi
 	cat "$BUILD/results/deb.tap.partial"
 	mv "$BUILD/results/deb.tap.partial" "$BUILD/results/deb.tap"

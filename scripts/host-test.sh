@@ -32,7 +32,7 @@ trap 'rm -rf "$tmp"' EXIT
 # runs them on their own (make check runs deb.bats first: the packages it
 # builds are the ones the VM suite installs).
 files=()
-for f in "$REPO"/tests/host/*.bats; do
+for f in "$REPO"/tests/host/*/*.bats; do
 	case " ${HOST_TEST_SKIP:-} " in
 	*" ${f##*/} "*) continue ;;
 	esac

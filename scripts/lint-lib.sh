@@ -5,7 +5,7 @@
 # what the compiler made of each of their .c files: an undefined
 # reference to stdout or stderr, to a function that prints to them, or to
 # one that ends the process, fails.  Run by `make lint` and by the host
-# tests (tests/host/layout.bats).  Exit 0 if clean.
+# tests (tests/host/harness/layout.bats).  Exit 0 if clean.
 set -eu
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)

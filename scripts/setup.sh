@@ -111,7 +111,7 @@ if [ ! -x "$BUILD_DIR/irqbalance/irqbalance" ]; then
 	rm -rf "$tmp"
 fi
 # Debian's promtool and node_exporter for the metrics tests
-# (tests/host/metrics.bats, tests/vm/86-metrics.bats), unpacked, not
+# (tests/host/cmd/metrics.bats, tests/vm/86-metrics.bats), unpacked, not
 # installed: the packages would start a Prometheus server and an exporter
 # on this host.
 if [ ! -x "$BUILD_DIR/prometheus/promtool" ] || [ ! -x "$BUILD_DIR/prometheus/node_exporter" ]; then
@@ -132,7 +132,7 @@ if [ ! -x "$BUILD_DIR/prometheus/promtool" ] || [ ! -x "$BUILD_DIR/prometheus/no
 	rm -rf "$tmp"
 fi
 # ansible-core and ansible-lint from PyPI for the Ansible role's tests
-# (misc/ansible; tests/host/ansible.bats, tests/vm/ansible/role.bats).
+# (misc/ansible; tests/host/pkg/ansible.bats, tests/vm/ansible/role.bats).
 if [ ! -x "$BUILD_DIR/ansible/bin/ansible-playbook" ] || [ ! -x "$BUILD_DIR/ansible/bin/ansible-lint" ]; then
 	log "installing ansible-core and ansible-lint into $BUILD_DIR/ansible"
 	python3 -m venv "$BUILD_DIR/ansible"

@@ -4,9 +4,11 @@
 
 bats_require_minimum_version 1.5.0
 
-REPO=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+# tests/host, whose subfolders hold the test files by kind (testing.md)
+HOST_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HOST_DIR/../.." && pwd)
 SSDTUNE=${SSDTUNE:-$REPO/tools/ssdtune/ssdtune}
-MKSYS=$BATS_TEST_DIRNAME/fixtures/mksys.py
+MKSYS=$HOST_DIR/fixtures/mksys.py
 
 NVME=0000:41:00.0	# on nvme: nvme0 with nvme0n1 and nvme0n1p1
 SSDT=0000:42:00.0	# on ssdtune: ssdt0 with ssdt0n1
@@ -92,7 +94,7 @@ make_topo() {	# make_topo NAME
 	rm -rf "$BATS_TEST_TMPDIR/sys" "$BATS_TEST_TMPDIR/proc"
 	FX=$BATS_TEST_TMPDIR/sys
 	PFX=$BATS_TEST_TMPDIR/proc
-	"$BATS_TEST_DIRNAME/fixtures/mktopo.py" "$1" "$FX" "$PFX"
+	"$HOST_DIR/fixtures/mktopo.py" "$1" "$FX" "$PFX"
 }
 
 # A checksum of the whole fixture (/sys and, if any, /proc pieces):

@@ -6,7 +6,7 @@
 # for each vector, IRQBALANCE_BANNED_CPULIST = the I/O cores) it leaves
 # them there.  The guest has no systemd: the drop-in that carries these
 # options to irqbalance.service and its restart are tested on the host
-# (tests/host/tune.bats).
+# (tests/host/cmd/tune.bats).
 #
 # vm-kernels: both (irqbalance on each kernel's vectors)
 

@@ -24,7 +24,7 @@
 # vm-kernels: full-both (packaging, no kernel interface of its own, and
 # minutes under TCG: make check-full, on both kernels; make check builds
 # and inspects the packages and the DKMS build for both kernels on the
-# host, tests/host/deb.bats)
+# host, tests/host/pkg/deb.bats)
 # time: 3 minutes (6.12: 166 s with the small module tree, 334 s without)
 
 load lib/common

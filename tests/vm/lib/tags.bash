@@ -65,7 +65,7 @@ vm_select() {
 # vm_count SKIPTAGS FILE...: "FILE:N" for each file, N its @test cases
 # bats runs with --filter-tags '!TAG1,!TAG2...' (every case if SKIPTAGS,
 # comma-separated, is empty): those whose "# bats test_tags=" line names
-# one of them drop out.  tests/host/layout.bats checks it against bats
+# one of them drop out.  tests/host/harness/layout.bats checks it against bats
 # --count.
 vm_count() {
 	local skip=$1

@@ -19,7 +19,6 @@
 #include "lib/ssdtdev.h"
 #include "lib/sysfs.h"
 #include "lib/tune.h"
-#include "lib/devname.h"
 
 /* The storage functions named @names (any name of a controller,
  * devname.h), as indexes into t->pcis. */

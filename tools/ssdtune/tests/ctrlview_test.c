@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of qualify's comparison (ctrlview.c, the pure part): two views
  * in, the differences that matter out.  Reading a view off a live
- * controller is left to the bats tests (tests/host/qualify.bats). */
+ * controller is left to the bats tests (tests/host/cmd/qualify.bats). */
 #include <stdio.h>
 #include <string.h>
 

@@ -6,7 +6,7 @@
  * file keeps what is written, as a driver that neither rounds nor refuses;
  * a refusal is a write to a file that does not exist.  Finding the
  * controller in /sys/class/ssdtune (knob_set_run(), ssdtdev_dir()) is left
- * to the bats tests (tests/host/set.bats).
+ * to the bats tests (tests/host/cmd/set.bats).
  */
 #include <errno.h>
 #include <limits.h>

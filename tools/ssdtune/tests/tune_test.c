@@ -4,7 +4,7 @@
  * (tune.c), on plain files in a scratch directory standing in for sysfs:
  * what tune_save() keeps, what tune_apply() writes, what tune_check()
  * calls drift, what tune_restore() and tune_residue() put back, and the
- * summary of a saved state.  Left to the bats tests (tests/host/tune.bats
+ * summary of a saved state.  Left to the bats tests (tests/host/cmd/tune.bats
  * against fixture trees): what needs the host's /sys and /proc, that is
  * tune_plan() and tune_applied_io_cpus() (topo_gather()), interrupt
  * vectors (tune_record(), their checks and restores by PCI address and

@@ -1,0 +1,493 @@
+#!/usr/bin/env bats
+# ssdtune bench against the fixture /sys (ssdt0n1 on 0000:42:00.0) with a
+# stand-in fio on PATH (fixtures/bench-bin/fio: fio-shaped JSON, IOPS per
+# round from $FAKE_FIO_IOPS) and a stand-in blkdiscard.
+
+load ../helpers
+
+bench_setup() {
+	export PATH="$BATS_TEST_DIRNAME/../fixtures/bench-bin:$PATH"
+	export FAKE_FIO_LOG=$BATS_TEST_TMPDIR/fio.log
+	export FAKE_FIO_STATE=$BATS_TEST_TMPDIR/fio.state
+	OUT=$BATS_TEST_TMPDIR/out
+	SC=$(fx_dev 2)/ssdtune/ssdt0
+}
+
+setup() {
+	[ -x "$SSDTUNE" ] || skip "no $SSDTUNE (make -C tools/ssdtune)"
+	make_fixture
+	bench_setup
+}
+
+# report KEY...: a field of $OUT/bench.json (or of $1 if it is a file)
+report() {
+	local f=$OUT/bench.json
+	[ -f "$1" ] && { f=$1; shift; }
+	python3 -c '
+import json, sys
+v = json.load(open(sys.argv[1]))
+for k in sys.argv[2:]:
+    v = v[int(k)] if isinstance(v, list) else v[k]
+print(json.dumps(v) if isinstance(v, (list, dict, bool)) or v is None else v)' "$f" "$@"
+}
+
+@test "bench runs every cell of the matrix in rounds and writes JSON, CSV and a table" {
+	run --separate-stderr ssdt bench ssdt0n1 --bs 4k,128k --qd 1,4x8 \
+		--rounds 3 --runtime 1 --out "$OUT"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ -z "$stderr" ]
+	[ "$(report cells | python3 -c 'import json,sys; print(" ".join(json.load(sys.stdin)))')" = \
+	  "randread-4k-t1q1 randread-4k-t4q8 randread-128k-t1q1 randread-128k-t4q8" ]
+	[ "$(wc -l <"$FAKE_FIO_LOG")" -eq 12 ]
+	[ "$(grep -c '^randread-128k-t4q8 rw=randread bs=131072 iodepth=8 numjobs=4 filename=/dev/ssdt0n1$' "$FAKE_FIO_LOG")" -eq 3 ]
+	[ "$(report cells randread-4k-t1q1 rounds | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" -eq 3 ]
+	for k in device host method purge precondition cells files; do
+		report "$k" >/dev/null || { echo "no $k"; false; }
+	done
+	[ "$(report device driver)" = ssdtune ]
+	[ "$(report device pci_address)" = 0000:42:00.0 ]
+	[ "$(report method suite)" = quick ]
+	[ "$(report purge)" = none ]
+	[ "$(head -n 1 "$OUT/bench.csv")" = "cell,rw,read_pct,pattern,io_size,bs,threads,depth,round,iops,mbps,clat_mean_us,clat_p50_us,clat_p99_us,clat_p99_9_us,clat_p99_99_us,cpu_pct,cpu_us_per_io,irq_per_io,temperature_c,power_estimate_mw,throttle_events,suspect,steady_state" ]
+	[ "$(tail -n +2 "$OUT/bench.csv" | wc -l)" -eq 12 ]
+	grep -q '^randread-128k-t4q8 .* 128k ' "$OUT/bench.txt"
+	[[ "$output" == *"report: $OUT/bench.json"* ]]
+}
+
+@test "per-round figures come from fio's JSON: IOPS, MB/s at the IO size, latency percentiles" {
+	FAKE_FIO_IOPS=2000 run --separate-stderr ssdt bench ssdt0n1 --bs 128k \
+		--qd 4 --rounds 3 --runtime 2 --out "$OUT"
+	[ "$status" -eq 0 ]
+	c=randread-128k-t1q4
+	[ "$(report cells $c rounds 0 iops)" = 2000.0 ]
+	[ "$(report cells $c rounds 0 ios)" = 4000 ]
+	[ "$(report cells $c rounds 0 mbps)" = 262.144 ]
+	[ "$(report cells $c io_size)" = 128k ]
+	[ "$(report cells $c rounds 0 clat_mean_us)" = 2000.0 ]
+	[ "$(report cells $c rounds 0 clat_p99_us)" = 4000.0 ]
+	[ "$(report cells $c rounds 0 clat_p99_99_us)" = 16000.0 ]
+	[ "$(report cells $c summary iops median)" = 2000.0 ]
+	[ "$(report cells $c summary iops n)" = 3 ]
+	cpu=$(report cells $c rounds 0 cpu_pct)
+	python3 -c "import sys; v=float(sys.argv[1]); sys.exit(not 0 <= v <= 100)" "$cpu"
+}
+
+@test "steady state: rounds continue until a PTS window is met, figures from that window" {
+	FAKE_FIO_IOPS=3000,2600,2200,1800,1500,1300,1300,1250,1000,1010,990,1005,995,5000 \
+		run --separate-stderr ssdt bench ssdt0n1 --bs 4k --qd 1 --rounds 3 \
+		--runtime 1 --steady-state --out "$OUT"
+	[ "$status" -eq 0 ]
+	c=randread-4k-t1q1
+	[ "$(report cells $c steady_state status)" = reached ]
+	[ "$(report cells $c steady_state window)" = "[9, 13]" ]
+	[ "$(report cells $c steady_state rounds)" = 13 ]
+	[ "$(report cells $c summary iops median)" = 1000.0 ]
+	[ "$(report cells $c summary iops min)" = 990.0 ]
+	[ "$(report cells $c summary_rounds)" = "steady-state window" ]
+	[ -f "$OUT/steady-$c.png" ]
+	grep -q "reached (13 rounds)" "$OUT/bench.txt"
+}
+
+@test "steady state NOT reached after 25 rounds is said in the report" {
+	FAKE_FIO_IOPS=$(python3 -c 'print(",".join(str(int(10000*0.95**i)) for i in range(30)))') \
+		run --separate-stderr ssdt bench ssdt0n1 --bs 4k --qd 1 \
+		--runtime 1 --steady-state --out "$OUT"
+	[ "$status" -eq 0 ]
+	c=randread-4k-t1q1
+	[ "$(report cells $c steady_state status)" = "steady state NOT reached" ]
+	[ "$(report cells $c steady_state rounds)" = 25 ]
+	[ "$(wc -l <"$FAKE_FIO_LOG")" -eq 25 ]
+	grep -q "steady state NOT reached (25 rounds)" "$OUT/bench.txt"
+}
+
+@test "--dry-run prints the fio jobs and runs nothing" {
+	run --separate-stderr ssdt --dry-run bench ssdt0n1 --bs 4k --qd 1,32 \
+		--rw 70/30 --ioengine io_uring --cpus 2-3 --destroy-data --out "$OUT"
+	[ "$status" -eq 0 ]
+	[ ! -e "$FAKE_FIO_LOG" ]
+	[ ! -e "$OUT" ]
+	[[ "$output" == *"[rand-70r-4k-t1q32]"* ]]
+	[[ "$output" == *"rw=randrw"*"rwmixread=70"* ]]
+	[[ "$output" == *"ioengine=io_uring"* ]]
+	[[ "$output" == *"cpus_allowed=2-3"* ]]
+	[[ "$output" == *"filename=/dev/ssdt0n1"* ]]
+}
+
+@test "a write workload is refused without --destroy-data, in one line, running nothing" {
+	run --separate-stderr ssdt bench ssdt0n1 --rw 65/35 --out "$OUT"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[ "$stderr" = "ssdtune: refusing to write to ssdt0n1 (write workload): bench destroys its data only with --destroy-data" ]
+	[ ! -e "$FAKE_FIO_LOG" ]
+}
+
+@test "purge and precondition are refused without --destroy-data" {
+	run --separate-stderr ssdt bench ssdt0n1 --purge --out "$OUT"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[[ "$stderr" == *"(purge): bench destroys its data only with --destroy-data" ]]
+	run --separate-stderr ssdt bench ssdt0n1 --precondition --out "$OUT"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"(precondition): bench destroys its data only with --destroy-data" ]]
+	run --separate-stderr ssdt --dry-run bench ssdt0n1 --suite pts-iops
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[ ! -e "$FAKE_FIO_LOG" ]
+}
+
+@test "destructive steps refuse a mounted device even with --destroy-data" {
+	run --separate-stderr ssdt_with_mount "$SSDT_NS/dev" bench ssdt0n1 \
+		--rw write --destroy-data --out "$OUT"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[[ "$stderr" == "ssdtune: refusing to write to ssdt0n1: ssdt0n1 is mounted on $BATS_TEST_TMPDIR/mnt" ]]
+	[ ! -e "$FAKE_FIO_LOG" ]
+}
+
+@test "read-only bench of a mounted device is allowed" {
+	run --separate-stderr ssdt_with_mount "$SSDT_NS/dev" bench ssdt0n1 \
+		--rounds 1 --bs 4k --qd 1 --out "$OUT"
+	[ "$status" -eq 0 ]
+	[ "$(wc -l <"$FAKE_FIO_LOG")" -eq 1 ]
+}
+
+@test "purge (blkdiscard, Format NVM out of reach) then the 2x sequential precondition run before the cells" {
+	run --separate-stderr ssdt bench ssdt0n1 --purge --precondition \
+		--destroy-data --rw 0/100 --bs 4k --qd 1 --rounds 1 --out "$OUT"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(sed -n 1p "$FAKE_FIO_LOG")" = "blkdiscard -f /dev/ssdt0n1" ]
+	[ "$(sed -n 2p "$FAKE_FIO_LOG")" = "precondition rw=write bs=128k iodepth=32 numjobs=1 filename=/dev/ssdt0n1" ]
+	[ "$(sed -n 3p "$FAKE_FIO_LOG")" = "randwrite-4k-t1q1 rw=randwrite bs=4096 iodepth=1 numjobs=1 filename=/dev/ssdt0n1" ]
+	grep -q '^loops=2$' "$OUT/jobs/precondition.fio"
+	[ "$(report purge)" = blkdiscard ]
+	# ssdt() runs in a network namespace of its own: no ssdtune family
+	[ "$(report purge_note)" = "no netlink family 'ssdtune' (ssdtune.ko not loaded)" ]
+	[[ "$(report precondition method)" == "sequential 128k writes"* ]]
+	[ "$(report method destroy_data)" = true ]
+}
+
+@test "a failing purge stops the run with one line" {
+	FAKE_BLKDISCARD_FAIL="blkdiscard: Operation not supported" \
+		run --separate-stderr ssdt bench ssdt0n1 --purge --destroy-data --out "$OUT"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[ "$stderr" = "ssdtune: purge of /dev/ssdt0n1 failed (blkdiscard exit 1): blkdiscard: Operation not supported" ]
+}
+
+# A /proc fixture with the vectors of ssdt0 (40, 41) and of nvme0 (42).
+make_irqs() {
+	PFX=$BATS_TEST_TMPDIR/proc
+	mkdir -p "$PFX/irq/40" "$PFX/irq/41" "$PFX/irq/42"
+	echo 0-1 >"$PFX/irq/40/smp_affinity_list"
+	echo 1 >"$PFX/irq/41/smp_affinity_list"
+	echo 1 >"$PFX/irq/41/effective_affinity_list"
+	cat >"$PFX/interrupts" <<-'EOT'
+	            CPU0       CPU1
+	  40:          5          0  PCI-MSIX-0000:42:00.0   0-edge      ssdt0q0
+	  41:        100        200  PCI-MSIX-0000:42:00.0   1-edge      ssdt0q1
+	  42:          7          7  PCI-MSIX-0000:41:00.0   0-edge      nvme0q0
+	 LOC:       1000       1000   Local timer interrupts
+	EOT
+	export FAKE_FIO_IRQS=$PFX/interrupts
+}
+
+# The read-only knobs of ssdt0 that bench records.
+make_knobs() {
+	echo host >"$SC/coalesce_mode"
+	echo iops >"$SC/coalesce_profile"
+	echo 32 >"$SC/coalesce_threshold"
+	echo 100 >"$SC/coalesce_time_us"
+	echo 0 >"$SC/power_limit_mw"
+	echo auto >"$SC/power_limit_mode"
+	echo 0 >"$SC/power_state"
+	echo 40000 >"$SC/temperature_mc"
+	echo 0 >"$SC/throttle_events"
+	echo 5000 >"$SC/power_estimate_mw"
+}
+
+@test "ssdtune knobs, temperature and interrupts per I/O of the device's own vectors are recorded" {
+	make_irqs
+	make_knobs
+	FAKE_FIO_IRQ_NAME=ssdt0q1 FAKE_FIO_IRQ_RATIO=0.25 \
+		run --separate-stderr ssdt bench ssdt0n1 --bs 4k --qd 8 --rounds 3 \
+		--runtime 1 --out "$OUT"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	c=randread-4k-t1q8
+	[ "$(report cells $c rounds 0 irq_per_io)" = 0.25 ]
+	[ "$(report cells $c summary irq_per_io median)" = 0.25 ]
+	[ "$(report device irqs)" = 2 ]
+	[ "$(report host irqs 1 irq)" = 41 ]
+	[ "$(report host irqs 1 affinity)" = 1 ]
+	[ "$(report cells $c ssdtune coalesce_profile)" = iops ]
+	[ "$(report cells $c ssdtune power_limit_mode)" = auto ]
+	[ "$(report cells $c rounds 0 temperature_c)" = 40.0 ]
+	[ "$(report cells $c rounds 0 power_estimate_mw)" = 5000.0 ]
+	[ "$(report cells $c rounds 0 throttle_events)" = 0.0 ]
+	[ "$(report cells $c suspect)" = false ]
+}
+
+@test "a round whose temperature reaches the warning threshold is marked suspect" {
+	make_knobs
+	FAKE_FIO_TEMP=$SC/temperature_mc FAKE_FIO_TEMP_MC=71500 \
+		run --separate-stderr ssdt bench ssdt0n1 --bs 4k --qd 1 --rounds 3 \
+		--runtime 1 --out "$OUT"
+	[ "$status" -eq 0 ]
+	c=randread-4k-t1q1
+	[ "$(report cells $c suspect)" = true ]
+	[ "$(report cells $c rounds 0 suspect_reason)" = "temperature 71.5 C reached the 70.00 C warning threshold (default)" ]
+	[ "$(report method temp_warn_source)" = default ]
+	grep -q "SUSPECT" "$OUT/bench.txt"
+	FAKE_FIO_TEMP=$SC/temperature_mc FAKE_FIO_TEMP_MC=71500 \
+		run --separate-stderr ssdt bench ssdt0n1 --bs 4k --qd 1 --rounds 3 \
+		--runtime 1 --temp-warn 75 --out "$OUT.2"
+	[ "$(report "$OUT.2/bench.json" cells $c suspect)" = false ]
+	[ "$(report "$OUT.2/bench.json" method temp_warn_source)" = option ]
+}
+
+@test "the drive's own warning threshold (temperature_warn_mc, WCTEMP) is used when --temp-warn is not given" {
+	make_knobs
+	echo 69850 >"$SC/temperature_warn_mc"
+	FAKE_FIO_TEMP=$SC/temperature_mc FAKE_FIO_TEMP_MC=69900 \
+		run --separate-stderr ssdt bench ssdt0n1 --bs 4k --qd 1 --rounds 3 \
+		--runtime 1 --out "$OUT"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	c=randread-4k-t1q1
+	[ "$(report method temp_warn_c)" = 69.85 ]
+	[ "$(report method temp_warn_source)" = device ]
+	[ "$(report cells $c rounds 0 suspect_reason)" = "temperature 69.9 C reached the 69.85 C warning threshold (device)" ]
+	# --temp-warn still wins over the drive
+	rm -rf "$FAKE_FIO_STATE"
+	FAKE_FIO_TEMP=$SC/temperature_mc FAKE_FIO_TEMP_MC=69900 \
+		run --separate-stderr ssdt bench ssdt0n1 --bs 4k --qd 1 --rounds 3 \
+		--runtime 1 --temp-warn 80 --out "$OUT.2"
+	[ "$(report "$OUT.2/bench.json" cells $c suspect)" = false ]
+	[ "$(report "$OUT.2/bench.json" method temp_warn_c)" = 80.0 ]
+}
+
+@test "bench compare prints setting, metric, A, B and delta %; a gain inside the spread is noise" {
+	FAKE_FIO_IOPS=1000,1010,990 run ssdt bench ssdt0n1 --bs 4k --qd 1,8 \
+		--rounds 3 --runtime 1 --out "$OUT.a"
+	[ "$status" -eq 0 ]
+	rm -rf "$FAKE_FIO_STATE"
+	# QD1: +20% with tight runs; QD8: same series, so every figure is equal
+	FAKE_FIO_IOPS=1200,1210,1190 run ssdt bench ssdt0n1 --bs 4k --qd 1 \
+		--rounds 3 --runtime 1 --out "$OUT.b"
+	[ "$status" -eq 0 ]
+	rm -rf "$FAKE_FIO_STATE"
+	FAKE_FIO_IOPS=1050,800,1200 run ssdt bench ssdt0n1 --bs 4k --qd 1 \
+		--rounds 3 --runtime 1 --out "$OUT.c"
+	[ "$status" -eq 0 ]
+	run --separate-stderr ssdt bench compare "$OUT.a/bench.json" "$OUT.b/bench.json"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[[ "$output" == *"setting"*"metric"*"A median [min..max]"*"B median [min..max]"*"delta %"* ]]
+	echo "$output" | grep -E -q '^4k random read QD1x1 +IOPS +1000 \[990\.\.1010\] +1200 \[1190\.\.1210\] +\+20\.0% +better$'
+	echo "$output" | grep -E -q '^4k random read QD1x1 +p99 us .* -16\.7% +better$'
+	run --separate-stderr ssdt --json bench compare "$OUT.a/bench.json" "$OUT.c/bench.json"
+	[ "$status" -eq 0 ]
+	[ "$(json .rows.0.metric)" = iops ]
+	[ "$(json .rows.0.delta_pct)" = 5.0 ]
+	[ "$(json .rows.0.verdict)" = "within noise" ]
+	[ "$(json .rows.0.a.n)" = 3 ]
+}
+
+@test "bench compare refuses a file that is not a bench report, in one line" {
+	echo '{"x": 1}' >"$BATS_TEST_TMPDIR/x.json"
+	run --separate-stderr ssdt bench compare "$BATS_TEST_TMPDIR/x.json" "$BATS_TEST_TMPDIR/x.json"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[ "$stderr" = "ssdtune: $BATS_TEST_TMPDIR/x.json is not an ssdtune bench report (no \"cells\")" ]
+	run --separate-stderr ssdt bench compare "$BATS_TEST_TMPDIR/x.json"
+	[ "$status" -eq 2 ]
+	assert_one_error_line
+}
+
+@test "bad bench flags exit 2 with one line each" {
+	local args
+	for args in "--bs 3000" "--bs 2m" "--qd 0" "--qd 4x" "--rw 70/20" \
+		"--ioengine sync" "--runtime x" "--rounds 26" "--suite foo" \
+		"--random --seq" "--frobnicate" "--cpus a-b" "--jobs 0"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr ssdt bench ssdt0n1 $args
+		[ "$status" -eq 2 ] || { echo "$args: status $status"; false; }
+		assert_one_error_line || { echo "$args"; false; }
+	done
+	[ ! -e "$FAKE_FIO_LOG" ]
+}
+
+@test "fio too old or missing: one clear line" {
+	FAKE_FIO_VERSION=fio-3.1 run --separate-stderr ssdt bench ssdt0n1 --out "$OUT"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[ "$stderr" = "ssdtune: fio-3.1 is too old: bench needs fio 3.26 or newer" ]
+	mkdir "$BATS_TEST_TMPDIR/bin"
+	for t in unshare sh mount id; do ln -s "$(command -v $t)" "$BATS_TEST_TMPDIR/bin/$t"; done
+	no_fio() { PATH=$BATS_TEST_TMPDIR/bin ssdt "$@"; }
+	run --separate-stderr no_fio bench ssdt0n1 --out "$OUT"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[[ "$stderr" == "ssdtune: fio is not installed"* ]]
+}
+
+@test "a fio failure stops the run with fio's own line" {
+	FAKE_FIO_FAIL="fio: pid=0, err=13/file:filesetup.c:805, func=open, error=Permission denied" \
+		run --separate-stderr ssdt bench ssdt0n1 --bs 4k --qd 1 --out "$OUT"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[ "$stderr" = "ssdtune: fio failed (randread-4k-t1q1 round 1, exit 1): fio: pid=0, err=13/file:filesetup.c:805, func=open, error=Permission denied" ]
+}
+
+@test "--json prints the whole report on stdout" {
+	run --separate-stderr ssdt --json bench ssdt0n1 --bs 4k --qd 1 --rounds 3 \
+		--runtime 1 --out "$OUT"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "$(json .command)" = bench ]
+	[ "$(json .status)" = ok ]
+	[ "$(json .cells.randread-4k-t1q1.summary.iops.median)" = 1000.0 ]
+	[ "$(json .files.csv)" = "$OUT/bench.csv" ]
+	[ "$(json .host.kernel)" = "$(uname -r)" ]
+	[ "$(json .method.fio)" = fio-3.33 ]
+}
+
+@test "--ab runs baseline, apply, the tuned run, revert, then compares" {
+	export SSDTUNE_BENCH_SELF=$BATS_TEST_DIRNAME/../fixtures/bench-bin/ssdtune-self
+	run --separate-stderr ssdt bench ssdt0n1 --ab latency --bs 4k --qd 1 \
+		--rounds 3 --runtime 1 --out "$OUT"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(cut -d' ' -f1-2 "$FAKE_FIO_LOG" | tr '\n' ';')" = \
+	  "randread-4k-t1q1 rw=randread;randread-4k-t1q1 rw=randread;randread-4k-t1q1 rw=randread;apply --profile;randread-4k-t1q1 rw=randread;randread-4k-t1q1 rw=randread;randread-4k-t1q1 rw=randread;revert --state-dir;" ]
+	# the bench's device only, and a state directory of the bench's own:
+	# its revert puts back what the admin had applied
+	grep -qx "apply --profile latency --state-dir $OUT/ab-state 0000:42:00.0" "$FAKE_FIO_LOG"
+	grep -qx "revert --state-dir $OUT/ab-state" "$FAKE_FIO_LOG"
+	[ -f "$OUT/baseline/bench.json" ]
+	[ -f "$OUT/tuned/bench.json" ]
+	[[ "$output" == *"A: $OUT/baseline/bench.json"* ]]
+	[[ "$output" == *"within noise"* ]]
+}
+
+@test "--ab: Ctrl-C during the tuned run stops it at the next round, reverts, and exits 130" {
+	export SSDTUNE_BENCH_SELF=$BATS_TEST_DIRNAME/../fixtures/bench-bin/ssdtune-self
+	FAKE_FIO_SIGNAL=2 run --separate-stderr ssdt bench ssdt0n1 --ab latency --bs 4k --qd 1 \
+		--rounds 3 --runtime 1 --out "$OUT"
+	[ "$status" -eq 130 ]
+	assert_one_error_line
+	[[ "$stderr" == "ssdtune: interrupted by signal 2: interrupted before round 2 of randread-4k-t1q1 (what apply changed is reverted)" ]]
+	[ "$(tail -1 "$FAKE_FIO_LOG")" = "revert --state-dir $OUT/ab-state" ]
+	[ "$(grep -c rw=randread "$FAKE_FIO_LOG")" = 4 ]
+}
+
+@test "--ab: a failed (or killed) apply is reverted, and the bench stops with one line" {
+	export SSDTUNE_BENCH_SELF=$BATS_TEST_DIRNAME/../fixtures/bench-bin/ssdtune-self
+	FAKE_APPLY_EXIT=137 run --separate-stderr ssdt bench ssdt0n1 --ab latency --bs 4k --qd 1 \
+		--rounds 3 --runtime 1 --out "$OUT"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[[ "$stderr" == "ssdtune: ssdtune apply --profile latency failed (exit 137) and was reverted; the baseline is in $OUT/baseline" ]]
+	[ "$(tail -1 "$FAKE_FIO_LOG")" = "revert --state-dir $OUT/ab-state" ]
+}
+
+@test "--ab without apply/revert commands fails with one clear line before measuring" {
+	export SSDTUNE_BENCH_SELF=$BATS_TEST_DIRNAME/../fixtures/bench-bin/ssdtune-self
+	FAKE_SELF_MISSING=1 run --separate-stderr ssdt bench ssdt0n1 --ab latency --out "$OUT"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[ "$stderr" = "ssdtune: bench --ab needs the 'apply' and 'revert' commands, which this ssdtune does not have" ]
+	[ ! -e "$FAKE_FIO_LOG" ]
+}
+
+# topo_disk: on a make_topo fixture, give ssdt0 (0000:41:00.0) a namespace
+# ssdt0n1 so that bench can run on it.
+topo_disk() {
+	local d=devices/pci0000:40/0000:40:01.1/0000:41:00.0/block/ssdt0n1
+	mkdir -p "$FX/$d"
+	echo 2097152 >"$FX/$d/size"
+	ln -s "../$d" "$FX/block/ssdt0n1"
+}
+
+@test "with a profile applied, fio runs on the I/O cores the profile plans for the device; --cpus wins" {
+	make_topo 4n128c
+	topo_disk
+	STATE=$BATS_TEST_TMPDIR/state
+	# nothing applied: fio is not placed
+	run --separate-stderr ssdt bench ssdt0n1 --dry-run --json --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(printf '%s' "$output" | python3 -c 'import json,sys; print(json.load(sys.stdin)["cpus_source"])')" = none ]
+	[[ $output != *cpus_allowed* ]]
+	run --separate-stderr ssdt plan --profile latency --json 0000:41:00.0
+	io=$(printf '%s' "$output" | python3 -c 'import json,sys; print(json.load(sys.stdin)["devices"][0]["io_cpus"])')
+	[ -n "$io" ]
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	run --separate-stderr ssdt bench ssdt0n1 --dry-run --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[[ $output == *"# fio on CPUs $io (the I/O cores of the applied profile)"* ]]
+	[ "$(grep -c "^cpus_allowed=$io\$" <<<"$output")" -eq 4 ]	# 2 sizes x 2 depths
+	run --separate-stderr ssdt bench ssdt0n1 --bs 4k --qd 1 --rounds 1 --runtime 1 \
+		--out "$OUT" --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(report method cpus)" = "$io" ]
+	[ "$(report method cpus_source)" = plan ]
+	[ "$(report method cpus_profile)" = latency ]
+	grep -qx "cpus_allowed=$io" "$OUT/jobs/randread-4k-t1q1.fio"
+	# the host state is read where the load runs: the first I/O core's
+	# governor (latency sets performance there), not cpu0's
+	[ "$(report host state_cpu)" = "${io%%[-,]*}" ]
+	[ "$(report host governor)" = performance ]
+	[ "$(cat "$FX/devices/system/cpu/cpu0/cpufreq/scaling_governor")" != performance ]
+	# --cpus wins over the plan
+	run --separate-stderr ssdt bench ssdt0n1 --dry-run --json --cpus 3 --state-dir "$STATE"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s' "$output" | python3 -c 'import json,sys; v=json.load(sys.stdin); print(v["cpus_source"], v["cpus"])')" = "option 3" ]
+}
+
+@test "--cpus naming a CPU that is not online: one line, exit status 2, nothing run" {
+	make_topo 1s8c
+	run --separate-stderr ssdt bench --dry-run --cpus 6-9 --bs 4k --qd 1
+	[ "$status" -eq 2 ]
+	assert_one_error_line
+	[[ "$stderr" == "ssdtune: bench: --cpus '6-9': CPUs 8-9 are not online (online: 0-7)"* ]]
+	[ ! -e "${FAKE_FIO_LOG:-/nonexistent}" ]
+}
+
+@test "knobs changed by 'ssdtune set' are not a plan: fio is not placed" {
+	make_topo 4n128c
+	topo_disk
+	STATE=$BATS_TEST_TMPDIR/state
+	run --separate-stderr ssdt set ssdt0 power_limit_mw=5000 --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ -f "$STATE/state.json" ]
+	run --separate-stderr ssdt bench ssdt0n1 --dry-run --json --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(printf '%s' "$output" | python3 -c 'import json,sys; print(json.load(sys.stdin)["cpus_source"])')" = none ]
+}
+
+@test "purge of a namespace on nvme: Format NVM only through the device sysfs names, else blkdiscard" {
+	# /dev/nvme0n1 here is the host's (or none), never the fixture's
+	# 259:900000: the ioctl is not sent to it
+	run --separate-stderr ssdt bench nvme0n1 --purge --destroy-data --bs 4k \
+		--qd 1 --rounds 1 --out "$OUT"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(sed -n 1p "$FAKE_FIO_LOG")" = "blkdiscard -f /dev/nvme0n1" ]
+	[ "$(report purge)" = blkdiscard ]
+	note=$(report purge_note)
+	[[ $note == "cannot open /dev/nvme0n1: "* || $note == "/dev/nvme0n1 is not the block device /sys/block/nvme0n1 names" ]]
+}
+
+@test "with a profile applied with --io-cores N, fio runs on those N cores (the plan is made again with the applied io_cores)" {
+	make_topo 4n128c
+	topo_disk
+	STATE=$BATS_TEST_TMPDIR/state
+	run --separate-stderr ssdt plan --profile latency --io-cores 2 --json 0000:41:00.0
+	io=$(printf '%s' "$output" | python3 -c 'import json,sys; print(json.load(sys.stdin)["devices"][0]["io_cpus"])')
+	run --separate-stderr ssdt plan --profile latency --json 0000:41:00.0
+	all=$(printf '%s' "$output" | python3 -c 'import json,sys; print(json.load(sys.stdin)["devices"][0]["io_cpus"])')
+	[ -n "$io" ]
+	[ "$io" != "$all" ]
+	run --separate-stderr ssdt apply --profile latency --io-cores 2 --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	run --separate-stderr ssdt bench ssdt0n1 --dry-run --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[[ $output == *"# fio on CPUs $io (the I/O cores of the applied profile)"* ]]
+}
