@@ -6,16 +6,14 @@
  * put back on the driver it came from.  Reads only, no knob; with
  * --write-test --destroy-data, data written through each driver on the
  * range the admin names is read back through the other (lib/qualio.c).
- * The views and their differences are lib/ctrlview.c's.
+ * The run is lib/qualify_run.c's, the views and their differences
+ * lib/ctrlview.c's; this file checks the arguments and presents.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "cmd/cli.h"
 #include "cmd/output.h"
@@ -24,136 +22,18 @@
 #include "lib/bind.h"
 #include "lib/ctrlview.h"
 #include "lib/parse.h"
-#include "lib/qualio.h"
+#include "lib/qualify_run.h"
 #include "lib/report.h"
 #include "lib/state.h"
-#include "lib/sysfs.h"
 #include "uapi/linux/ssdtune.h"
-
-#define QUAL_MAX_DIFFS	64
-#define QUAL_MAX_LOG	64
-#define QUAL_SETTLE_MS	30000	/* for nvme's controller and namespaces */
 
 static const char *output_file;
 
-/* --write-test: the range, and the steps in the order they ran */
+/* --write-test and its options, then the run */
 static struct {
 	bool on, destroy, range_set, nsid_set;
 	struct qual_io_range r;
-	struct qual_io_step st[4];
-	int n;
-	bool failed;
-	/* a glance at speed under each driver, after its pattern 1 step */
-	struct {
-		char driver[32], disk[NAME_MAX + 1];
-		double iops, p99_us;
-		char error[256];
-	} speed[2];
-	int nspeed;
 } wt;
-
-#define QUAL_SPEED_S	3
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
-/*
- * After nvme took @bdf: wait until its controller is live and its set of
- * namespaces has stayed the same for a second (the scan runs after
- * probe), at most QUAL_SETTLE_MS.
- */
-static void nvme_settle(const char *bdf)
-{
-	struct qual_view v;
-	struct lib_err err;
-	int waited, same = 0, last = -1;
-
-	for (waited = 0; waited < QUAL_SETTLE_MS && same < 10; waited += 100) {
-		if (!qual_view_read(bdf, &v, &err) && !strcmp(v.driver, "nvme")) {
-			char p[PATH_MAX], state[32] = "";
-
-			snprintf(p, sizeof(p), SYS_PCI_DEVICES "/%s/nvme/%s/state",
-				 bdf, v.ctrl);
-			sys_read_opt(p, state, sizeof(state));
-			if (!strcmp(state, "live") && v.nns == last)
-				same++;
-			else
-				same = 0;
-			last = v.nns;
-		}
-		sleep_ms(100);
-	}
-}
-
-/* Give @bdf back to whatever probes it (nvme): 0, or -errno with @err. */
-static int to_nvme(const char *bdf, struct lib_err *err)
-{
-	struct bind_dev d;
-	char now[64];
-	int r;
-
-	r = bind_detach_begin(bdf, &d, err);
-	if (!r)
-		r = bind_release(&d, err);
-	if (!r)
-		r = bind_wait_other(&d, now, sizeof(now), err);
-	if (!r && strcmp(now, "nvme"))
-		r = lib_errf(err, ENODEV, "%s went to %s, not nvme: is nvme loaded?",
-			     bdf, now[0] ? now : "no driver");
-	if (!r)
-		nvme_settle(bdf);
-	return r;
-}
-
-/* Attach @bdf to ssdtune and wait for its controller. */
-static int to_ssdtune(const char *bdf, struct lib_err *err)
-{
-	struct bind_dev d;
-	int r;
-
-	r = bind_attach_begin(bdf, &d, err);
-	if (r > 0)
-		return 0;
-	if (!r)
-		r = bind_to_ssdtune(&d, err);
-	if (!r)
-		r = bind_wait_ctrl(&d, err);
-	return r;
-}
-
-/*
- * The kernel log lines of "ssdtune BDF: " since @fd was opened at the
- * end of /dev/kmsg, into @log; their count.
- */
-static int kmsg_lines(int fd, const char *bdf, char (*log)[QUAL_DIFF_LEN], int max)
-{
-	char rec[2048], want[64];
-	int n = 0;
-	ssize_t got;
-
-	snprintf(want, sizeof(want), SSDTUNE_DRV_NAME " %s: ", bdf);
-	if (fd < 0)
-		return 0;
-	while (n < max && (got = read(fd, rec, sizeof(rec) - 1)) > 0) {
-		char *msg, *nl;
-
-		rec[got] = '\0';
-		msg = strchr(rec, ';');
-		if (!msg)
-			continue;
-		msg++;
-		nl = strchr(msg, '\n');
-		if (nl)
-			*nl = '\0';
-		if (!strncmp(msg, want, strlen(want)))
-			snprintf(log[n++], QUAL_DIFF_LEN, "%s", msg);
-	}
-	return n;
-}
 
 static const char *or_dash(const char *s)
 {
@@ -205,23 +85,54 @@ static void fmt_apst(const struct qual_view *v, char *buf, size_t len)
 				      v->apst[i].from, v->apst[i].to, v->apst[i].ms);
 }
 
-static void print_text(FILE *f, const char *bdf, const char *back,
-		       const struct qual_view *s, const struct qual_view *t,
-		       char (*diff)[QUAL_DIFF_LEN], int nd,
-		       char (*log)[QUAL_DIFF_LEN], int nl)
+/* Each namespace either driver serves, its limits side by side. */
+static void print_namespaces(FILE *f, const struct qual_view *s,
+			     const struct qual_view *t)
 {
-	char a[512], b[512];
+	char a[64];
 	int i, j;
 
+	for (i = 0; i < s->nns || i < t->nns; i++) {
+		const struct qual_ns *x = i < s->nns ? &s->ns[i] : NULL;
+		const struct qual_ns *y = NULL;
+		unsigned int nsid = x ? x->nsid : t->ns[i].nsid;
+
+		for (j = 0; j < t->nns; j++)
+			if (t->ns[j].nsid == nsid)
+				y = &t->ns[j];
+		if (!x && y && i < s->nns)
+			continue;
+		snprintf(a, sizeof(a), "namespace %u", nsid);
+		row(f, a, x ? x->disk : "(not served)", y ? y->disk : "(not served)");
+#define NSROW(what, m) row(f, "  " what, x ? x->m : "", y ? y->m : "")
+		NSROW("logical block size", lbs);
+		NSROW("physical block size", pbs);
+		NSROW("max transfer KiB", max_kb);
+		NSROW("max segments", segs);
+		NSROW("discard max bytes", discard);
+		NSROW("write zeroes max bytes", zeroes);
+		NSROW("write cache", wcache);
+		NSROW("FUA", fua);
+#undef NSROW
+	}
+}
+
+static void print_text(FILE *f, const struct qual_run *q)
+{
+	const struct qual_view *s = &q->nvme, *t = &q->ssdt;
+	int i, nd = q->ndiff;
+	char a[512], b[512];
+
 	fprintf(f, "qualify %s: %s, serial %s, firmware %s (back on %s)\n",
-		bdf, or_dash(s->model), or_dash(s->serial), or_dash(s->firmware), back);
+		q->bdf, or_dash(s->model), or_dash(s->serial), or_dash(s->firmware),
+		q->was_ssdt ? SSDTUNE_DRV_NAME : "nvme");
 	if (!nd)
 		fprintf(f, "verdict: as stock nvme, in every field below that matters\n");
 	else
 		fprintf(f, "verdict: %d difference%s from stock nvme that matter%s:\n",
 			nd, nd == 1 ? "" : "s", nd == 1 ? "s" : "");
 	for (i = 0; i < nd && i < QUAL_MAX_DIFFS; i++)
-		fprintf(f, "  %s\n", diff[i]);
+		fprintf(f, "  %s\n", q->diff[i]);
 	fprintf(f, "\n");
 	row(f, "", "nvme", "ssdtune");
 	row(f, "controller", s->ctrl, t->ctrl);
@@ -246,33 +157,11 @@ static void print_text(FILE *f, const char *bdf, const char *back,
 	snprintf(a, sizeof(a), "%u", s->npss + 1);
 	snprintf(b, sizeof(b), "%u", t->npss + 1);
 	row(f, "power states", s->id_ok ? a : "-", t->id_ok ? b : "-");
-	for (i = 0; i < s->nns || i < t->nns; i++) {
-		const struct qual_ns *x = i < s->nns ? &s->ns[i] : NULL;
-		const struct qual_ns *y = NULL;
-		unsigned int nsid = x ? x->nsid : t->ns[i].nsid;
-
-		for (j = 0; j < t->nns; j++)
-			if (t->ns[j].nsid == nsid)
-				y = &t->ns[j];
-		if (!x && y && i < s->nns)
-			continue;
-		snprintf(a, sizeof(a), "namespace %u", nsid);
-		row(f, a, x ? x->disk : "(not served)", y ? y->disk : "(not served)");
-#define NSROW(what, m) row(f, "  " what, x ? x->m : "", y ? y->m : "")
-		NSROW("logical block size", lbs);
-		NSROW("physical block size", pbs);
-		NSROW("max transfer KiB", max_kb);
-		NSROW("max segments", segs);
-		NSROW("discard max bytes", discard);
-		NSROW("write zeroes max bytes", zeroes);
-		NSROW("write cache", wcache);
-		NSROW("FUA", fua);
-#undef NSROW
-	}
-	if (nl) {
+	print_namespaces(f, s, t);
+	if (q->nlog) {
 		fprintf(f, "\nssdtune's log at attach:\n");
-		for (i = 0; i < nl; i++)
-			fprintf(f, "  %s\n", log[i]);
+		for (i = 0; i < q->nlog; i++)
+			fprintf(f, "  %s\n", q->log[i]);
 	}
 }
 
@@ -336,7 +225,7 @@ static struct json_object *view_json(const struct qual_view *v)
 	return j;
 }
 
-static struct json_object *lines_json(char (*l)[QUAL_DIFF_LEN], int n)
+static struct json_object *lines_json(const char (*l)[QUAL_DIFF_LEN], int n)
 {
 	struct json_object *a = json_object_new_array();
 	int i;
@@ -346,112 +235,14 @@ static struct json_object *lines_json(char (*l)[QUAL_DIFF_LEN], int n)
 	return a;
 }
 
-/* After @st, pattern 1 through a driver: 4 KiB random reads of the range
- * under it, the same blocks under each driver. */
-static void wt_speed(const struct qual_io_step *st)
-{
-	int i = wt.nspeed++;
-	struct lib_err err;
-
-	memcpy(wt.speed[i].driver, st->driver, sizeof(wt.speed[i].driver));
-	memcpy(wt.speed[i].disk, st->disk, sizeof(wt.speed[i].disk));
-	if (bench_quick_read(st->disk, wt.r.off, wt.r.len, QUAL_SPEED_S,
-			     &wt.speed[i].iops, &wt.speed[i].p99_us, &err)) {
-		snprintf(wt.speed[i].error, sizeof(wt.speed[i].error), "%.255s", err.msg);
-		wt.failed = true;
-	}
-}
-
-/*
- * One step of the write test under @v's driver: a write of @pattern read
- * back at once, or a read of it, which runs only if its write passed.
- */
-static void wt_step(const struct qual_view *v, bool write, int pattern)
-{
-	struct qual_io_step *st = &wt.st[wt.n++];
-	int i;
-
-	st->write = write;
-	st->pattern = pattern;
-	for (i = 0; !write && i < wt.n - 1; i++)
-		if (wt.st[i].write && wt.st[i].pattern == pattern && !wt.st[i].ok) {
-			snprintf(st->driver, sizeof(st->driver), "%s", v->driver);
-			snprintf(st->error, sizeof(st->error),
-				 "not run: the write of pattern %d failed", pattern);
-			wt.failed = true;
-			return;
-		}
-	if (qual_io_run(v, &wt.r, st))
-		wt.failed = true;
-	if (st->pattern == 1 && st->ok && wt.nspeed < 2)
-		wt_speed(st);
-}
-
-/*
- * Read under nvme, then under ssdtune, and go back to the driver it came
- * from.  With the write test: pattern 1 is written under that driver
- * before the first move and read under the other; pattern 2 is written
- * under the other and read after the move back.
- */
-static int qualify_views(const char *bdf, bool was_ssdt, struct qual_view *s,
-			 struct qual_view *t, char (*log)[QUAL_DIFF_LEN], int *nl,
-			 struct lib_err *err)
-{
-	static struct qual_view here;
-	int r, kfd;
-
-	if (!was_ssdt)
-		nvme_settle(bdf);
-	if (wt.on) {
-		/* a range that does not fit is refused before any write */
-		r = qual_view_read(bdf, &here, err);
-		if (!r)
-			r = qual_io_check(&here, &wt.r, err);
-		if (r)
-			return r;
-		wt_step(&here, true, 1);
-	}
-	if (was_ssdt && (r = to_nvme(bdf, err)))
-		return r;
-	r = qual_view_read(bdf, s, err);
-	if (r)
-		return r;
-	if (wt.on && was_ssdt) {
-		wt_step(s, false, 1);
-		wt_step(s, true, 2);
-	}
-	kfd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (kfd >= 0)
-		lseek(kfd, 0, SEEK_END);
-	r = to_ssdtune(bdf, err);
-	if (!r)
-		r = qual_view_read(bdf, t, err);
-	*nl = kmsg_lines(kfd, bdf, log, QUAL_MAX_LOG);
-	if (kfd >= 0)
-		close(kfd);
-	if (!r && wt.on) {
-		wt_step(t, false, was_ssdt ? 2 : 1);
-		if (!was_ssdt)
-			wt_step(t, true, 2);
-	}
-	if (!r && !was_ssdt)
-		r = to_nvme(bdf, err);
-	if (!r && wt.on && !was_ssdt) {
-		r = qual_view_read(bdf, &here, err);
-		if (!r)
-			wt_step(&here, false, 2);
-	}
-	return r;
-}
-
-static void print_write_test(FILE *f)
+static void print_write_test(FILE *f, const struct qual_run *q)
 {
 	int i;
 
-	fprintf(f, "\nwrite test: namespace %u, %llu bytes at %llu: %s\n", wt.r.nsid,
-		wt.r.len, wt.r.off, wt.failed ? "FAILED" : "passed");
-	for (i = 0; i < wt.n; i++) {
-		const struct qual_io_step *st = &wt.st[i];
+	fprintf(f, "\nwrite test: namespace %u, %llu bytes at %llu: %s\n", q->range.nsid,
+		q->range.len, q->range.off, q->write_failed ? "FAILED" : "passed");
+	for (i = 0; i < q->nsteps; i++) {
+		const struct qual_io_step *st = &q->step[i];
 		char what[96];
 
 		snprintf(what, sizeof(what), "%s pattern %d through %s (%s)",
@@ -462,87 +253,117 @@ static void print_write_test(FILE *f)
 		else
 			fprintf(f, "  %-57s FAILED: %s\n", what, st->error);
 	}
-	if (!wt.nspeed)
+	if (!q->nspeed)
 		return;
 	fprintf(f, "4 KiB random reads of the range, QD32, %d s under each (a glance;\n"
 		"'ssdtune bench' measures):\n", QUAL_SPEED_S);
-	for (i = 0; i < wt.nspeed; i++)
-		if (wt.speed[i].error[0])
-			fprintf(f, "  %-8s FAILED: %s\n", wt.speed[i].driver, wt.speed[i].error);
+	for (i = 0; i < q->nspeed; i++)
+		if (q->speed[i].error[0])
+			fprintf(f, "  %-8s FAILED: %s\n", q->speed[i].driver, q->speed[i].error);
 		else
-			fprintf(f, "  %-8s %.0f IOPS, p99 %.0f us\n", wt.speed[i].driver,
-				wt.speed[i].iops, wt.speed[i].p99_us);
+			fprintf(f, "  %-8s %.0f IOPS, p99 %.0f us\n", q->speed[i].driver,
+				q->speed[i].iops, q->speed[i].p99_us);
 }
 
-static struct json_object *write_test_json(void)
+static struct json_object *step_json(const struct qual_io_step *st)
 {
-	struct json_object *j, *steps;
+	struct json_object *o = json_object_new_object();
+	char secs[32];
+
+	json_object_object_add(o, "action", out_jstr(st->write ? "write" : "read"));
+	json_object_object_add(o, "pattern", jnum(st->pattern));
+	json_object_object_add(o, "driver", out_jstr(st->driver));
+	json_object_object_add(o, "disk", out_jstr(st->disk));
+	json_object_object_add(o, "ran", json_object_new_boolean(st->ran));
+	json_object_object_add(o, "ok", json_object_new_boolean(st->ok));
+	snprintf(secs, sizeof(secs), "%.3f", st->seconds);
+	json_object_object_add(o, "seconds", st->ran ? json_object_new_double_s(st->seconds, secs) : NULL);
+	json_object_object_add(o, "error", out_jstr(st->error));
+	json_object_object_add(o, "command", out_jstr(st->command));
+	return o;
+}
+
+static struct json_object *speed_json(const struct qual_speed *sp)
+{
+	struct json_object *o = json_object_new_object();
+	bool ok = !sp->error[0];
+
+	json_object_object_add(o, "driver", out_jstr(sp->driver));
+	json_object_object_add(o, "disk", out_jstr(sp->disk));
+	json_object_object_add(o, "seconds", jnum(QUAL_SPEED_S));
+	json_object_object_add(o, "iops", ok ? json_object_new_int64((long long)(sp->iops + 0.5)) : NULL);
+	json_object_object_add(o, "clat_p99_us", ok ? json_object_new_int64((long long)(sp->p99_us + 0.5)) : NULL);
+	json_object_object_add(o, "error", out_jstr(sp->error));
+	return o;
+}
+
+static struct json_object *write_test_json(const struct qual_run *q)
+{
+	struct json_object *j, *steps, *speed;
 	int i;
 
-	if (!wt.on)
+	if (!q->write_test)
 		return NULL;
 	j = json_object_new_object();
 	steps = json_object_new_array();
-	json_object_object_add(j, "namespace", jnum(wt.r.nsid));
-	json_object_object_add(j, "offset_bytes", jnum((long long)wt.r.off));
-	json_object_object_add(j, "length_bytes", jnum((long long)wt.r.len));
-	json_object_object_add(j, "passed", json_object_new_boolean(!wt.failed));
-	for (i = 0; i < wt.n; i++) {
-		const struct qual_io_step *st = &wt.st[i];
-		struct json_object *o = json_object_new_object();
-		char secs[32];
-
-		json_object_object_add(o, "action", out_jstr(st->write ? "write" : "read"));
-		json_object_object_add(o, "pattern", jnum(st->pattern));
-		json_object_object_add(o, "driver", out_jstr(st->driver));
-		json_object_object_add(o, "disk", out_jstr(st->disk));
-		json_object_object_add(o, "ran", json_object_new_boolean(st->ran));
-		json_object_object_add(o, "ok", json_object_new_boolean(st->ok));
-		snprintf(secs, sizeof(secs), "%.3f", st->seconds);
-		json_object_object_add(o, "seconds", st->ran ? json_object_new_double_s(st->seconds, secs) : NULL);
-		json_object_object_add(o, "error", out_jstr(st->error));
-		json_object_object_add(o, "command", out_jstr(st->command));
-		json_object_array_add(steps, o);
-	}
+	speed = json_object_new_array();
+	json_object_object_add(j, "namespace", jnum(q->range.nsid));
+	json_object_object_add(j, "offset_bytes", jnum((long long)q->range.off));
+	json_object_object_add(j, "length_bytes", jnum((long long)q->range.len));
+	json_object_object_add(j, "passed", json_object_new_boolean(!q->write_failed));
+	for (i = 0; i < q->nsteps; i++)
+		json_object_array_add(steps, step_json(&q->step[i]));
 	json_object_object_add(j, "steps", steps);
-	steps = json_object_new_array();
-	for (i = 0; i < wt.nspeed; i++) {
-		struct json_object *o = json_object_new_object();
-		bool ok = !wt.speed[i].error[0];
-
-		json_object_object_add(o, "driver", out_jstr(wt.speed[i].driver));
-		json_object_object_add(o, "disk", out_jstr(wt.speed[i].disk));
-		json_object_object_add(o, "seconds", jnum(QUAL_SPEED_S));
-		json_object_object_add(o, "iops", ok ? json_object_new_int64((long long)(wt.speed[i].iops + 0.5)) : NULL);
-		json_object_object_add(o, "clat_p99_us", ok ? json_object_new_int64((long long)(wt.speed[i].p99_us + 0.5)) : NULL);
-		json_object_object_add(o, "error", out_jstr(wt.speed[i].error));
-		json_object_array_add(steps, o);
-	}
-	json_object_object_add(j, "speed", steps);
+	for (i = 0; i < q->nspeed; i++)
+		json_object_array_add(speed, speed_json(&q->speed[i]));
+	json_object_object_add(j, "speed", speed);
 	return j;
 }
 
-/* The first failed step's reason. */
-static const char *write_test_error(void)
+/* The report of @q to @f (stdout or --output's file); the exit status. */
+static int qualify_report(FILE *f, const struct qual_run *q)
 {
-	int i;
+	struct json_object *j = report_obj();
+	int r;
 
-	for (i = 0; i < wt.n; i++)
-		if (!wt.st[i].ok)
-			return wt.st[i].error;
-	return "";
+	report_set_str("status", "qualified");
+	report_set_str("pci_address", q->bdf);
+	report_set_str("back_on", q->was_ssdt ? SSDTUNE_DRV_NAME : "nvme");
+	json_object_object_add(j, "differences",
+			       lines_json(q->diff, q->ndiff < QUAL_MAX_DIFFS ? q->ndiff : QUAL_MAX_DIFFS));
+	json_object_object_add(j, "nvme", view_json(&q->nvme));
+	json_object_object_add(j, "ssdtune", view_json(&q->ssdt));
+	json_object_object_add(j, "log", lines_json(q->log, q->nlog));
+	json_object_object_add(j, "write_test", write_test_json(q));
+	if (out_json() && f != stdout) {
+		fprintf(f, "%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY));
+	} else if (!out_json()) {
+		print_text(f, q);
+		if (q->write_test)
+			print_write_test(f, q);
+	}
+	if (f != stdout) {
+		if (fclose(f))
+			return out_fail(EXIT_REFUSED, "writing %s failed", output_file);
+		if (!out_json())
+			printf("report written to %s\n", output_file);
+	}
+	r = out_done();
+	if (q->write_failed) {
+		fprintf(stderr, "ssdtune: qualify %s: the write test failed: %s\n",
+			q->bdf, qual_write_error(q));
+		r = EXIT_REFUSED;
+	}
+	return r;
 }
 
 static int cmd_qualify(const struct command *cmd, struct cli *cli)
 {
-	static struct qual_view s, t;
-	static char diff[QUAL_MAX_DIFFS][QUAL_DIFF_LEN], log[QUAL_MAX_LOG][QUAL_DIFF_LEN];
-	struct json_object *j = report_obj();
+	static struct qual_run q;
 	struct bind_dev d;
 	struct lib_err err;
-	int r, fd, nd, nl = 0;
+	int r, fd;
 	FILE *f = stdout;
-	bool was_ssdt;
 
 	if (wt.on && !wt.destroy)
 		return usage_error(cmd, "--write-test overwrites the --range it is given: add --destroy-data");
@@ -555,58 +376,29 @@ static int cmd_qualify(const struct command *cmd, struct cli *cli)
 		return usage_error(cmd, "%s", err.msg);
 	if (r < 0)
 		return out_fail_err(&err);
-	was_ssdt = r > 0;
+	q.was_ssdt = r > 0;
 	/* a mounted or open namespace: refused before any wait */
-	if (!was_ssdt && bind_check_idle("attach", &d, &err))
+	if (!q.was_ssdt && bind_check_idle("attach", &d, &err))
 		return out_fail_err(&err);
 	if (wt.on && qual_io_ready(&err))
 		return out_fail_err(&err);
 	if (output_file && !(f = fopen(output_file, "w")))
 		return out_fail(EXIT_REFUSED, "cannot write %s: %s", output_file,
 				strerror(errno));
+	snprintf(q.bdf, sizeof(q.bdf), "%s", d.pd.name);
+	q.write_test = wt.on;
+	q.range = wt.r;
+	q.glance = bench_quick_read;
 	/* apply and revert find controllers by identity: not mid-rebind */
 	fd = state_lock(tuning_state_dir(), &err);
-	if (fd < 0)
-		r = fd;
-	else
-		r = qualify_views(d.pd.name, was_ssdt, &s, &t, log, &nl, &err);
+	r = fd < 0 ? fd : qual_run(&q, &err);
 	state_unlock(fd);
 	if (r) {
 		if (f != stdout)
 			fclose(f);
 		return out_fail_err(&err);
 	}
-	nd = qual_diff(&s, &t, diff, QUAL_MAX_DIFFS);
-	report_set_str("status", "qualified");
-	report_set_str("pci_address", d.pd.name);
-	report_set_str("back_on", was_ssdt ? SSDTUNE_DRV_NAME : "nvme");
-	json_object_object_add(j, "differences", lines_json(diff, nd < QUAL_MAX_DIFFS ? nd : QUAL_MAX_DIFFS));
-	json_object_object_add(j, "nvme", view_json(&s));
-	json_object_object_add(j, "ssdtune", view_json(&t));
-	json_object_object_add(j, "log", lines_json(log, nl));
-	json_object_object_add(j, "write_test", write_test_json());
-	if (out_json() && f != stdout)
-		fprintf(f, "%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY));
-	else if (!out_json())
-	{
-		print_text(f, d.pd.name, was_ssdt ? SSDTUNE_DRV_NAME : "nvme", &s, &t,
-			   diff, nd, log, nl);
-		if (wt.on)
-			print_write_test(f);
-	}
-	if (f != stdout) {
-		if (fclose(f))
-			return out_fail(EXIT_REFUSED, "writing %s failed", output_file);
-		if (!out_json())
-			printf("report written to %s\n", output_file);
-	}
-	r = out_done();
-	if (wt.failed) {
-		fprintf(stderr, "ssdtune: qualify %s: the write test failed: %s\n",
-			d.pd.name, write_test_error());
-		r = EXIT_REFUSED;
-	}
-	return r;
+	return qualify_report(f, &q);
 }
 
 /* above tuning.c's options: --state-dir is theirs (0x201) */

@@ -4,8 +4,8 @@
  * bound to it now (nvme or ssdtune): identity, the quirks, the Host
  * Memory Buffer, APST, queue limits, write cache, vectors and namespaces
  * (qual_view_read()), and the differences between two such views that
- * matter to an admin (qual_diff(), pure).  cmd/qualify.c moves the
- * controller between the drivers and prints both.
+ * matter to an admin (qual_diff(), pure).  lib/qualify_run.c moves the
+ * controller between the drivers; cmd/qualify.c prints both.
  */
 #ifndef SSDTUNE_CTRLVIEW_H
 #define SSDTUNE_CTRLVIEW_H

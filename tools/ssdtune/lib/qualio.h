@@ -8,7 +8,7 @@
  * which fails unless every byte of every block is what the write of P
  * put there.  (fio's crc32c verify would not do here: a block written
  * with another seed carries a checksum that matches its data, and
- * verify_only passes it.)  cmd/qualify.c moves the controller
+ * verify_only passes it.)  lib/qualify_run.c moves the controller
  * between the drivers and orders the steps.
  */
 #ifndef SSDTUNE_QUALIO_H
