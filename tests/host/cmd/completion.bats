@@ -75,6 +75,8 @@ help_options() {
 	expect "ssdtune " $cmds
 	# shellcheck disable=SC2086
 	expect "ssdtune --json --dry-run " $cmds
+	# shellcheck disable=SC2086
+	expect "ssdtune --root /tmp --json " $cmds
 	expect "ssdtune ap" apply
 	expect "ssdtune no-such-comm"	# nothing
 }
@@ -194,6 +196,8 @@ EOS
 	expect "ssdtune apply --state-dir $BATS_TEST_TMPDIR/state-" \
 		"$BATS_TEST_TMPDIR/state-a" "$BATS_TEST_TMPDIR/state-b"
 	[[ $compopts == *"-o filenames"* ]]
+	expect "ssdtune --root $BATS_TEST_TMPDIR/state-" \
+		"$BATS_TEST_TMPDIR/state-a" "$BATS_TEST_TMPDIR/state-b"
 	complete_line "ssdtune run ssdtun"
 	[[ " $reply " == *" ssdtune "* ]]
 	complete_line "ssdtune run -- ssdtun"

@@ -18,16 +18,19 @@ py() {
 	printf '%s' "$output" | python3 -c "import json,sys; v=json.load(sys.stdin); print($1)"
 }
 
-golden() {	# golden FIXTURE: every profile's plan equals its golden file
+# golden FIXTURE: every profile's plan equals its golden file.  The
+# fixture is replayed as a recorded host (--root), as a user replays one.
+golden() {
 	local prof
 	make_topo "$1"
+	export SSDTUNE_STATE_DIR=$BATS_TEST_TMPDIR/default-state
 	for prof in latency iops throughput balanced; do
-		run --separate-stderr ssdt plan --profile "$prof"
+		run --separate-stderr "$SSDTUNE" --root "$BATS_TEST_TMPDIR" plan --profile "$prof"
 		[ "$status" -eq 0 ] || { echo "$prof: status $status: $stderr"; return 1; }
 		diff -u "$GOLDEN/plan-$1-$prof.txt" <(printf '%s\n' "$output" |
 			grep -Ev '^note: (irqbalance|tuned runs|power-profiles-daemon runs)|^/etc/systemd/system/irqbalance') || { echo "$1 $prof differs"; return 1; }
 		[ "$prof" != balanced ] || continue
-		run --separate-stderr ssdt plan --profile "$prof" --isolate
+		run --separate-stderr "$SSDTUNE" --root "$BATS_TEST_TMPDIR" plan --profile "$prof" --isolate
 		[ "$status" -eq 0 ] || { echo "$prof --isolate: status $status: $stderr"; return 1; }
 		diff -u "$GOLDEN/plan-$1-$prof-isolate.txt" <(printf '%s\n' "$output" |
 			grep -Ev '^note: (irqbalance|tuned runs|power-profiles-daemon runs)|^/etc/systemd/system/irqbalance') || { echo "$1 $prof --isolate differs"; return 1; }

@@ -15,11 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 plan() {	# plan FIXTURE OUT ARGS...: ssdtune plan ARGS on FIXTURE into OUT
 	fx=$1 out=$2
 	shift 2
-	unshare --mount --propagation private -- sh -c '
-		d=$1; shift
-		mount --bind "$d/sys" /sys && mount --bind "$d/proc/irq" /proc/irq &&
-		mount --bind "$d/proc/interrupts" /proc/interrupts && exec "$@"' \
-		sh "$tmp/$fx" "$bin" plan "$@" |
+	"$bin" --root "$tmp/$fx" plan "$@" |
 		grep -Ev '^note: (irqbalance|tuned runs|power-profiles-daemon runs)|^/etc/systemd/system/irqbalance' >"$here/$out"
 }
 for fx in 1s8c 2s24c 4n128c vm; do

@@ -4,13 +4,17 @@
  * merging, the operand count, usage errors, then the command's run().
  * The table of commands is main.c's; each command is in its own file.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/cli.h"
 #include "cmd/output.h"
+#include "lib/hostrec.h"
 #include "lib/sysfs.h"
 #include "uapi/linux/ssdtune.h"
 
@@ -26,7 +30,7 @@ static void global_help(FILE *f, const struct command *const *commands,
 {
 	size_t i;
 
-	fprintf(f, "Usage: ssdtune [--json] [--dry-run] COMMAND [ARGS...]\n"
+	fprintf(f, "Usage: ssdtune [--json] [--dry-run] [--root DIR] COMMAND [ARGS...]\n"
 		"       ssdtune COMMAND --help, ssdtune help [COMMAND]\n"
 		"       ssdtune --version [--json]\n\n"
 		"Tune a host for fast PCIe flash and hand NVMe controllers to the\n"
@@ -43,7 +47,9 @@ static void global_help(FILE *f, const struct command *const *commands,
 		else
 			fprintf(f, "  %-14s %s\n", head, commands[i]->summary);
 	}
-	fprintf(f, "\nOptions:\n%s%s  -V, --version print the version and exit\n\n"
+	fprintf(f, "\nOptions:\n%s%s  --root DIR    read a host recorded by 'topology --save DIR' (topology,\n"
+		"                plan; also SSDTUNE_ROOT)\n"
+		"  -V, --version print the version and exit\n\n"
 		"Exit status: 0 done, 1 refused or failed, 2 usage error,\n"
 		"3 verify found drift.\n"
 		"See ssdtune(8).\n", common_help, dry_run_help);
@@ -166,11 +172,12 @@ static const struct command *find_command(const struct command *const *commands,
 	return NULL;
 }
 
-enum { OPT_JSON = 0x100, OPT_DRY_RUN, OPT_COMMAND = 0x200 };
+enum { OPT_JSON = 0x100, OPT_DRY_RUN, OPT_ROOT, OPT_COMMAND = 0x200 };
 
 static const struct option options[] = {
 	{ "json",	no_argument, NULL, OPT_JSON },
 	{ "dry-run",	no_argument, NULL, OPT_DRY_RUN },
+	{ "root",	required_argument, NULL, OPT_ROOT },
 	{ "help",	no_argument, NULL, 'h' },
 	{ "version",	no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -268,6 +275,9 @@ static bool global_options(const struct command *const *commands,
 		case OPT_DRY_RUN:
 			*dry_run = true;
 			break;
+		case OPT_ROOT:
+			cli->root = optarg;
+			break;
 		case 'h':
 			global_help(stdout, commands, ncommands);
 			*status = EXIT_OK;
@@ -275,6 +285,11 @@ static bool global_options(const struct command *const *commands,
 		case 'V':
 			version = true;
 			break;
+		case ':':
+			out_begin(NULL, cli->json);
+			*status = usage_error(NULL, "option '%s' needs a value",
+					      argv[optind - 1]);
+			return true;
 		default:
 			out_begin(NULL, cli->json);
 			*status = usage_error(NULL, "unknown option '%s'",
@@ -318,6 +333,9 @@ static int command_options(const struct command *cmd, int argc, char **argv,
 		case OPT_DRY_RUN:
 			*dry_run = true;
 			break;
+		case OPT_ROOT:
+			cli->root = optarg;
+			break;
 		case 'h':
 			*help = true;
 			break;
@@ -336,6 +354,35 @@ static int command_options(const struct command *cmd, int argc, char **argv,
 		}
 	}
 	return 0;
+}
+
+/*
+ * --root DIR (or SSDTUNE_ROOT): run @cmd again in a mount namespace where
+ * DIR's recording sits over /sys and /proc's pieces; libnuma has read
+ * /sys before main(), hence the exec.  0 once inside; an exit status
+ * otherwise.
+ */
+static int replay_root(const struct command *cmd, const char *root,
+		       char **argv)
+{
+	const char *inside = getenv("SSDTUNE_ROOT_INSIDE");
+	struct lib_err err;
+	int r;
+
+	if (!(cmd->flags & CMD_REPLAY))
+		return usage_error(cmd, "--root (or SSDTUNE_ROOT) replays a recorded host: only topology and plan read one");
+	if (inside && !strcmp(inside, root))
+		return 0;
+	r = hostrec_enter(root, &err);
+	if (r == -EINVAL)
+		return usage_error(cmd, "%s", err.msg);
+	if (r)
+		return out_fail_err(&err);
+	if (setenv("SSDTUNE_ROOT_INSIDE", root, 1))
+		return out_fail(EXIT_REFUSED, "--root: out of memory");
+	execv("/proc/self/exe", argv);
+	return out_fail(EXIT_REFUSED, "--root: cannot run ssdtune again: %s",
+			strerror(errno));
 }
 
 /* ssdtune help [COMMAND]: COMMAND --help, or --help. */
@@ -364,6 +411,7 @@ int cli_main(const struct command *const *commands, size_t ncommands,
 {
 	const struct command *cmd = NULL;
 	struct cli cli = { 0 };
+	char **all_argv = argv;
 	bool help = false, dry_run_seen = false;
 	int r, nargs;
 
@@ -411,6 +459,10 @@ int cli_main(const struct command *const *commands, size_t ncommands,
 				   argv[optind + cmd->max_args]);
 	cli.argc = nargs;
 	cli.argv = argv + optind;
+	if (!cli.root && getenv("SSDTUNE_ROOT") && getenv("SSDTUNE_ROOT")[0])
+		cli.root = getenv("SSDTUNE_ROOT");
+	if (cli.root && (r = replay_root(cmd, cli.root, all_argv)))
+		return r;
 	sys_write_mode(cli.dry_run);
 	out_dry_run_writes(cli.json);
 	return cmd->run(cmd, &cli);

@@ -10,6 +10,7 @@
 struct cli {
 	bool json;
 	bool dry_run;
+	const char *root;	/* --root DIR or SSDTUNE_ROOT: a recorded host */
 	int argc;		/* operands after the options */
 	char **argv;
 	void *opts;		/* the command's own parsed options */
@@ -19,6 +20,8 @@ struct cli {
 #define CMD_DRY_RUN	0x1	/* state-changing: takes --dry-run */
 #define CMD_OPERANDS_LAST 0x2	/* options end at the first operand (the
 				 * rest is a command line of its own) */
+#define CMD_REPLAY	0x4	/* reads only the host: may read a recorded
+				 * one (--root, lib/hostrec.h) */
 
 struct command {
 	const char *name;

@@ -70,6 +70,7 @@ const struct command plan_command = {
 "                    housekeeping\n"
 "  --verbose         one line per CPU and per vector (--json always has\n"
 "                    every one)\n",
+	.flags = CMD_REPLAY,
 	.min_args = 0, .max_args = 64,
 	.run = cmd_plan,
 	.options = plan_options, .option = tuning_option,

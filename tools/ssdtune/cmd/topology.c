@@ -7,6 +7,7 @@
 #include "cmd/cli.h"
 #include "cmd/output.h"
 #include "lib/cpuset.h"
+#include "lib/hostrec.h"
 #include "lib/parse.h"
 #include "lib/topo.h"
 
@@ -564,17 +565,59 @@ static void print_text(const struct topo *t, const struct package *p, int np,
 		printf("irqbalance: not running\n");
 }
 
+static const char *save_dir;	/* --save DIR */
+
+enum { OPT_SAVE = 0x2f0 };
+
+static const struct option topology_options[] = {
+	{ "save", required_argument, NULL, OPT_SAVE },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int topology_option(struct cli *cli, int val, const char *arg)
+{
+	(void)cli;
+	if (val == OPT_SAVE) {
+		if (!arg[0])
+			return usage_error(NULL, "--save needs a directory");
+		save_dir = arg;
+	}
+	return 0;
+}
+
+/* --save DIR: the recording, before the host is read for the report. */
+static int save(struct json_object *root, struct hostrec_stats *st)
+{
+	struct json_object *j = json_object_new_object();
+	struct lib_err err;
+
+	if (hostrec_save(save_dir, st, &err)) {
+		json_object_put(j);
+		return out_fail_err(&err);
+	}
+	json_object_object_add(j, "dir", json_object_new_string(save_dir));
+	json_object_object_add(j, "files", json_object_new_int64((long long)st->files));
+	json_object_object_add(j, "links", json_object_new_int64((long long)st->links));
+	json_object_object_add(j, "unreadable", json_object_new_int64((long long)st->skipped));
+	json_object_object_add(j, "bytes", json_object_new_int64((long long)st->bytes));
+	json_object_object_add(root, "recording", j);
+	return 0;
+}
+
 static int cmd_topology(const struct command *cmd, struct cli *cli)
 {
 	struct json_object *root = report_obj(), *warnings;
+	struct hostrec_stats st;
 	struct package *p = NULL;
 	struct lib_err err;
 	struct topo t;
-	int np;
+	int np, r;
 
 	(void)cmd;
 	(void)cli;
 	json_object_object_del(root, "writes");	/* reads only */
+	if (save_dir && (r = save(root, &st)))
+		return r;
 	if (topo_gather(&t, &err)) {
 		topo_free(&t);
 		return out_fail_err(&err);
@@ -592,6 +635,10 @@ static int cmd_topology(const struct command *cmd, struct cli *cli)
 	json_object_object_add(root, "warnings", warnings);
 	if (!out_json())
 		print_text(&t, p, np, root);
+	if (!out_json() && save_dir)
+		printf("recorded in %s: %lu files, %lu links, %llu KiB (%lu unreadable, left out);\n"
+		       "replay it: ssdtune --root %s topology\n", save_dir, st.files,
+		       st.links, (st.bytes + 1023) / 1024, st.skipped, save_dir);
 	free_packages(p, np);
 	topo_free(&t);
 	return out_done();
@@ -607,7 +654,12 @@ const struct command topology_command = {
 "NUMA node, driver, PCIe link (trained vs capable, and the bandwidth each\n"
 "allows) and interrupt vectors (affinity, effective affinity, whether they\n"
 "are kernel-managed); cpuidle states, cpufreq governor/EPP, turbo, and\n"
-"whether irqbalance runs.  Changes nothing.\n",
+"whether irqbalance runs.  Changes nothing on the host.\n"
+"  --save DIR  also record the files of /sys and /proc read for this into\n"
+"              the new directory DIR, to send with a bug report: anyone\n"
+"              can replay it with 'ssdtune --root DIR topology' or 'plan'\n",
+	.flags = CMD_REPLAY,
 	.min_args = 0, .max_args = 0,
 	.run = cmd_topology,
+	.options = topology_options, .option = topology_option,
 };
