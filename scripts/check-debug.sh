@@ -34,7 +34,8 @@ make -s -C kmod KVER="$kver" KDIR="$tree" OBJ="$BUILD/kmod-$kver" KCFLAGS=-Werro
 	>"$BUILD/kmod-$kver.log" 2>&1 || die "ssdtune.ko does not build for $kver (see $BUILD/kmod-$kver.log)"
 make -s -C tools/ssdtune >/dev/null || die "the tool does not build"
 
-files=(tests/vm/10-attach.bats tests/vm/22-poll.bats tests/vm/25-timeout.bats tests/vm/26-lifecycle.bats
+files=(tests/vm/10-attach.bats tests/vm/22-poll.bats tests/vm/23-hmb-apst.bats tests/vm/24-retries.bats
+       tests/vm/25-timeout.bats tests/vm/26-lifecycle.bats
        tests/vm/27-faults.bats tests/vm/29-doorfuzz.bats tests/vm/57-passthrough.bats tests/vm/58-privileges.bats
        tests/vm/debug/failslab.bats tests/vm/90-hotunplug.bats tests/vm/debug/kmemleak.bats)
 # scripts/check-debug.sh FILE...: only those (kmemleak.bats last, if wanted)

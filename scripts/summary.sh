@@ -1,7 +1,8 @@
 #!/bin/sh
 # Summarise $BUILD/results/<suite>.tap for every suite the run expects:
 # build, kunit, deb, host, and for each kernel scripts/kvers.sh names vm-<kver>
-# and, in make check-full (CHECK_SCOPE=full), vm-subsys-<kver> and fuzz.
+# and, in make check-full (CHECK_SCOPE=full), vm-subsys-<kver>,
+# vm-subsys-q10-<last kver> (with QEMU 10 unpacked) and fuzz.
 # One line per suite ("suite: P passed, F failed" or "suite: DID NOT RUN",
 # failing cases listed under it); then where the time went: each suite's
 # wall time ($BUILD/results/times, and times.vm per VM boot), the 10
@@ -28,7 +29,11 @@ if kvers=$("$REPO/scripts/kvers.sh" 2>/dev/null); then
 	for k in $kvers; do
 		suites="$suites vm-$k"
 		[ "$scope" = full ] && suites="$suites vm-subsys-$k"
+		last=$k
 	done
+	# vm-test.sh's QEMU 10 boot of the device matrix, on the last kernel
+	[ "$scope" = full ] && [ -x "$BUILD/qemu/bin/qemu-system-x86_64" ] &&
+		suites="$suites vm-subsys-q10-$last"
 else
 	# Without the kernel list the vm suites cannot even be named.
 	suites="$suites vm"

@@ -16,7 +16,10 @@
 #                     files each; no subsystem boot
 #   --scope full                         make check-full (the default):
 #                     every kernel runs "both", "one" and "full-both", the
-#                     first also "full", and each has its subsystem boot
+#                     first also "full", and each has its subsystem boot;
+#                     the last kernel also boots the device matrix under
+#                     QEMU 10 (vm-subsys-q10-KVER: its small queues and
+#                     no shadow doorbells), if make setup unpacked it
 #   VM_NEEDS=FILE                        a boot that runs a package file
 #                     (89-*) waits for FILE (make check-full: the deb
 #                     suite's result, whose packages they install)
@@ -78,7 +81,7 @@ suite() {
 	for attempt in 1 2; do
 		scripts/vm.sh --timeout "$tmo" --log "$BUILD/vm/$name.log" "$@" \
 			"$k" -- env "SSDT_VM_FILES=$files" "SSDT_VM_SKIP_TAG=$skip" \
-			"SSDT_VM_SCOPE=$scope" tests/vm/run-suite.sh
+			"SSDT_VM_SCOPE=$scope" "SSDT_VM_SUITE=$name" tests/vm/run-suite.sh
 		rc=$?
 		# A boot that died before the suite started (no TAP at all: the
 		# guest never reached bats) is booted once more: QEMU 10.0.2
@@ -121,8 +124,9 @@ suite() {
 
 # The boots of each kernel, in the order they start: "NAME KVER SECS
 # FILES SKIP [OPTIONS]", FILES the tests/vm files joined by "," (tests/vm/
-# lib/tags.bash, vm_select) or "subsys" (tests/vm/subsys/, vm.sh
-# --subsys), SKIP the test tag the boot leaves out or "-".
+# lib/tags.bash, vm_select), "subsys" (tests/vm/subsys/, vm.sh --subsys)
+# or "matrix" (its 40-matrix.bats alone), SKIP the test tag the boot
+# leaves out or "-".
 # In make check-full the subsystem boot goes first: the main boot, which
 # installs the packages, waits for them (VM_NEEDS) meanwhile.
 declare -A kboots=()
@@ -138,6 +142,10 @@ for k in $kvers; do
 		# the namespace rescan tests need a topology of their own; that
 		# boot also bounces all DMA (tests/vm/subsys/30-swiotlb.bats)
 		kboots[$k]="vm-subsys-$k $k ${VM_SUBSYS_TIMEOUT:-900} subsys - --subsys --append swiotlb=force;$main"
+		# the device matrix again under QEMU 10, once: the shapes 7.2
+		# cannot make (Documentation/hardware.md)
+		[ $((i + 1)) = "$nk" ] && [ -x "$BUILD/qemu/bin/qemu-system-x86_64" ] &&
+			kboots[$k]="vm-subsys-q10-$k $k ${VM_SUBSYS_TIMEOUT:-900} matrix - --subsys --qemu 10 --append swiotlb=force;${kboots[$k]}"
 	else
 		kboots[$k]=$main
 	fi
@@ -171,6 +179,8 @@ lane() {
 			shift 5
 			if [ "$f" = subsys ]; then
 				suite "$name" "$kv" "$secs" "" "" "$@"
+			elif [ "$f" = matrix ]; then
+				suite "$name" "$kv" "$secs" tests/vm/subsys/40-matrix.bats "" "$@"
 			else
 				needs_wait "$f"
 				suite "$name" "$kv" "$secs" "${f//,/ }" "$sk" "$@"

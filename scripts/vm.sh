@@ -21,8 +21,8 @@
 #
 # Options (or the environment variable in brackets):
 #   --timeout SECS   kill the guest after SECS seconds [VM_TIMEOUT, 900]
-# [VM_QEMU=PATH|10] the QEMU to run (default: the system's 7.2; 10: the
-#                  QEMU 10 make setup unpacks under $BUILD/qemu)
+#   --qemu 10|PATH   the QEMU to run [VM_QEMU] (default: the system's 7.2;
+#                  10: the QEMU 10 make setup unpacks under $BUILD/qemu)
 #   --img-size SIZE  NVMe backing image size [VM_IMG_SIZE, 1G]
 #   --log FILE       also copy the VM's output to FILE
 #   --verbose        show the whole guest kernel console (vng --verbose);
@@ -43,7 +43,10 @@
 #                    fails: subsys/42-retries) and ssdtm2 (no MDTS, one
 #                    queue pair on one MSI-X vector, a 16 MiB CMB;
 #                    namespaces 1 plain, 2 zoned, 3 with 8 bytes of
-#                    metadata, 4 with PI type 1, 5 of 4 KiB blocks)
+#                    metadata, 4 with PI type 1, 5 of 4 KiB blocks);
+#                    with a QEMU that has them (10), ssdtm3 too: queues of
+#                    at most 32 entries (MQES 31) and no shadow doorbells
+#                    (no Doorbell Buffer Config, as most real drives)
 #                    (tests/vm/subsys/); the guest sees SSDT_VM_SUBSYS=1
 #                    [VM_SUBSYS=1]
 #   --node-cpus N    N CPUs per node (1 or 2) [VM_NODE_CPUS, 2]: 1 makes
@@ -78,6 +81,7 @@ while [ $# -gt 0 ]; do
 	--verbose) verbose=--verbose; shift ;;
 	--append) extra="$extra $2"; shift 2 ;;
 	--subsys) subsys=1; shift ;;
+	--qemu) VM_QEMU=$2; shift 2 ;;
 	--node-cpus) node_cpus=$2; shift 2 ;;
 	-h|--help) usage ;;
 	--) shift; break ;;
@@ -261,6 +265,15 @@ if [ -n "$subsys" ]; then
 	qemu_opts="$qemu_opts -device nvme-ns,drive=mxd4,bus=mx2,nsid=3,ms=8"
 	qemu_opts="$qemu_opts -device nvme-ns,drive=mxd5,bus=mx2,nsid=4,ms=8,pi=1"
 	qemu_opts="$qemu_opts -device nvme-ns,drive=mxd6,bus=mx2,nsid=5,logical_block_size=4096,physical_block_size=4096"
+	# QEMU 10's shapes: small queues (MQES 31: 32 entries) and no shadow
+	# doorbells (dbcs=off), as most real drives
+	if "$qemu" -device nvme,help 2>/dev/null | grep -q 'mqes='; then
+		truncate -s 64M "$run/mx7.img" || die "cannot create $run/mx7.img"
+		qemu_opts="$qemu_opts -drive file=$run/mx7.img,if=none,id=mxd7,format=raw"
+		qemu_opts="$qemu_opts -device pcie-root-port,id=rp6,bus=pcie.0,chassis=6"
+		qemu_opts="$qemu_opts -device nvme,id=mx3,serial=ssdtm3,mqes=31,dbcs=off,bus=rp6"
+		qemu_opts="$qemu_opts -device nvme-ns,drive=mxd7,bus=mx3,nsid=1"
+	fi
 fi
 # vng gives the guest five virtio-serial devices (stdin, stdout, stderr...)
 # of one port each; QEMU's default of 31 ports apiece makes ~320 virtqueue

@@ -10,7 +10,9 @@
 #
 # Which files run without arguments (Documentation/testing.md):
 #   SSDT_VM_SUBSYS=1       tests/vm/subsys/ (the boot of vm.sh --subsys),
-#                          written to vm-subsys-$(uname -r).*
+#                          written to vm-subsys-$(uname -r).*; with
+#                          SSDT_VM_FILES, those of its files, written to
+#                          $SSDT_VM_SUITE.* (vm-test.sh's QEMU 10 matrix)
 #   SSDT_VM_FILES="F..."   these tests/vm/*.bats files (scripts/vm-test.sh
 #                          chooses them by the "# vm-kernels: TAG (why)"
 #                          line of each header, tests/vm/lib/tags.bash)
@@ -33,7 +35,9 @@ files=()
 bad=""
 if [ $# -eq 0 ] && [ "${SSDT_VM_SUBSYS:-}" = 1 ]; then
 	files=(tests/vm/subsys/*.bats)
-	base=$SSDT_RESULTS/vm-subsys-$kver
+	# some of them (vm-test.sh's QEMU 10 matrix boot), under its name
+	[ -n "${SSDT_VM_FILES:-}" ] && read -r -a files <<<"$SSDT_VM_FILES"
+	base=$SSDT_RESULTS/${SSDT_VM_SUITE:-vm-subsys-$kver}
 elif [ $# -eq 0 ]; then
 	. tests/vm/lib/tags.bash
 	# every file's tag is known, whichever run

@@ -11,6 +11,8 @@
 #   ssdtm2  no MDTS, one queue pair on one MSI-X vector, a 16 MiB CMB;
 #           namespaces 1 plain, 2 zoned, 3 metadata (8 bytes), 4 PI
 #           type 1, 5 of 4 KiB blocks
+#   ssdtm3  (QEMU 10 only: make check-full's second subsystem boot)
+#           MQES 31 (queues of 32 entries), no shadow doorbells
 # This boot bounces all DMA (swiotlb=force): transfers stop at 256 KiB for
 # both drivers.
 
@@ -18,6 +20,10 @@ load ../lib/common
 
 # limits_of SERIAL NSID: stock's limits recorded by setup_file.
 limits_of() { cat "$SSDT_TMP/mx-$1-$2"; }
+
+# has_mx3: the QEMU of this boot made ssdtm3 (vm.sh: QEMU 10's mqes and
+# dbcs)
+has_mx3() { grep -qs '^ssdtm3 *$' /sys/class/nvme/*/serial /sys/class/ssdtune/*/serial; }
 
 # mx SERIAL: attach that controller to ssdtune; sets bdf, ctrl (its
 # /sys/class/ssdtune directory) and c (ssdtN).
@@ -41,7 +47,8 @@ same_as_stock() {
 setup_file() {
 	require_subsys_boot || return 1
 	local s bdf d n
-	for s in ssdtm1 ssdtm2; do
+	for s in ssdtm1 ssdtm2 ssdtm3; do
+		[ $s != ssdtm3 ] || has_mx3 || continue
 		bdf=$(SSDT_VM_NVME_SERIAL=$s nvme_bdf) || return 1
 		[ "$(pci_driver "$bdf")" = nvme ] || { echo "$s is not on nvme" >&2; return 1; }
 		# a namespace's disk under its controller: nvmeXnY, or under
@@ -102,4 +109,18 @@ teardown_file() {
 	[ "$(sed -n 's/^max_hw_sectors_kb=//p' "$SSDT_TMP/mx-ssdt")" -le 256 ]
 	fio_verify "/dev/${c}n1" --rw=write --bs=256k --offset=8M --size=8M
 	dmesg_clean_since_mark 'not supported'
+}
+
+@test "matrix: queues of 32 entries (MQES 31) and no shadow doorbells (QEMU 10): depth and limits as stock, 64 I/Os in flight verify" {
+	has_mx3 || skip "QEMU 7.2 has neither mqes nor dbcs: the QEMU 10 subsystem boot of make check-full runs this"
+	dmesg_mark
+	mx ssdtm3
+	[ "$(cat "$ctrl/queue_depth")" = 32 ]
+	[ "$(cat "$ctrl/shadow_doorbells")" = unsupported ]
+	same_as_stock ssdtm3 1
+	# more in flight than a queue holds: blk-mq waits for tags, nothing
+	# overruns a submission queue
+	fio_verify "/dev/${c}n1" --rw=randwrite --bs=4k --iodepth=64 --size=4M
+	fio_verify "/dev/${c}n1" --rw=write --bs=128k --iodepth=48 --offset=16M --size=8M
+	dmesg_clean_since_mark
 }
