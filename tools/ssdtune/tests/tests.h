@@ -24,6 +24,12 @@ void test_knobtab(void);
 void test_knobs(void);
 void test_state(void);
 void test_tune(void);
+void test_devname(void);
+void test_format(void);
+void test_prometheus(void);
+void test_dropin(void);
+void test_cgroup(void);
+void test_blkdev(void);
 
 /*
  * Files for the tests that need some (scratch.c): each directory is

@@ -22,6 +22,12 @@ int main(void)
 	test_knobs();
 	test_state();
 	test_tune();
+	test_devname();
+	test_format();
+	test_prometheus();
+	test_dropin();
+	test_cgroup();
+	test_blkdev();
 	scratch_remove();
 	return tap_done();
 }
