@@ -46,6 +46,13 @@ const struct option apply_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+const struct option verify_options[] = {
+	{ "config",	required_argument, NULL, OPT_CONFIG },
+	{ "state-dir",	required_argument, NULL, OPT_STATE_DIR },
+	{ "verbose",	no_argument, NULL, OPT_VERBOSE },
+	{ NULL, 0, NULL, 0 },
+};
+
 const struct option config_state_options[] = {
 	{ "config",	required_argument, NULL, OPT_CONFIG },
 	{ "state-dir",	required_argument, NULL, OPT_STATE_DIR },
@@ -171,6 +178,11 @@ int tuning_config(const struct command *cmd, const struct config **c)
 	}
 	*c = &config;
 	return 0;
+}
+
+bool tuning_verbose(void)
+{
+	return verbose;
 }
 
 bool tuning_force(void)

@@ -15,7 +15,7 @@
 #include "lib/planner.h"
 
 extern const struct option plan_options[], apply_options[], state_options[],
-	revert_options[], config_state_options[];
+	revert_options[], config_state_options[], verify_options[];
 int tuning_option(struct cli *cli, int val, const char *arg);
 /* --profile (default balanced), --isolate, --partition, --io-cores, or
  * with --config those of the file; a usage error (its exit status in
@@ -34,6 +34,7 @@ int tuning_config(const struct command *cmd, const struct config **c);
 int tuning_config_ctrls(const struct config *c, struct ctrl_id **ids, int *n);
 const char *tuning_state_dir(void);	/* --state-dir, $SSDTUNE_STATE_DIR */
 bool tuning_force(void);			/* --force */
+bool tuning_verbose(void);			/* --verbose */
 
 /* The plan in the report, and as text unless --json. */
 void tuning_show_plan(const struct plan *p);

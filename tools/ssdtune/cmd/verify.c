@@ -8,7 +8,73 @@
 
 #include "cmd/output.h"
 #include "cmd/tuning.h"
+#include "lib/cpuset.h"
+#include "lib/plangroup.h"
 #include "lib/tune.h"
+
+/*
+ * The "ok" lines as a person reads them: the same file of many CPUs
+ * holding the same value is one line ("cpuN/... on CPUs 2-5 = 1"), in
+ * the place of its first CPU; drift and pending lines stand alone.
+ * --verbose and --json keep one a value.
+ */
+struct ok_line {
+	char what[PATH_MAX];		/* the path, or its shape with N */
+	const char *val;		/* the saved entry's */
+	struct cpuset cpus;		/* of a shape; empty otherwise */
+	bool plain;			/* a line of its own, printed as is */
+	char *text;
+};
+
+static struct ok_line *lines;
+static int nlines;
+
+/* Add a line; an "ok" one of a per-CPU file joins its group. */
+static void add_line(const char *path, const char *val, char *text)
+{
+	char what[PATH_MAX];
+	int cpu = -1, i;
+
+	if (val)
+		cpu = plangroup_cpu_path(path, what, sizeof(what));
+	for (i = 0; cpu >= 0 && i < nlines; i++)
+		if (!lines[i].plain && !strcmp(lines[i].what, what) &&
+		    !strcmp(lines[i].val, val)) {
+			cpuset_set(&lines[i].cpus, cpu);
+			free(text);
+			return;
+		}
+	lines[nlines].plain = cpu < 0 || cpuset_init(&lines[nlines].cpus, 65536);
+	if (!lines[nlines].plain)
+		cpuset_set(&lines[nlines].cpus, cpu);
+	snprintf(lines[nlines].what, sizeof(lines[nlines].what), "%s",
+		 cpu < 0 ? path : what);
+	lines[nlines].val = val;
+	lines[nlines].text = text;
+	nlines++;
+}
+
+static void print_lines(void)
+{
+	char cpus[4096];
+	int i;
+
+	for (i = 0; i < nlines; i++) {
+		struct ok_line *l = &lines[i];
+
+		if (l->plain || cpuset_count(&l->cpus) == 1)
+			fputs(l->text ? l->text : "", stdout);
+		else
+			printf("ok     %s on CPUs %s = %s\n", l->what,
+			       cpuset_format(&l->cpus, cpus, sizeof(cpus)), l->val);
+		if (!l->plain)
+			cpuset_free(&l->cpus);
+		free(l->text);
+	}
+	free(lines);
+	lines = NULL;
+	nlines = 0;
+}
 
 /*
  * --config and nothing applied: drift if a controller the file selects is
@@ -38,7 +104,7 @@ static int verify_unapplied(const struct config *conf)
  * io_cores?  (A file changed since apply plans other I/O cores.)  0, or
  * the drift reported.
  */
-static int verify_options(const struct config *conf, const struct state *s)
+static int verify_config_match(const struct config *conf, const struct state *s)
 {
 	bool isolate = conf->isolate && conf->profile != PROFILE_BALANCED;
 	char want[16], have[16];
@@ -68,7 +134,7 @@ static int verify_state(const struct config *conf, const struct state *s)
 		return out_fail(EXIT_DRIFT, "the applied profile is %s, %s asks for %s: 'ssdtune apply --config %s'",
 				s->profile, conf->file, plan_profile_name(conf->profile), conf->file);
 	}
-	if (conf && (r = verify_options(conf, s)))
+	if (conf && (r = verify_config_match(conf, s)))
 		return r;
 	if (tune_stale(s, now, sizeof(now))) {
 		json_object_object_add(report_obj(), "profile", json_object_new_string(s->profile));
@@ -84,6 +150,8 @@ static void show_check(const struct state_entry *e, const struct tune_check *c,
 		       struct json_object *arr)
 {
 	struct json_object *j = json_object_new_object();
+	char *text;
+	int n;
 
 	json_object_object_add(j, "path", json_object_new_string(c->path));
 	json_object_object_add(j, "key", json_object_new_string(e->key));
@@ -98,12 +166,21 @@ static void show_check(const struct state_entry *e, const struct tune_check *c,
 	if (out_json())
 		return;
 	if (c->pending)
-		printf("pending %s: %s\n", c->path, c->why);
+		n = asprintf(&text, "pending %s: %s\n", c->path, c->why);
 	else if (c->ok)
-		printf("ok     %s = %s\n", c->path,
-		       e->type == TYPE_DROPIN ? "(as written)" : e->val);
+		n = asprintf(&text, "ok     %s = %s\n", c->path,
+			     e->type == TYPE_DROPIN ? "(as written)" : e->val);
 	else
-		printf("drift  %s: %s\n", c->path, c->why);
+		n = asprintf(&text, "drift  %s: %s\n", c->path, c->why);
+	if (n < 0)
+		text = NULL;
+	if (lines) {
+		add_line(c->path, c->ok && !c->pending && e->type != TYPE_DROPIN ?
+			 e->val : NULL, text);
+	} else {
+		fputs(text ? text : "", stdout);
+		free(text);
+	}
 }
 
 /* Every value of @s against the live system, into @arr; the verdict. */
@@ -113,6 +190,9 @@ static int verify_values(const struct state *s, struct json_object *arr)
 	bool waiting_boot = false;
 	struct tune_check c;
 
+	/* without memory for the groups, one line a value */
+	if (!tuning_verbose() && !out_json())
+		lines = calloc((size_t)s->n + 1, sizeof(*lines));
 	for (i = 0; i < s->n; i++) {
 		const struct state_entry *e = &s->e[i];
 
@@ -122,6 +202,7 @@ static int verify_values(const struct state *s, struct json_object *arr)
 		waiting_boot |= c.pending && e->vector < 0;
 		show_check(e, &c, arr);
 	}
+	print_lines();
 	json_object_object_add(report_obj(), "profile", json_object_new_string(s->profile));
 	json_object_object_add(report_obj(), "drifted", json_object_new_int(drift));
 	json_object_object_add(report_obj(), "pending", json_object_new_int(pending));
@@ -174,7 +255,8 @@ const struct command verify_command = {
 "vector that has not fired since apply moves at its next interrupt: that\n"
 "is 'pending', not drift).  A state saved before the last reboot is not\n"
 "applied since boot: verify says so and fails.\n"
-"Prints 'ok', 'pending' or 'drift' per value.\n"
+"Prints 'ok', 'pending' or 'drift' per value; the same file of many CPUs\n"
+"holding the same value is one 'ok' line.\n"
 "Exit status: 0 all hold; 3 drift: a value drifted, the state predates\n"
 "the last boot, or (with --config) the applied profile, isolate or\n"
 "io_cores is not the configured one, or nothing is applied; 1 verify\n"
@@ -184,9 +266,10 @@ const struct command verify_command = {
 "                    isolate and io_cores are the ones applied (what\n"
 "                    'apply --config FILE' saved is for the configured\n"
 "                    controllers and their knobs)\n"
-"  --state-dir DIR  where apply saved (default /var/lib/ssdtune)\n",
+"  --state-dir DIR  where apply saved (default /var/lib/ssdtune)\n"
+"  --verbose        one line per value (--json always has every one)\n",
 	.min_args = 0, .max_args = 0,
 	.run = cmd_verify,
-	.options = config_state_options, .option = tuning_option,
+	.options = verify_options, .option = tuning_option,
 };
 

@@ -52,24 +52,33 @@ static int add_cpus(struct shape *sh, const char *s)
 	return r;
 }
 
-/* A file of one CPU or cpufreq policy: "cpuN/..." or "cpufreq/policyN/..." */
-static int cpu_shape(const struct plan_item *it, struct shape *sh)
+int plangroup_cpu_path(const char *path, char *what, size_t len)
 {
-	const char *rest = it->path + strlen(CPU_DIR), *pre = "cpu";
-	const char *r = it->reason, *colon;
+	const char *rest = path + strlen(CPU_DIR), *pre = "cpu";
 	char *end;
 	long num;
 
-	if (strncmp(it->path, CPU_DIR, strlen(CPU_DIR)))
+	if (strncmp(path, CPU_DIR, strlen(CPU_DIR)))
 		return -1;
 	if (!strncmp(rest, "cpufreq/policy", 14))
 		pre = "cpufreq/policy";
 	else if (strncmp(rest, "cpu", 3))
 		return -1;
 	num = strtol(rest + strlen(pre), &end, 10);
-	if (end == rest + strlen(pre) || *end != '/')
+	if (end == rest + strlen(pre) || *end != '/' || num < 0 || num > 65535)
 		return -1;
-	snprintf(sh->what, sizeof(sh->what), "%s%sN%s", CPU_DIR, pre, end);
+	snprintf(what, len, "%s%sN%s", CPU_DIR, pre, end);
+	return (int)num;
+}
+
+/* A file of one CPU or cpufreq policy: "cpuN/..." or "cpufreq/policyN/..." */
+static int cpu_shape(const struct plan_item *it, struct shape *sh)
+{
+	const char *r = it->reason, *colon;
+	int num = plangroup_cpu_path(it->path, sh->what, sizeof(sh->what));
+
+	if (num < 0)
+		return -1;
 	sh->m = M_CPU;
 	sh->reason = r;
 	colon = strstr(r, ": ");
@@ -77,7 +86,7 @@ static int cpu_shape(const struct plan_item *it, struct shape *sh)
 		sh->reason = colon + 2;
 		return add_cpus(sh, strchr(r, ' ') + 1);
 	}
-	sh->ids[sh->nids++] = (int)num;
+	sh->ids[sh->nids++] = num;
 	return 0;
 }
 

@@ -21,6 +21,11 @@ struct plan_group {
 				 * CPU or vector name (points into it) */
 };
 
+/* @path as a file of one CPU or cpufreq policy ("cpuN/...",
+ * "cpufreq/policyN/..."): its shape, the number written N, into @what;
+ * the number, or -1 if @path is no such file.  Pure. */
+int plangroup_cpu_path(const char *path, char *what, size_t len);
+
 /* The groups of @p in the order of their first items, into *@out (free
  * it) and *@n.  0 or -ENOMEM. */
 int plan_group(const struct plan *p, struct plan_group **out, int *n);
