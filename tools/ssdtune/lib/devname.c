@@ -151,8 +151,8 @@ int devname_bdf(const char *name, char *bdf, size_t len, struct lib_err *err)
 					name);
 		return 0;
 	}
-	if (ssdt)
-		ssdtdev_path(path, sizeof(path), s, NULL);
+	if (ssdt)	/* not ssdtdev_path(): ssdtdev.c resolves names here */
+		snprintf(path, sizeof(path), SSDTDEV_CLASS_DIR "/%s", s);
 	else
 		snprintf(path, sizeof(path), SYS_CLASS_NVME "/%s", s);
 	if (bdf_above(path, bdf, len))
