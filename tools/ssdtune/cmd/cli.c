@@ -257,6 +257,15 @@ static const char *bad_option(char **argv)
 	return argv[optind - 1];
 }
 
+/* --dry-run and --root, before the command or after it. */
+static void run_option(int c, struct cli *cli, bool *dry_run)
+{
+	if (c == OPT_DRY_RUN)
+		*dry_run = true;
+	else
+		cli->root = optarg;
+}
+
 /* The global options, up to the command ("+": stop at the first
  * operand).  true if that is all: the exit status in *@status. */
 static bool global_options(const struct command *const *commands,
@@ -268,15 +277,14 @@ static bool global_options(const struct command *const *commands,
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:hVjn", options, NULL)) != -1) {
-		switch (short_to_long(c, options)) {
+		c = short_to_long(c, options);
+		switch (c) {
 		case OPT_JSON:
 			cli->json = true;
 			break;
 		case OPT_DRY_RUN:
-			*dry_run = true;
-			break;
 		case OPT_ROOT:
-			cli->root = optarg;
+			run_option(c, cli, dry_run);
 			break;
 		case 'h':
 			global_help(stdout, commands, ncommands);
@@ -331,10 +339,8 @@ static int command_options(const struct command *cmd, int argc, char **argv,
 			out_set_json(true);
 			break;
 		case OPT_DRY_RUN:
-			*dry_run = true;
-			break;
 		case OPT_ROOT:
-			cli->root = optarg;
+			run_option(c, cli, dry_run);
 			break;
 		case 'h':
 			*help = true;

@@ -309,9 +309,37 @@ static bool planned(const struct plan *p, const char *key)
 	return false;
 }
 
+enum { PUT_HOLDS, PUT_WRITTEN, PUT_WAITS };
+
+/*
+ * Write @e's saved value back to @path unless it is there already (a
+ * partition's member CPUs wait for the partition: PUT_WAITS).  PUT_HOLDS
+ * or PUT_WRITTEN, or -errno with the failure counted in @w; a partition
+ * that fails is kept in *@kept_partition.
+ */
+static int put_back(const struct state_entry *e, const char *path, bool force,
+		    bool *kept_partition, struct tune_writes *w)
+{
+	char now[8192], why[128];
+	int r = read_value(e->type, path, e->val, now, sizeof(now));
+
+	if (!r && same_value(now, e->old))
+		return PUT_HOLDS;
+	if (waits_for_partition(e, *kept_partition, w))
+		return PUT_WAITS;
+	r = write_value(e->type, path, e->old, force, why, sizeof(why));
+	if (r) {
+		write_failed(w, e->type, path, r, why);
+		*kept_partition |= e->type == TYPE_PARTITION;
+		return r;
+	}
+	w->done++;
+	return PUT_WRITTEN;
+}
+
 void tune_residue(const struct plan *p, struct state *s, struct tune_writes *w)
 {
-	char path[PATH_MAX], now[8192], why[128];
+	char path[PATH_MAX];
 	bool kept_partition = false;
 	int i, r;
 
@@ -322,19 +350,9 @@ void tune_residue(const struct plan *p, struct state *s, struct tune_writes *w)
 		if (e->by_set || planned(p, e->key))
 			continue;
 		if (!entry_path(e, path, sizeof(path))) {
-			r = read_value(e->type, path, e->val, now, sizeof(now));
-			if (r || !same_value(now, e->old)) {
-				if (waits_for_partition(e, kept_partition, w))
-					continue;
-				r = write_value(e->type, path, e->old, false, why,
-						sizeof(why));
-				if (r) {
-					write_failed(w, e->type, path, r, why);
-					kept_partition |= e->type == TYPE_PARTITION;
-					continue;	/* kept: revert retries */
-				}
-				w->done++;
-			}
+			r = put_back(e, path, false, &kept_partition, w);
+			if (r < 0 || r == PUT_WAITS)
+				continue;	/* kept: revert retries */
 		}
 		if (!sys_dry_run())
 			state_drop(s, i);
@@ -529,9 +547,9 @@ void tune_check(const struct state_entry *e, struct tune_check *c)
 void tune_restore(const struct state *s, bool force, struct tune_writes *w,
 		  void (*skipped)(void *ctx, const char *key), void *ctx)
 {
-	char path[PATH_MAX], now[8192], why[128];
+	char path[PATH_MAX];
 	bool kept_partition = false;
-	int i, r;
+	int i;
 
 	memset(w, 0, sizeof(*w));
 	for (i = s->n - 1; i >= 0; i--) {
@@ -548,17 +566,6 @@ void tune_restore(const struct state *s, bool force, struct tune_writes *w,
 			}
 			continue;
 		}
-		r = read_value(e->type, path, e->val, now, sizeof(now));
-		if (!r && same_value(now, e->old))
-			continue;
-		if (waits_for_partition(e, kept_partition, w))
-			continue;
-		r = write_value(e->type, path, e->old, force, why, sizeof(why));
-		if (r) {
-			write_failed(w, e->type, path, r, why);
-			kept_partition |= e->type == TYPE_PARTITION;
-			continue;
-		}
-		w->done++;
+		put_back(e, path, force, &kept_partition, w);
 	}
 }
