@@ -328,6 +328,10 @@ static int qualify_report(FILE *f, const struct qual_run *q)
 
 	report_set_str("status", "qualified");
 	report_set_str("pci_address", q->bdf);
+	/* the moves' own fields said where each move started: the run's
+	 * start is what counts, and the views have the disks */
+	report_set_str("previous_driver", q->was_ssdt ? SSDTUNE_DRV_NAME : "nvme");
+	json_object_object_del(j, "block_devices");
 	report_set_str("back_on", q->was_ssdt ? SSDTUNE_DRV_NAME : "nvme");
 	json_object_object_add(j, "differences",
 			       lines_json(q->diff, q->ndiff < QUAL_MAX_DIFFS ? q->ndiff : QUAL_MAX_DIFFS));
