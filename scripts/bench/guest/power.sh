@@ -8,7 +8,7 @@
 set -u
 cd "$(dirname "$0")/../../.."
 . tests/vm/lib/common.bash
-. scripts/bench/guest/power.bash
+. tests/vm/lib/power.bash	# shared with tests/vm/80-power.bats
 SECS=${BENCH_SECS:-4}
 LIMITS=${BENCH_LIMITS:-"0 4000 3000 2000 1600 1300 1150"}
 # Unlike the test's flat per-command model, this one charges per KiB too,

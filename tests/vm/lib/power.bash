@@ -102,7 +102,7 @@ pw_run() {
 	done
 	[ "$us" -ge 1000000 ] || { err "under 1 s of steady power_estimate_mw samples during $label (${busy[*]})"; return 1; }
 	echo "$label samples (mW): ${busy[*]}" >&2
-	python3 "$SSDT_REPO/scripts/bench/powerjson.py" "$json" "$label" $((sum / us))
+	python3 "$SSDT_REPO/tests/vm/lib/powerjson.py" "$json" "$label" $((sum / us))
 }
 
 # pw_sleep SECS: sleep without a fork (a fork costs ~50-100 ms under TCG).
