@@ -85,6 +85,12 @@ static void fmt_apst(const struct qual_view *v, char *buf, size_t len)
 				      v->apst[i].from, v->apst[i].to, v->apst[i].ms);
 }
 
+/* The driver the controller was on when qualify began, and is back on. */
+static const char *started_on(const struct qual_run *q)
+{
+	return q->was_ssdt ? SSDTUNE_DRV_NAME : "nvme";
+}
+
 /* Each namespace either driver serves, its limits side by side. */
 static void print_namespaces(FILE *f, const struct qual_view *s,
 			     const struct qual_view *t)
@@ -125,7 +131,7 @@ static void print_text(FILE *f, const struct qual_run *q)
 
 	fprintf(f, "qualify %s: %s, serial %s, firmware %s (back on %s)\n",
 		q->bdf, or_dash(s->model), or_dash(s->serial), or_dash(s->firmware),
-		q->was_ssdt ? SSDTUNE_DRV_NAME : "nvme");
+		started_on(q));
 	if (!nd)
 		fprintf(f, "verdict: as stock nvme, in every field below that matters\n");
 	else
@@ -330,9 +336,9 @@ static int qualify_report(FILE *f, const struct qual_run *q)
 	report_set_str("pci_address", q->bdf);
 	/* the moves' own fields said where each move started: the run's
 	 * start is what counts, and the views have the disks */
-	report_set_str("previous_driver", q->was_ssdt ? SSDTUNE_DRV_NAME : "nvme");
+	report_set_str("previous_driver", started_on(q));
 	json_object_object_del(j, "block_devices");
-	report_set_str("back_on", q->was_ssdt ? SSDTUNE_DRV_NAME : "nvme");
+	report_set_str("back_on", started_on(q));
 	json_object_object_add(j, "differences",
 			       lines_json(q->diff, q->ndiff < QUAL_MAX_DIFFS ? q->ndiff : QUAL_MAX_DIFFS));
 	json_object_object_add(j, "nvme", view_json(&q->nvme));

@@ -117,13 +117,31 @@ static char *slurp(int fd, size_t *len)
 	return buf;
 }
 
+/* Write @len bytes of @buf to the new file @p with @mode. */
+static int rec_write(struct rec *r, const char *p, const char *buf, size_t len,
+		     mode_t mode)
+{
+	int out, ok;
+
+	errno = 0;
+	out = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	ok = out >= 0 && write(out, buf, len) == (ssize_t)len &&
+	     !fchmod(out, mode & 07777);
+	if (out >= 0 && close(out))
+		ok = 0;
+	if (!ok)
+		return lib_errf(r->err, errno ? errno : EIO, "cannot write %s: %s", p,
+				strerror(errno ? errno : EIO));
+	return 0;
+}
+
 /* Copy the regular file @path, with its mode; a file the kernel will not
  * read is left out and counted. */
 static int rec_file(struct rec *r, const char *path, mode_t mode)
 {
 	char p[PATH_MAX], *buf;
 	size_t len = 0;
-	int in, out, ok;
+	int in, ret;
 
 	in = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	buf = in < 0 ? NULL : slurp(in, &len);
@@ -134,23 +152,15 @@ static int rec_file(struct rec *r, const char *path, mode_t mode)
 		return 0;
 	}
 	snprintf(p, sizeof(p), "%s%s", r->dst, path);
-	if (rec_parent(r, path)) {
-		free(buf);
-		return -1;
-	}
-	errno = 0;
-	out = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	ok = out >= 0 && write(out, buf, len) == (ssize_t)len &&
-	     !fchmod(out, mode & 07777);
-	if (out >= 0 && close(out))
-		ok = 0;
+	ret = rec_parent(r, path);
+	if (!ret)
+		ret = rec_write(r, p, buf, len, mode);
 	free(buf);
-	if (!ok)
-		return lib_errf(r->err, errno ? errno : EIO, "cannot write %s: %s", p,
-				strerror(errno ? errno : EIO));
-	r->st->files++;
-	r->st->bytes += len;
-	return 0;
+	if (!ret) {
+		r->st->files++;
+		r->st->bytes += len;
+	}
+	return ret;
 }
 
 static bool rec_skipped(const struct rec_rule *rule, const char *name)
@@ -278,23 +288,22 @@ static int rec_class_entry(struct rec *r, const char *path, const char *name)
 	return ret;
 }
 
+/* ssdtune-recording.txt: what made the recording, and how to replay it. */
 static int rec_stamp(struct rec *r)
 {
-	char p[PATH_MAX];
+	char p[PATH_MAX], text[1024];
 	struct utsname u;
-	time_t now = time(NULL);
-	FILE *f;
+	int n;
 
 	snprintf(p, sizeof(p), "%s/ssdtune-recording.txt", r->dst);
-	f = fopen(p, "wx");
-	if (!f)
-		return lib_errf(r->err, errno, "cannot write %s: %s", p, strerror(errno));
 	uname(&u);
-	fprintf(f, "ssdtune %s recording of a host's /sys and /proc pieces\n"
-		"kernel %s %s\nsaved %ld (seconds since 1970)\n"
-		"replay: ssdtune --root DIR topology | plan\n",
-		SSDTUNE_VERSION, u.release, u.machine, (long)now);
-	return fclose(f) ? lib_errf(r->err, EIO, "cannot write %s", p) : 0;
+	n = snprintf(text, sizeof(text),
+		     "ssdtune %s recording of a host's /sys and /proc pieces\n"
+		     "kernel %s %s\nsaved %ld (seconds since 1970)\n"
+		     "replay: ssdtune --root DIR topology | plan\n",
+		     SSDTUNE_VERSION, u.release, u.machine, (long)time(NULL));
+	return rec_write(r, p, text, (size_t)n < sizeof(text) ? (size_t)n : sizeof(text) - 1,
+			 0644);
 }
 
 int hostrec_save(const char *dir, struct hostrec_stats *st, struct lib_err *err)
