@@ -222,10 +222,27 @@ class Netlink:
         return bytes(r.getrandbits(8) for _ in range(r.randrange(64)))
 
     def make(self, r):
-        cmd = r.choice(list(self.cmds.values()) + [r.randrange(16), 255])
+        # Seven in ten inputs are a command the family serves, sent as it
+        # is served (GET_CTRL as a dump, FORMAT as a request) four times
+        # in five, so that they pass genetlink's dispatch and reach the
+        # attribute policy and the handlers; the rest are any command.
+        real = r.random() < 0.7
+        dump_cmd = self.cmds["SSDTUNE_CMD_GET_CTRL"]
+        fmt_cmd = self.cmds["SSDTUNE_CMD_FORMAT"]
+        if real:
+            cmd = r.choice([dump_cmd, fmt_cmd])
+        else:
+            cmd = r.choice(list(self.cmds.values()) + [r.randrange(16), 255])
         na = r.choice([0, 1, 2, 3, 3, 4, 6])
         top = max(self.attrs.values())
         al = []
+        if real and cmd == fmt_cmd and r.random() < 0.6:
+            # the attributes FORMAT needs, with values at and past the
+            # edges, so that the handler runs (the NSID is added below)
+            al.append((self.attrs["SSDTUNE_A_CTRL"],
+                       struct.pack("I", r.choice([self.ctrl, self.ctrl, 99, 0xffffffff]))))
+            al.append((self.attrs["SSDTUNE_A_SES"],
+                       struct.pack("I", r.choice([0, 0, 1, 2, 3, 0xffffffff]))))
         for _ in range(na):
             t = r.choice(list(self.attrs.values()) + [0, top + 1, top + 7, 0x7fff,
                                                       0x8000 | r.randrange(top + 1)])
@@ -235,7 +252,11 @@ class Netlink:
             al.append((self.attrs["SSDTUNE_A_NSID"],
                        struct.pack("I", r.choice([0, 2, 7, 0xffffffff]))))
         flags = genl.NLM_F_REQUEST | genl.NLM_F_ACK
-        if r.random() < 0.3:
+        if real and r.random() < 0.8:
+            dump = cmd == dump_cmd
+        else:
+            dump = r.random() < 0.3
+        if dump:
             flags |= 0x300      # NLM_F_DUMP
         body = struct.pack("BBH", cmd, r.choice([1, 1, 0, 2, 255]), 0) + \
             b"".join(genl.attr(t & 0xffff, p) for t, p in al)
