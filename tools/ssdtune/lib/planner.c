@@ -28,27 +28,6 @@
 
 #define SYS_CPU "/sys/devices/system/cpu"
 
-static const struct {
-	const char *name;
-	int latency_us;		/* C-state exit latency bound, -1 none */
-	int irq_cores_per8;	/* interrupt cores per 8 cores of a node */
-	const char *governor;	/* NULL: leave it */
-	const char *epp;	/* with a governor that keeps EPP */
-	int turbo;		/* 1 on, -1 leave it */
-	const char *coalesce;	/* ssdtune coalesce_profile */
-	/* block queue of the device's disks; NULL: leave it */
-	const char *scheduler, *nomerges, *rq_affinity;
-} profiles[PROFILE_COUNT] = {
-	[PROFILE_LATENCY] = { "latency", 2, 0, "performance", NULL, 1, "latency",
-			      "none", "2", "2" },
-	[PROFILE_IOPS] = { "iops", 10, 1, "performance", NULL, 1, "iops",
-			   "none", "1", "1" },
-	[PROFILE_THROUGHPUT] = { "throughput", 50, 0, "performance", NULL, 1, "iops",
-				 "none", "0", "1" },
-	[PROFILE_BALANCED] = { "balanced", -1, 0, NULL, "balance_performance", -1,
-			       "balanced", NULL, NULL, NULL },
-};
-
 /* Why each block queue value (Documentation/block/queue-sysfs.rst). */
 static const char *const nomerges_why[] = {
 	"merging on: fewer, larger I/Os for throughput",
@@ -60,72 +39,6 @@ static const char *const rq_affinity_why[] = {
 	"completions in the submitting CPU's group (the default)",
 	"completions on the submitting CPU itself: no hop to another CPU",
 };
-
-int plan_profile_parse(const char *name)
-{
-	int i;
-
-	for (i = 0; i < PROFILE_COUNT; i++)
-		if (!strcmp(name, profiles[i].name))
-			return i;
-	return -1;
-}
-
-const char *plan_profile_name(int profile)
-{
-	return profile >= 0 && profile < PROFILE_COUNT ? profiles[profile].name : "?";
-}
-
-int plan_latency_bound_us(int profile)
-{
-	return profiles[profile].latency_us;
-}
-
-void plan_irq_key(const char *bdf, int index, char *buf, size_t len)
-{
-	snprintf(buf, len, "irq %s vector %d", bdf, index);
-}
-
-void plan_ctrl_key(const char *serial, const char *model, const char *file,
-		   char *buf, size_t len)
-{
-	snprintf(buf, len, "ssdtune serial %s model %s %s", serial, model, file);
-}
-
-int plan_add(struct plan *p, enum plan_kind kind, const char *key,
-	     const char *path, const char *old, const char *val,
-	     const char *fmt, ...)
-{
-	struct plan_item *it;
-	char reason[1024];
-	va_list ap;
-
-	if (p->nitems == p->cap) {
-		int cap = p->cap ? p->cap * 2 : 64;
-		struct plan_item *n = realloc(p->items, (size_t)cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		p->items = n;
-		p->cap = cap;
-	}
-	va_start(ap, fmt);
-	vsnprintf(reason, sizeof(reason), fmt, ap);
-	va_end(ap);
-	it = &p->items[p->nitems];
-	memset(it, 0, sizeof(*it));
-	it->kind = kind;
-	it->vector = -1;
-	it->key = strdup(key ? key : path);
-	it->path = strdup(path);
-	it->old = strdup(old);
-	it->val = strdup(val);
-	it->reason = strdup(reason);
-	p->nitems++;
-	if (!it->key || !it->path || !it->old || !it->val || !it->reason)
-		return -ENOMEM;
-	return 0;
-}
 
 /* A setting: SET if @old differs from @val, else KEEP. */
 static int setting(struct plan *p, const char *path, const char *old,
@@ -245,8 +158,8 @@ static int split_node(const struct cores *c, int profile, int io_cores,
 	int want = 1, usable = c->n, i;
 	bool zero_last = c->n > 1 && cpuset_has(&c->core[c->n - 1], 0);
 
-	if (profiles[profile].irq_cores_per8)
-		want = c->n / 8 * profiles[profile].irq_cores_per8;
+	if (plan_rules(profile)->irq_cores_per8)
+		want = c->n / 8 * plan_rules(profile)->irq_cores_per8;
 	if (want < 1)
 		want = 1;
 	/* Leave CPU 0's core out if at least one I/O core remains. */
@@ -468,7 +381,7 @@ static int plan_ssdt(struct plan *p, const struct plan_opts *o,
 	else if (!pc->coalesce_profile[0])
 		r = plan_add(p, PLAN_SKIP, NULL, path, "", "", "not present");
 	else if (!(r = setting(p, path, pc->coalesce_profile,
-			       profiles[p->profile].coalesce, why)))
+			       plan_rules(p->profile)->coalesce, why)))
 		r = ctrl_item(p, pc, KNOB_FILE(coalesce_profile));
 	if (!r)
 		r = plan_poll(p, o, pc);
@@ -505,9 +418,9 @@ static int queue_setting(struct plan *p, const struct topo_disk *d,
 /* The block queues of @pc's disks, for the profile. */
 static int plan_disks(struct plan *p, const struct topo_pci *pc)
 {
-	const char *sched = profiles[p->profile].scheduler;
-	const char *nom = profiles[p->profile].nomerges;
-	const char *rqa = profiles[p->profile].rq_affinity;
+	const char *sched = plan_rules(p->profile)->scheduler;
+	const char *nom = plan_rules(p->profile)->nomerges;
+	const char *rqa = plan_rules(p->profile)->rq_affinity;
 	int i, r = 0;
 
 	for (i = 0; i < pc->ndisks && !r; i++) {
@@ -529,7 +442,7 @@ static int plan_disks(struct plan *p, const struct topo_pci *pc)
 static int plan_idle(struct plan *p, const struct topo *t,
 		     const struct cpuset *chosen, int ncpu)
 {
-	int bound = profiles[p->profile].latency_us, i, c, r = 0;
+	int bound = plan_rules(p->profile)->latency_us, i, c, r = 0;
 	char path[PATH_MAX], why[256];
 	struct cpuset off;
 
@@ -567,8 +480,8 @@ static int plan_idle(struct plan *p, const struct topo *t,
 static int plan_freq(struct plan *p, const struct topo *t,
 		     const struct cpuset *chosen, int ncpu)
 {
-	const char *gov = profiles[p->profile].governor;
-	const char *epp = profiles[p->profile].epp;
+	const char *gov = plan_rules(p->profile)->governor;
+	const char *epp = plan_rules(p->profile)->epp;
 	char path[PATH_MAX], why[TOPO_LIST + 128];
 	struct cpuset pc;
 	int i, c, r = 0;
@@ -613,7 +526,7 @@ static int plan_freq(struct plan *p, const struct topo *t,
 	if (t->turbo < 0)
 		return plan_add(p, PLAN_SKIP, NULL, SYS_CPU "/cpufreq/boost", "", "",
 			   "not present: turbo skipped");
-	if (profiles[p->profile].turbo < 0)
+	if (plan_rules(p->profile)->turbo < 0)
 		return plan_add(p, PLAN_NOTE, "note turbo", "", "", "",
 			   "turbo: left %s by the %s profile", t->turbo ? "on" : "off",
 			   plan_profile_name(p->profile));
@@ -783,22 +696,4 @@ int plan_build(const struct topo *t, const struct plan_opts *o, const int *sel,
 	cpuset_free(&chosen);
 	cpuset_free(&io);
 	return r;
-}
-
-void plan_free(struct plan *p)
-{
-	int i;
-
-	for (i = 0; i < p->nitems; i++) {
-		free(p->items[i].key);
-		free(p->items[i].path);
-		free(p->items[i].old);
-		free(p->items[i].val);
-		free(p->items[i].reason);
-		free(p->items[i].serial);
-		free(p->items[i].model);
-	}
-	free(p->items);
-	free(p->devs);
-	memset(p, 0, sizeof(*p));
 }

@@ -9,101 +9,7 @@
 #ifndef SSDTUNE_PLANNER_H
 #define SSDTUNE_PLANNER_H
 
-#include <stdbool.h>
-
-#include "lib/topo.h"
-
-enum plan_profile {
-	PROFILE_LATENCY,
-	PROFILE_IOPS,
-	PROFILE_THROUGHPUT,
-	PROFILE_BALANCED,
-	PROFILE_COUNT
-};
-
-int plan_profile_parse(const char *name);	/* -1 if unknown */
-const char *plan_profile_name(int profile);
-/* The deepest C-state exit latency the profile allows, -1: no bound. */
-int plan_latency_bound_us(int profile);
-
-/* What the tuner asks of plan_build(). */
-struct plan_opts {
-	int profile;
-	bool isolate;		/* runtime CPU isolation (latency, iops,
-				 * throughput): host IRQs, workqueues and
-				 * a cpuset partition off/on the I/O cores */
-	const char *partition;	/* its cgroup name; NULL: the default */
-	bool boot;		/* boot isolation: a GRUB drop-in with the
-				 * isolating kernel command line */
-	int io_cores;		/* at most this many (whole) cores of a
-				 * device's node for I/O; 0: all that are
-				 * not interrupt cores */
-	bool keep_coalesce;	/* the configuration sets the coalescing */
-	bool keep_power;	/* ... the power limit knob */
-	bool keep_apst;		/* ... apst_max_latency_us */
-	bool keep_poll;		/* ... poll_queues: the plan leaves them
-				 * (apply --config) */
-};
-
-enum plan_kind {
-	PLAN_SET,	/* path: old -> new */
-	PLAN_KEEP,	/* already holds the value */
-	PLAN_SKIP,	/* setting not present or not steerable */
-	PLAN_NOTE,	/* advice: printed, never written */
-};
-
-/* How a value is read and written (lib/tune.c, lib/cgroup.h). */
-enum plan_type {
-	TYPE_FILE,		/* a file's bytes */
-	TYPE_CONTROLLER,	/* "+cpuset"/"-cpuset" in cgroup.subtree_control */
-	TYPE_PARTITION,		/* a cpuset partition directory: "" or
-				 * "cpus=LIST partition=TYPE" */
-	TYPE_DROPIN,		/* a configuration file the tool owns: ""
-				 * or its content (lib/dropin.h) */
-};
-
-struct plan_item {
-	enum plan_kind kind;
-	enum plan_type type;
-	bool may_refuse;	/* a host IRQ: the kernel may refuse it
-				 * (kernel-managed on 6.1): left alone */
-	char *key;		/* stable identity the state is saved under */
-	char *path;		/* "" for notes */
-	char *old, *val;	/* current, wanted ("" if none) */
-	char *reason;
-	char bdf[BDF_BUFSZ];	/* an interrupt vector: its function ... */
-	int vector;		/* ... and MSI-X entry (irqvec.h); else -1 */
-	char *serial, *model;	/* a file of an ssdtune controller: its
-				 * identity (and bdf); else NULL */
-};
-
-struct plan_dev {
-	char bdf[BDF_BUFSZ];
-	char driver[64], ssdt[32];
-	int node;		/* the node used (the device's, or 0) */
-	char irq_cpus[TOPO_LIST], io_cpus[TOPO_LIST];
-	int nvectors, nmanaged;
-};
-
-struct plan {
-	int profile;
-	bool isolate, boot;
-	int io_cores;		/* as asked (plan_opts), 0: all */
-	char partition[80];	/* its path, "" without --isolate */
-	struct plan_dev *devs;
-	int ndevs;
-	struct plan_item *items;
-	int nitems, cap;
-	char irq_cpus[TOPO_LIST], io_cpus[TOPO_LIST];	/* all devices */
-	char housekeeping[TOPO_LIST];	/* everything else */
-	char cmdline[4 * TOPO_LIST + 128];	/* boot isolation, printed */
-	struct {
-		int pid;			/* 0: not running */
-		bool unit;			/* systemd's irqbalance.service */
-		char args[4096];		/* "--banirq=N ..." */
-		char banned_cpus[TOPO_LIST];	/* IRQBALANCE_BANNED_CPULIST */
-	} irqbalance;			/* how to keep it off */
-};
+#include "lib/plan.h"
 
 /*
  * Plan @profile for the storage functions t->pcis[sel[0..nsel-1]] (nsel
@@ -112,22 +18,5 @@ struct plan {
  */
 int plan_build(const struct topo *t, const struct plan_opts *o, const int *sel,
 	       int nsel, struct plan *p);
-void plan_free(struct plan *p);
-
-/* Append an item (the strings are copied): plan_build()'s step, shared
- * with planner_isol.c.  0 or -ENOMEM. */
-int plan_add(struct plan *p, enum plan_kind kind, const char *key,
-	     const char *path, const char *old, const char *val,
-	     const char *fmt, ...) __attribute__((format(printf, 7, 8)));
-
-/* The key of interrupt vector (MSI-X entry) @index of @bdf. */
-void plan_irq_key(const char *bdf, int index, char *buf, size_t len);
-/* The key of file @file of the ssdtune controller @serial/@model: by
- * identity, since ssdtN is only an index. */
-void plan_ctrl_key(const char *serial, const char *model, const char *file,
-		   char *buf, size_t len);
-
-/* A cpuset partition's saved value (TYPE_PARTITION) for CPUs @cpus. */
-void plan_partition_value(const char *cpus, char *buf, size_t len);
 
 #endif

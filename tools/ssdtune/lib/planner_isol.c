@@ -17,11 +17,6 @@
 
 #define SYS_CPU "/sys/devices/system/cpu"
 
-void plan_partition_value(const char *cpus, char *buf, size_t len)
-{
-	snprintf(buf, len, "cpus=%s partition=isolated", cpus);
-}
-
 /* A kernel bitmap file off @io: what it has minus @io, or @keep if that
  * leaves nothing. */
 static int mask_off(struct plan *p, const char *path, const char *now,

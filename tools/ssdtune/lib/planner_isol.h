@@ -4,7 +4,7 @@
 #define SSDTUNE_PLANNER_ISOL_H
 
 #include "lib/cpuset.h"
-#include "lib/planner.h"
+#include "lib/plan.h"
 
 /*
  * Runtime isolation of the I/O cores @io (o->isolate): the default IRQ

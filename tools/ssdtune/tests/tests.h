@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The unit tests of the tool's library: lib/FOO.c is tested by
- * tests/FOO_test.c (the planner, planner.c, by plan_test.c), whose
- * test_FOO() tests/unit.c runs.  Each is compiled on its own; none
- * includes another.
+ * tests/FOO_test.c, whose test_FOO() tests/unit.c runs.  Each is
+ * compiled on its own; none includes another.
  */
 #ifndef SSDTUNE_TESTS_H
 #define SSDTUNE_TESTS_H
@@ -17,6 +16,7 @@ void test_pcie(void);
 void test_irqvec(void);
 void test_ssdtdev(void);
 void test_plan(void);
+void test_planner(void);
 void test_plangroup(void);
 void test_config(void);
 void test_ctrlview(void);

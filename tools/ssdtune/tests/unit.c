@@ -15,6 +15,7 @@ int main(void)
 	test_irqvec();
 	test_ssdtdev();
 	test_plan();
+	test_planner();
 	test_plangroup();
 	test_config();
 	test_ctrlview();

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The plan as data (plan.h): the profiles' rules, and the plan's items
+ * with the keys they are saved under.  Below the planner's files, which
+ * only append to it.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/plan.h"
+
+static const struct plan_rules profiles[PROFILE_COUNT] = {
+	[PROFILE_LATENCY] = { "latency", 2, 0, "performance", NULL, 1, "latency",
+			      "none", "2", "2" },
+	[PROFILE_IOPS] = { "iops", 10, 1, "performance", NULL, 1, "iops",
+			   "none", "1", "1" },
+	[PROFILE_THROUGHPUT] = { "throughput", 50, 0, "performance", NULL, 1, "iops",
+				 "none", "0", "1" },
+	[PROFILE_BALANCED] = { "balanced", -1, 0, NULL, "balance_performance", -1,
+			       "balanced", NULL, NULL, NULL },
+};
+
+const struct plan_rules *plan_rules(int profile)
+{
+	return &profiles[profile];
+}
+
+int plan_profile_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; i < PROFILE_COUNT; i++)
+		if (!strcmp(name, profiles[i].name))
+			return i;
+	return -1;
+}
+
+const char *plan_profile_name(int profile)
+{
+	return profile >= 0 && profile < PROFILE_COUNT ? profiles[profile].name : "?";
+}
+
+int plan_latency_bound_us(int profile)
+{
+	return profiles[profile].latency_us;
+}
+
+void plan_irq_key(const char *bdf, int index, char *buf, size_t len)
+{
+	snprintf(buf, len, "irq %s vector %d", bdf, index);
+}
+
+void plan_ctrl_key(const char *serial, const char *model, const char *file,
+		   char *buf, size_t len)
+{
+	snprintf(buf, len, "ssdtune serial %s model %s %s", serial, model, file);
+}
+
+void plan_partition_value(const char *cpus, char *buf, size_t len)
+{
+	snprintf(buf, len, "cpus=%s partition=isolated", cpus);
+}
+
+int plan_add(struct plan *p, enum plan_kind kind, const char *key,
+	     const char *path, const char *old, const char *val,
+	     const char *fmt, ...)
+{
+	struct plan_item *it;
+	char reason[1024];
+	va_list ap;
+
+	if (p->nitems == p->cap) {
+		int cap = p->cap ? p->cap * 2 : 64;
+		struct plan_item *n = realloc(p->items, (size_t)cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		p->items = n;
+		p->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+	it = &p->items[p->nitems];
+	memset(it, 0, sizeof(*it));
+	it->kind = kind;
+	it->vector = -1;
+	it->key = strdup(key ? key : path);
+	it->path = strdup(path);
+	it->old = strdup(old);
+	it->val = strdup(val);
+	it->reason = strdup(reason);
+	p->nitems++;
+	if (!it->key || !it->path || !it->old || !it->val || !it->reason)
+		return -ENOMEM;
+	return 0;
+}
+
+void plan_free(struct plan *p)
+{
+	int i;
+
+	for (i = 0; i < p->nitems; i++) {
+		free(p->items[i].key);
+		free(p->items[i].path);
+		free(p->items[i].old);
+		free(p->items[i].val);
+		free(p->items[i].reason);
+		free(p->items[i].serial);
+		free(p->items[i].model);
+	}
+	free(p->items);
+	free(p->devs);
+	memset(p, 0, sizeof(*p));
+}
