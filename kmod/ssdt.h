@@ -106,7 +106,7 @@ struct ssdt_queue {
 	dma_addr_t cq_dma;
 	u32 __iomem *sq_db;
 	u32 __iomem *cq_db;
-	/* Shadow doorbell slots (ssdt_dbbuf.c), NULL: MMIO doorbells only. */
+	/* Shadow doorbell slots (ssdt_dbbuf_dev.c), NULL: MMIO doorbells only. */
 	__le32 *dbbuf_sq_db;
 	__le32 *dbbuf_sq_ei;
 	__le32 *dbbuf_cq_db;
@@ -231,7 +231,7 @@ struct ssdt_ctrl {
 	struct dma_pool *prp_pool;
 	mempool_t *sgl_pool;		/* struct ssdt_sgl */
 
-	enum ssdt_dbbuf_state dbbuf;	/* shadow doorbells (ssdt_dbbuf.c) */
+	enum ssdt_dbbuf_state dbbuf;	/* shadow doorbells (ssdt_dbbuf_dev.c) */
 	__le32 *dbbuf_dbs;		/* shadow tails and heads, one page */
 	__le32 *dbbuf_eis;		/* event indexes, one page */
 	dma_addr_t dbbuf_dbs_dma;
@@ -435,7 +435,6 @@ static inline void ssdt_debug_hmb_held(s64 bytes) { }
 /* ssdt_aer.c: asynchronous events */
 void ssdt_aer_init(struct ssdt_ctrl *ctrl);
 void ssdt_aer_start(struct ssdt_ctrl *ctrl);
-void ssdt_aer_done(struct ssdt_ctrl *ctrl, u16 status, u32 result);
 void ssdt_aer_stop(struct ssdt_ctrl *ctrl);
 
 /* ssdt_fwact.c: firmware activation holds the I/O while CSTS.PP is set */
@@ -451,31 +450,46 @@ struct ssdt_nl_async {
 	u16 temp_k;
 };
 
-/* ssdt_netlink.c: generic netlink family, events */
-int ssdt_nl_register(void);
-void ssdt_nl_unregister(void);
-void ssdt_nl_add_ctrl(struct ssdt_ctrl *ctrl);
-void ssdt_nl_del_ctrl(struct ssdt_ctrl *ctrl);
+/* ssdt_event.c: the generic netlink family and its events */
+struct genl_family;
+struct sk_buff;
+extern struct genl_family ssdt_nl_family;
 void ssdt_nl_notify(struct ssdt_ctrl *ctrl, enum ssdtune_event event);
 void ssdt_nl_notify_knob(struct ssdt_ctrl *ctrl, const char *name,
 			 const char *value);
 void ssdt_nl_notify_timeout(struct ssdt_ctrl *ctrl, u32 qid, u32 tag);
 void ssdt_nl_notify_async(struct ssdt_ctrl *ctrl, const struct ssdt_nl_async *ev);
+int ssdt_nl_put_ident(struct sk_buff *skb, struct ssdt_ctrl *ctrl);
 const char *ssdt_state_name(enum ssdt_state state);
 
-/* ssdt_ctrl.c: CC/CSTS, bring-up (probe and reset alike), reset, teardown */
-int ssdt_ctrl_init(struct ssdt_ctrl *ctrl);
-void ssdt_ctrl_teardown(struct ssdt_ctrl *ctrl, bool shutdown);
-void ssdt_ctrl_get(struct ssdt_ctrl *ctrl);
-void ssdt_ctrl_put(struct ssdt_ctrl *ctrl);
+/* ssdt_netlink.c: the family's commands */
+int ssdt_nl_register(void);
+void ssdt_nl_unregister(void);
+void ssdt_nl_add_ctrl(struct ssdt_ctrl *ctrl);
+void ssdt_nl_del_ctrl(struct ssdt_ctrl *ctrl);
+
+/* ssdt_core.c: CC/CSTS, the fence, reset requests, the reference count */
+u32 ssdt_csts(struct ssdt_ctrl *ctrl);
+bool ssdt_ctrl_gone(struct ssdt_ctrl *ctrl);
+int ssdt_ctrl_disable(struct ssdt_ctrl *ctrl);
+int ssdt_ctrl_enable(struct ssdt_ctrl *ctrl);
+void ssdt_ctrl_shutdown(struct ssdt_ctrl *ctrl);
 void ssdt_ctrl_fence(struct ssdt_ctrl *ctrl);
 void ssdt_schedule_reset(struct ssdt_ctrl *ctrl);
+void ssdt_ctrl_get(struct ssdt_ctrl *ctrl);
+void ssdt_ctrl_put(struct ssdt_ctrl *ctrl);
+
+/* ssdt_stop.c: the way down */
+void ssdt_ctrl_stop(struct ssdt_ctrl *ctrl, bool shutdown);
+void ssdt_mark_dead(struct ssdt_ctrl *ctrl, bool shutdown);
+
+/* ssdt_ctrl.c: bring-up (probe and reset alike), reset, teardown */
+int ssdt_ctrl_init(struct ssdt_ctrl *ctrl);
+void ssdt_ctrl_teardown(struct ssdt_ctrl *ctrl, bool shutdown);
 void ssdt_reset_work(struct work_struct *work);
 void ssdt_ctrl_pause(struct ssdt_ctrl *ctrl, bool shutdown, const char *why);
 void ssdt_ctrl_kill(struct ssdt_ctrl *ctrl);
 void ssdt_ctrl_unpause(struct ssdt_ctrl *ctrl);
-bool ssdt_ctrl_gone(struct ssdt_ctrl *ctrl);
-void ssdt_mark_dead(struct ssdt_ctrl *ctrl, bool shutdown);
 unsigned int ssdt_irq_queues_max(struct ssdt_ctrl *ctrl);
 int ssdt_ctrl_set_poll(struct ssdt_ctrl *ctrl, unsigned int poll);
 
@@ -549,7 +563,7 @@ int ssdt_ns_rescan(struct ssdt_ctrl *ctrl);
 void ssdt_ns_rescan_async(struct ssdt_ctrl *ctrl);
 void ssdt_ns_remove_all(struct ssdt_ctrl *ctrl);
 
-/* ssdt_dbbuf.c: shadow doorbells */
+/* ssdt_dbbuf_dev.c: shadow doorbells */
 void ssdt_dbbuf_setup(struct ssdt_ctrl *ctrl);
 void ssdt_dbbuf_free(struct ssdt_ctrl *ctrl);
 void ssdt_dbbuf_queue_init(struct ssdt_queue *q);

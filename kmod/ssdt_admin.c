@@ -49,6 +49,27 @@ static void ssdt_slot_put(struct ssdt_ctrl *ctrl, int i)
 	up(&ctrl->slot_sem);
 }
 
+/*
+ * An Asynchronous Event Request completed (any context): its result goes
+ * to the event work of ssdt_aer.c.  One a reset or removal cancelled, or
+ * that failed, is not posted again here: the next ssdt_aer_start() posts
+ * a full set.
+ */
+static void ssdt_aer_done(struct ssdt_ctrl *ctrl, u16 status, u32 result)
+{
+	unsigned long flags;
+
+	if (status & 0x7ff)
+		return;
+	spin_lock_irqsave(&ctrl->aer_lock, flags);
+	if (!ctrl->aer_stopped) {
+		if (ctrl->aer_n < ARRAY_SIZE(ctrl->aer_results))
+			ctrl->aer_results[ctrl->aer_n++] = result;
+		queue_work(system_wq, &ctrl->aer_work);
+	}
+	spin_unlock_irqrestore(&ctrl->aer_lock, flags);
+}
+
 /* Called from completion reaping of the admin queue (any context). */
 void ssdt_admin_complete(struct ssdt_ctrl *ctrl, struct nvme_completion *cqe)
 {

@@ -118,26 +118,6 @@ static void ssdt_aer_work(struct work_struct *work)
 }
 
 /*
- * An Asynchronous Event Request completed (any context).  One a reset or
- * removal cancelled, or that failed, is not posted again here: the next
- * ssdt_aer_start() posts a full set.
- */
-void ssdt_aer_done(struct ssdt_ctrl *ctrl, u16 status, u32 result)
-{
-	unsigned long flags;
-
-	if (status & 0x7ff)
-		return;
-	spin_lock_irqsave(&ctrl->aer_lock, flags);
-	if (!ctrl->aer_stopped) {
-		if (ctrl->aer_n < ARRAY_SIZE(ctrl->aer_results))
-			ctrl->aer_results[ctrl->aer_n++] = result;
-		queue_work(system_wq, &ctrl->aer_work);
-	}
-	spin_unlock_irqrestore(&ctrl->aer_lock, flags);
-}
-
-/*
  * The controller is live (probe, or a reset done): ask for the events the
  * driver handles and post the requests.  Failing here costs the events,
  * not the controller.

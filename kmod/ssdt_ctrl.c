@@ -1,129 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ssdtune controller: enable/disable per CAP/CC/CSTS, the admin queue and
- * its commands, I/O queue creation, reset and shutdown.
+ * ssdtune controller: bring-up (probe and reset run one start), the I/O
+ * queues' creation and split, reset, pause and teardown.  CC/CSTS, the
+ * fence and reset requests are below it, in ssdt_core.c.
  */
 #include <linux/crash_dump.h>
-#include <linux/delay.h>
 #include <linux/io-64-nonatomic-lo-hi.h>
 #include <linux/jiffies.h>
 #include <linux/slab.h>
 #include "ssdt.h"
-
-static u32 ssdt_csts(struct ssdt_ctrl *ctrl)
-{
-	return readl(ctrl->bar + NVME_REG_CSTS);
-}
-
-/* All-ones from a register read means the device left the bus. */
-bool ssdt_ctrl_gone(struct ssdt_ctrl *ctrl)
-{
-	return ssdt_csts(ctrl) == ~0u || !pci_device_is_present(ctrl->pdev);
-}
-
-static int ssdt_wait_csts(struct ssdt_ctrl *ctrl, u32 mask, u32 val,
-			  unsigned long timeout, const char *what)
-{
-	unsigned long deadline = jiffies + timeout;
-	u32 csts;
-
-	for (;;) {
-		csts = ssdt_csts(ctrl);
-		if (csts == ~0u)
-			return -ENODEV;
-		if ((csts & mask) == val)
-			return 0;
-		if (time_after(jiffies, deadline)) {
-			dev_err(ssdt_dev(ctrl), "timed out waiting for %s (CSTS %#x)\n",
-				what, csts);
-			return -ETIMEDOUT;
-		}
-		usleep_range(1000, 2000);
-	}
-}
-
-/* Some controllers read CSTS.RDY wrong right after CC.EN changes. */
-static void ssdt_quirk_rdy_delay(struct ssdt_ctrl *ctrl)
-{
-	if (ctrl->quirks & SSDT_QUIRK_DELAY_RDY)
-		msleep(SSDT_QUIRK_DELAY_RDY_MS);
-}
-
-static int ssdt_ctrl_disable(struct ssdt_ctrl *ctrl)
-{
-	u32 cc = readl(ctrl->bar + NVME_REG_CC);
-
-	if (cc & NVME_CC_ENABLE) {
-		writel(cc & ~NVME_CC_ENABLE, ctrl->bar + NVME_REG_CC);
-		ssdt_quirk_rdy_delay(ctrl);
-	}
-	return ssdt_wait_csts(ctrl, NVME_CSTS_RDY, 0, ctrl->ready_timeout,
-			      "controller disable");
-}
-
-static int ssdt_ctrl_enable(struct ssdt_ctrl *ctrl)
-{
-	struct ssdt_queue *aq = ctrl->admin;
-	u32 aqa = (aq->depth - 1) | ((aq->depth - 1) << 16);
-	/*
-	 * Every I/O command set the controller has, as stock nvme asks: then
-	 * a namespace of another set (zoned, key value) shows as such and
-	 * the scan can refuse it, instead of serving it as a plain disk.
-	 */
-	u32 css = NVME_CAP_CSS(ctrl->cap) & NVME_CAP_CSS_CSI ?
-		  NVME_CC_CSS_CSI : NVME_CC_CSS_NVM;
-
-	writel(aqa, ctrl->bar + NVME_REG_AQA);
-	lo_hi_writeq(aq->sq_dma, ctrl->bar + NVME_REG_ASQ);
-	lo_hi_writeq(aq->cq_dma, ctrl->bar + NVME_REG_ACQ);
-	ctrl->ctrl_config = css | NVME_CC_AMS_RR |
-		((ilog2(SSDT_PAGE_SIZE) - 12) << NVME_CC_MPS_SHIFT) |
-		NVME_CC_IOSQES | NVME_CC_IOCQES | NVME_CC_ENABLE;
-	writel(ctrl->ctrl_config, ctrl->bar + NVME_REG_CC);
-	ssdt_quirk_rdy_delay(ctrl);
-	return ssdt_wait_csts(ctrl, NVME_CSTS_RDY, NVME_CSTS_RDY,
-			      ctrl->ready_timeout, "controller ready");
-}
-
-/*
- * Normal shutdown: the controller commits its volatile write cache.  It
- * gets the time its RTD3 Entry Latency says, within shutdown_timeout and
- * 60 s (ssdt_shutdown_timeout_s()); CAP.TO is about CC.EN, not this.
- */
-static void ssdt_ctrl_shutdown(struct ssdt_ctrl *ctrl)
-{
-	u32 cc = readl(ctrl->bar + NVME_REG_CC);
-	unsigned int secs = ctrl->shutdown_s ?:
-		ssdt_shutdown_timeout_s(0, READ_ONCE(ssdt_shutdown_timeout));
-
-	cc = (cc & ~NVME_CC_SHN_MASK) | NVME_CC_SHN_NORMAL;
-	writel(cc, ctrl->bar + NVME_REG_CC);
-	if (!ssdt_wait_csts(ctrl, NVME_CSTS_SHST_MASK, NVME_CSTS_SHST_CMPLT,
-			    secs * HZ, "shutdown"))
-		dev_info(ssdt_dev(ctrl), "shutdown complete\n");
-}
-
-/*
- * Make the controller stop touching host memory now, from any sleeping
- * context: CC.EN=0 aborts every command it holds (the spec's controller
- * reset); a controller that does not come to CSTS.RDY=0 loses bus
- * mastering.  Whatever it was given may then be freed.  The reset that
- * follows sets it up again, or, during removal, fails what it held
- * (ssdt_reset_work()); until then admin commands fail and I/O waits.
- */
-void ssdt_ctrl_fence(struct ssdt_ctrl *ctrl)
-{
-	unsigned int i;
-
-	WRITE_ONCE(ctrl->fenced, true);
-	WRITE_ONCE(ctrl->admin->live, false);
-	for (i = 0; i < ctrl->nr_io; i++)
-		WRITE_ONCE(ctrl->ioq[i]->live, false);
-	if (ssdt_ctrl_disable(ctrl)) {
-		dev_err(ssdt_dev(ctrl), "controller does not stop: bus mastering off\n");
-		pci_clear_master(ctrl->pdev);
-	}
-}
 
 /* ---- bring-up: probe and reset run the same start ----------------------- */
 
@@ -459,34 +344,6 @@ int ssdt_ctrl_init(struct ssdt_ctrl *ctrl)
 	return 0;
 }
 
-/* Stop every queue and the controller; reap what already completed. */
-static void ssdt_ctrl_stop(struct ssdt_ctrl *ctrl, bool shutdown)
-{
-	unsigned int i;
-
-	for (i = 0; i < ctrl->nr_io; i++) {
-		WRITE_ONCE(ctrl->ioq[i]->live, false);
-		ssdt_mod_stop(ctrl->ioq[i]);
-	}
-	ssdt_hmb_stop(ctrl);
-	if (!ssdt_ctrl_gone(ctrl)) {
-		if (shutdown)
-			ssdt_ctrl_shutdown(ctrl);
-		/* memory it was given is freed next: it must not touch it */
-		if (ssdt_ctrl_disable(ctrl)) {
-			dev_err(ssdt_dev(ctrl), "controller does not stop: bus mastering off\n");
-			pci_clear_master(ctrl->pdev);
-		}
-	}
-	ssdt_hmb_stopped(ctrl);
-	WRITE_ONCE(ctrl->admin->live, false);
-	ssdt_irqs_sync(ctrl);
-	for (i = 0; i < ctrl->nr_io; i++)
-		ssdt_cq_poll(ctrl->ioq[i]);
-	ssdt_cq_poll(ctrl->admin);
-	ssdt_admin_cancel_all(ctrl);
-}
-
 void ssdt_ctrl_teardown(struct ssdt_ctrl *ctrl, bool shutdown)
 {
 	unsigned int i;
@@ -508,51 +365,6 @@ void ssdt_ctrl_teardown(struct ssdt_ctrl *ctrl, bool shutdown)
 	ssdt_hmb_free_all(ctrl);
 	ssdt_queue_free(ctrl->admin);
 	ctrl->admin = NULL;
-}
-
-/*
- * Fail everything from now on: the controller is gone or unrecoverable, or
- * (@shutdown) the system goes down and the controller commits its cache
- * first.  Frees nothing: the disks and queues stay until remove().
- * Called with dev_mutex held; from anywhere but a timeout handler, after
- * ssdt_io_sync(), so no handler works on a request this ends.
- */
-void ssdt_mark_dead(struct ssdt_ctrl *ctrl, bool shutdown)
-{
-	/* halted (ssdt_ctrl_pause): the disks are quiesced already */
-	bool halted = ctrl->paused;
-	unsigned int i;
-
-	ctrl->paused = false;
-	spin_lock_irq(&ctrl->state_lock);
-	ctrl->state = SSDT_DEAD;
-	spin_unlock_irq(&ctrl->state_lock);
-	for (i = 0; i < ctrl->nr_ns; i++)
-		if (ctrl->ns[i].disk)
-			blk_mark_disk_dead(ctrl->ns[i].disk);
-	if (!halted)
-		ssdt_io_quiesce(ctrl);
-	if (ctrl->admin)
-		ssdt_ctrl_stop(ctrl, shutdown);
-	ssdt_io_cancel_all(ctrl, false);
-	ssdt_io_unquiesce(ctrl);
-	ssdt_nl_notify(ctrl, SSDTUNE_EVENT_DEAD);
-}
-
-/*
- * Ask for a reset.  During removal none comes, but a controller that an
- * admin timeout stopped still gets the work: it fails the I/O held for a
- * reset, which would otherwise wait for ever (ssdt_reset_work()).
- */
-void ssdt_schedule_reset(struct ssdt_ctrl *ctrl)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&ctrl->state_lock, flags);
-	if (ctrl->state == SSDT_LIVE &&
-	    (!ctrl->removing || READ_ONCE(ctrl->fenced)))
-		queue_work(ssdt_wq, &ctrl->reset_work);
-	spin_unlock_irqrestore(&ctrl->state_lock, flags);
 }
 
 /*
@@ -756,23 +568,4 @@ int ssdt_ctrl_set_poll(struct ssdt_ctrl *ctrl, unsigned int poll)
 	dev_info(ssdt_dev(ctrl), "%u I/O queues: %u with interrupts, %u polled\n",
 		 ctrl->nr_io, ctrl->nr_irq_io, ctrl->nr_poll);
 	return 0;
-}
-
-static void ssdt_ctrl_free(struct kref *ref)
-{
-	kfree(container_of(ref, struct ssdt_ctrl, ref));
-}
-
-/*
- * The controller's memory stays while a disk of it or an open /dev/ssdtN
- * may still look at it, after remove() has taken everything else down.
- */
-void ssdt_ctrl_get(struct ssdt_ctrl *ctrl)
-{
-	kref_get(&ctrl->ref);
-}
-
-void ssdt_ctrl_put(struct ssdt_ctrl *ctrl)
-{
-	kref_put(&ctrl->ref, ssdt_ctrl_free);
 }

@@ -1,16 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ssdtune: generic netlink family "ssdtune" (include/uapi/linux/ssdtune.h).
+ * ssdtune: the commands of the generic netlink family "ssdtune"
+ * (include/uapi/linux/ssdtune.h); its events are ssdt_event.c's.
  *
  * GET_CTRL dumps every controller: identity, state and the per-queue
  * counters that sysfs shows one file at a time, in one consistent-enough
  * read (each counter is read once; they are not snapshotted together).
- * Events (attach, detach, timeout, reset, reset done, dead, knob writes)
- * go to the multicast group "events", which only CAP_NET_ADMIN may join;
- * with no listener they cost one genl_has_listeners() test and allocate
- * nothing.
+ * FORMAT formats one namespace (CAP_SYS_ADMIN).
  */
-#include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/wait_bit.h>
@@ -21,48 +18,11 @@
 static LIST_HEAD(ssdt_ctrls);
 static DEFINE_MUTEX(ssdt_ctrls_lock);
 
-static const char *const ssdt_state_names[] = {
-	[SSDT_NEW]		= "new",
-	[SSDT_LIVE]		= "live",
-	[SSDT_RESETTING]	= "resetting",
-	[SSDT_DEAD]		= "dead",
-};
-
-const char *ssdt_state_name(enum ssdt_state state)
-{
-	if (state >= ARRAY_SIZE(ssdt_state_names))
-		return "unknown";
-	return ssdt_state_names[state];
-}
-
 static const struct nla_policy ssdt_nl_policy[SSDTUNE_A_MAX + 1] = {
 	[SSDTUNE_A_CTRL] = { .type = NLA_U32 },
 	[SSDTUNE_A_NSID] = { .type = NLA_U32 },
 	[SSDTUNE_A_SES] = { .type = NLA_U32 },
 };
-
-enum { SSDT_NL_EVENTS };
-
-/*
- * Events carry timeouts, resets, knob values and SMART warnings, which the
- * stock driver leaves in the kernel log (root only on Debian): only
- * CAP_NET_ADMIN may listen, as only it may send FORMAT.
- */
-static const struct genl_multicast_group ssdt_nl_mcgrps[] = {
-	[SSDT_NL_EVENTS] = SSDT_MCGRP_ADMIN(SSDTUNE_GENL_MCGRP_EVENTS),
-};
-
-static struct genl_family ssdt_nl_family;
-
-static int ssdt_nl_put_ident(struct sk_buff *skb, struct ssdt_ctrl *ctrl)
-{
-	if (nla_put_u32(skb, SSDTUNE_A_CTRL, ctrl->instance) ||
-	    nla_put_string(skb, SSDTUNE_A_PCI_ADDR, pci_name(ctrl->pdev)) ||
-	    nla_put_string(skb, SSDTUNE_A_STATE,
-			   ssdt_state_name(READ_ONCE(ctrl->state))))
-		return -EMSGSIZE;
-	return 0;
-}
 
 static int ssdt_nl_put_queue(struct sk_buff *skb, struct ssdt_queue *q)
 {
@@ -208,132 +168,6 @@ static const struct genl_small_ops ssdt_nl_ops[] = {
 	},
 };
 
-static struct genl_family ssdt_nl_family __ro_after_init = {
-	.name		= SSDTUNE_GENL_NAME,
-	.version	= SSDTUNE_GENL_VERSION,
-	.maxattr	= SSDTUNE_A_MAX,
-	.policy		= ssdt_nl_policy,
-	.module		= THIS_MODULE,
-	.small_ops	= ssdt_nl_ops,
-	.n_small_ops	= ARRAY_SIZE(ssdt_nl_ops),
-	.resv_start_op	= SSDTUNE_CMD_FORMAT,	/* strict checks from here on */
-	/*
-	 * Without it every command runs under genl_mutex, and a FORMAT that
-	 * waits up to format_timeout would hold up our dumps and every
-	 * generic netlink family that shares the mutex, nlctrl's family
-	 * lookups included.  The commands lock for themselves
-	 * (ssdt_ctrls_lock, nl_users).
-	 */
-	.parallel_ops	= true,
-	.mcgrps		= ssdt_nl_mcgrps,
-	.n_mcgrps	= ARRAY_SIZE(ssdt_nl_mcgrps),
-};
-
-/* An event about @ctrl; @fill adds the attributes particular to it. */
-static void ssdt_nl_event(struct ssdt_ctrl *ctrl, enum ssdtune_event event,
-			  int (*fill)(struct sk_buff *skb, const void *arg),
-			  const void *arg, gfp_t gfp)
-{
-	struct sk_buff *skb;
-	void *hdr;
-
-	if (!genl_has_listeners(&ssdt_nl_family, &init_net, SSDT_NL_EVENTS))
-		return;
-	skb = genlmsg_new(NLMSG_GOODSIZE, gfp);
-	if (!skb)
-		return;
-	hdr = genlmsg_put(skb, 0, 0, &ssdt_nl_family, 0, SSDTUNE_CMD_EVENT);
-	if (!hdr)
-		goto free;
-	if (nla_put_u32(skb, SSDTUNE_A_EVENT, event) ||
-	    nla_put_u64_64bit(skb, SSDTUNE_A_TIME_NS, ktime_get_boottime_ns(),
-			      SSDTUNE_A_PAD) ||
-	    ssdt_nl_put_ident(skb, ctrl) || (fill && fill(skb, arg)))
-		goto free;
-	genlmsg_end(skb, hdr);
-	genlmsg_multicast(&ssdt_nl_family, skb, 0, SSDT_NL_EVENTS, gfp);
-	return;
-free:
-	nlmsg_free(skb);
-}
-
-void ssdt_nl_notify(struct ssdt_ctrl *ctrl, enum ssdtune_event event)
-{
-	ssdt_nl_event(ctrl, event, NULL, NULL, GFP_KERNEL);
-}
-
-struct ssdt_nl_knob {
-	const char *name;
-	const char *value;
-};
-
-static int ssdt_nl_fill_knob(struct sk_buff *skb, const void *arg)
-{
-	const struct ssdt_nl_knob *k = arg;
-
-	if (nla_put_string(skb, SSDTUNE_A_KNOB, k->name) ||
-	    nla_put_string(skb, SSDTUNE_A_VALUE, k->value))
-		return -EMSGSIZE;
-	return 0;
-}
-
-void ssdt_nl_notify_knob(struct ssdt_ctrl *ctrl, const char *name,
-			 const char *value)
-{
-	struct ssdt_nl_knob k = { .name = name, .value = value };
-
-	ssdt_nl_event(ctrl, SSDTUNE_EVENT_KNOB, ssdt_nl_fill_knob, &k,
-		      GFP_KERNEL);
-}
-
-struct ssdt_nl_timeout {
-	u32 qid, tag;
-};
-
-static int ssdt_nl_fill_timeout(struct sk_buff *skb, const void *arg)
-{
-	const struct ssdt_nl_timeout *t = arg;
-
-	if (nla_put_u32(skb, SSDTUNE_A_QUEUE, t->qid) ||
-	    nla_put_u32(skb, SSDTUNE_A_TAG, t->tag))
-		return -EMSGSIZE;
-	return 0;
-}
-
-/*
- * From the timeout handler (blk-mq's timeout work): GFP_ATOMIC, so the
- * event never waits on memory reclaim while the device is stuck.
- */
-void ssdt_nl_notify_timeout(struct ssdt_ctrl *ctrl, u32 qid, u32 tag)
-{
-	struct ssdt_nl_timeout t = { .qid = qid, .tag = tag };
-
-	ssdt_nl_event(ctrl, SSDTUNE_EVENT_TIMEOUT, ssdt_nl_fill_timeout, &t,
-		      GFP_ATOMIC);
-}
-
-static int ssdt_nl_fill_async(struct sk_buff *skb, const void *arg)
-{
-	const struct ssdt_nl_async *ev = arg;
-
-	if (nla_put_u32(skb, SSDTUNE_A_AE_TYPE, ev->type) ||
-	    nla_put_u32(skb, SSDTUNE_A_AE_INFO, ev->info) ||
-	    nla_put_u32(skb, SSDTUNE_A_AE_LOG, ev->lid))
-		return -EMSGSIZE;
-	if (ev->have_smart &&
-	    (nla_put_u32(skb, SSDTUNE_A_CRIT_WARNING, ev->crit_warning) ||
-	     nla_put_u32(skb, SSDTUNE_A_TEMP_K, ev->temp_k)))
-		return -EMSGSIZE;
-	return 0;
-}
-
-/* From the event work (ssdt_aer.c). */
-void ssdt_nl_notify_async(struct ssdt_ctrl *ctrl, const struct ssdt_nl_async *ev)
-{
-	ssdt_nl_event(ctrl, SSDTUNE_EVENT_ASYNC, ssdt_nl_fill_async, ev,
-		      GFP_KERNEL);
-}
-
 void ssdt_nl_add_ctrl(struct ssdt_ctrl *ctrl)
 {
 	mutex_lock(&ssdt_ctrls_lock);
@@ -351,8 +185,27 @@ void ssdt_nl_del_ctrl(struct ssdt_ctrl *ctrl)
 	wait_var_event(&ctrl->nl_users, !atomic_read(&ctrl->nl_users));
 }
 
+/*
+ * The commands complete the family that ssdt_event.c defines for its
+ * events, and register it: from module init, before the family becomes
+ * read-only.
+ */
 int ssdt_nl_register(void)
 {
+	ssdt_nl_family.maxattr = SSDTUNE_A_MAX;
+	ssdt_nl_family.policy = ssdt_nl_policy;
+	ssdt_nl_family.small_ops = ssdt_nl_ops;
+	ssdt_nl_family.n_small_ops = ARRAY_SIZE(ssdt_nl_ops);
+	/* strict attribute checks from FORMAT on */
+	ssdt_nl_family.resv_start_op = SSDTUNE_CMD_FORMAT;
+	/*
+	 * Without it every command runs under genl_mutex, and a FORMAT that
+	 * waits up to format_timeout would hold up our dumps and every
+	 * generic netlink family that shares the mutex, nlctrl's family
+	 * lookups included.  The commands lock for themselves
+	 * (ssdt_ctrls_lock, nl_users).
+	 */
+	ssdt_nl_family.parallel_ops = true;
 	return genl_register_family(&ssdt_nl_family);
 }
 
