@@ -474,6 +474,7 @@ bool ssdt_ctrl_gone(struct ssdt_ctrl *ctrl);
 int ssdt_ctrl_disable(struct ssdt_ctrl *ctrl);
 int ssdt_ctrl_enable(struct ssdt_ctrl *ctrl);
 void ssdt_ctrl_shutdown(struct ssdt_ctrl *ctrl);
+void ssdt_ctrl_stop_dma(struct ssdt_ctrl *ctrl);
 void ssdt_ctrl_fence(struct ssdt_ctrl *ctrl);
 void ssdt_schedule_reset(struct ssdt_ctrl *ctrl);
 void ssdt_ctrl_get(struct ssdt_ctrl *ctrl);

@@ -107,6 +107,19 @@ void ssdt_ctrl_shutdown(struct ssdt_ctrl *ctrl)
 }
 
 /*
+ * CC.EN=0, the spec's controller reset; a controller that does not come
+ * to CSTS.RDY=0 loses bus mastering.  Either way it no longer touches
+ * host memory, and what it was given may be freed.
+ */
+void ssdt_ctrl_stop_dma(struct ssdt_ctrl *ctrl)
+{
+	if (ssdt_ctrl_disable(ctrl)) {
+		dev_err(ssdt_dev(ctrl), "controller does not stop: bus mastering off\n");
+		pci_clear_master(ctrl->pdev);
+	}
+}
+
+/*
  * Make the controller stop touching host memory now, from any sleeping
  * context: CC.EN=0 aborts every command it holds (the spec's controller
  * reset); a controller that does not come to CSTS.RDY=0 loses bus
@@ -122,10 +135,7 @@ void ssdt_ctrl_fence(struct ssdt_ctrl *ctrl)
 	WRITE_ONCE(ctrl->admin->live, false);
 	for (i = 0; i < ctrl->nr_io; i++)
 		WRITE_ONCE(ctrl->ioq[i]->live, false);
-	if (ssdt_ctrl_disable(ctrl)) {
-		dev_err(ssdt_dev(ctrl), "controller does not stop: bus mastering off\n");
-		pci_clear_master(ctrl->pdev);
-	}
+	ssdt_ctrl_stop_dma(ctrl);
 }
 
 /*

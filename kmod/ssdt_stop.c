@@ -21,10 +21,7 @@ void ssdt_ctrl_stop(struct ssdt_ctrl *ctrl, bool shutdown)
 		if (shutdown)
 			ssdt_ctrl_shutdown(ctrl);
 		/* memory it was given is freed next: it must not touch it */
-		if (ssdt_ctrl_disable(ctrl)) {
-			dev_err(ssdt_dev(ctrl), "controller does not stop: bus mastering off\n");
-			pci_clear_master(ctrl->pdev);
-		}
+		ssdt_ctrl_stop_dma(ctrl);
 	}
 	ssdt_hmb_stopped(ctrl);
 	WRITE_ONCE(ctrl->admin->live, false);
