@@ -79,7 +79,7 @@ run build scripts/build-modules.sh
 step tools
 if [ -f tools/ssdtune/Makefile ]; then
 	rc=0
-	make -C tools/ssdtune || rc=$?
+	make -j"$(nproc 2>/dev/null || echo 2)" -C tools/ssdtune || rc=$?
 	[ "$rc" -eq 0 ] || echo "check: tools: make -C tools/ssdtune exited $rc"
 else
 	echo "check: tools: tools/ssdtune/Makefile does not exist"

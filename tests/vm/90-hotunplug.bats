@@ -47,8 +47,14 @@ ios_past() {
 	# the device and its disk are gone
 	[ ! -e "/sys/bus/pci/devices/$bdf" ]
 	wait_for 10 no_ssdt_nodes
-	# give the hung-task detector one period, then look
-	sleep 12
+	# Nothing may wait on the gone device now: a 2 s hung-task period from
+	# here (a write wakes the detector), and two of its checks to report a
+	# task that has not run since the last (10 s were for the unplug itself,
+	# when fio's tasks wait out pciehp's 5 s button delay).
+	if [ -w "$ht" ]; then
+		echo 2 >"$ht"
+		sleep 5
+	fi
 	dstate=$(ps -eo stat=,pid=,comm= | awk '$1 ~ /^D/')
 	[ -z "$dstate" ] || { echo "tasks in D state: $dstate"; false; }
 	dmesg_new
