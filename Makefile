@@ -2,12 +2,11 @@
 #
 #   make demo      boot a QEMU VM with an emulated NVMe, attach it to ssdtune,
 #                  tune, run fio, print the result (installs what it needs)
-#   make check     the README's test command and what CI runs (.ci/run):
-#                  every suite, both kernels, a logic-only VM file on one;
-#                  last line "N passed, N failed"
-#   make check-full  every VM file on both kernels, the packages, the
-#                  subsystem boots, the guest's DKMS compile (2 hours on a
-#                  slow machine: by hand, not in CI)
+#   make check     the README's test command: every suite, both kernels,
+#                  a logic-only VM file on one; last line "N passed, N failed"
+#   make check-full  make check with every VM file on both kernels, the
+#                  packages, the subsystem boots, the guest's DKMS
+#                  compile: what CI runs (.ci/run)
 #   make check-debug  the lifecycle fault matrix on a KASAN/lockdep/kmemleak
 #                  kernel (built once, cached in build/debug-kernel)
 #   make check-ansible  the Ansible role against a VM (20 to 40 minutes)
@@ -67,10 +66,11 @@ vm-test: setup modules tools
 	@scripts/vm-test.sh
 
 check: setup
-	@scripts/check.sh
+	@scripts/check.sh $(CHECK_ARGS)
 
-check-full: setup
-	@scripts/check.sh --full
+# make check with every test: what CI runs (.ci/run)
+check-full:
+	@$(MAKE) --no-print-directory check CHECK_ARGS=--full
 
 check-debug: setup
 	@scripts/check-debug.sh
