@@ -12,7 +12,8 @@
 # (the same table in a few minutes; any BENCH_* set wins).  A cost pass
 # with QEMU's trace events follows the rounds, at BENCH_COST_QDS (default
 # "1 32"; BENCH_COST=0: none).  Prints the
-# table and keeps it in $BUILD/results/bench-KVER.txt (raw runs in .raw).
+# table and keeps it in $BUILD/results/bench-KVER.txt (raw runs in .raw,
+# the guest's console in .vm.log).
 # Guest side: scripts/bench/guest/bench.sh; the table: benchtable.py.
 # See Documentation/bench.md ("make bench").
 set -u
@@ -24,7 +25,9 @@ if [ "${BENCH_QUICK:-0}" = 1 ]; then
 fi
 rm -f "$BUILD/results/bench-$kver.txt"
 start=$(date +%s)
-scripts/vm.sh --timeout "${VM_TIMEOUT:-3600}" "$kver" -- \
+# the guest's console (what the kernel logs at KERN_ERR or worse) kept:
+# session 38's guest ended in the cost pass and nothing said why
+scripts/vm.sh --timeout "${VM_TIMEOUT:-3600}" --log "$BUILD/results/bench-$kver.vm.log" "$kver" -- \
 	env BENCH_QDS="${BENCH_QDS:-1 8 32 128}" BENCH_ROUNDS="${BENCH_ROUNDS:-$rounds}" \
 	BENCH_PROFILE="${BENCH_PROFILE-adaptive}" BENCH_PIN="${BENCH_PIN:-1}" \
 	BENCH_WARM="${BENCH_WARM:-$warm}" BENCH_SECS="${BENCH_SECS:-$secs}" \
