@@ -214,7 +214,7 @@ fi
 # every read (each ktime_get, each clock_gettime of fio) is an MMIO exit
 # into QEMU.  TCG's TSC is one clock for all vCPUs (the host's TSC, read
 # under one lock by cpu_get_ticks()), so trusting it is right here, and
-# the same tests run 15-20% faster (Documentation/vm-harness.md, "Speed").
+# the tests run 10-20% faster (Documentation/vm-harness.md, "Speed").
 # Not with KVM, whose guest decides for itself.
 extra="mitigations=off $extra"
 [ "${VM_KVM:-0}" = 1 ] || extra="tsc=reliable $extra"
