@@ -11,7 +11,8 @@
 # warm-up per binding.  BENCH_QUICK=1: 5 rounds of 2 s runs, 1 s warm-ups
 # (the same table in a few minutes; any BENCH_* set wins).  A cost pass
 # with QEMU's trace events follows the rounds, at BENCH_COST_QDS (default
-# "1 32"; BENCH_COST=0: none).  Prints the
+# "1 32"; BENCH_COST=0: none).  BENCH_ARMS="nvme ssdtune": those arms
+# alone (the defaults' parity in three times the rounds).  Prints the
 # table and keeps it in $BUILD/results/bench-KVER.txt (raw runs in .raw,
 # the guest's console in .vm.log).
 # Guest side: scripts/bench/guest/bench.sh; the table: benchtable.py.
@@ -33,6 +34,7 @@ scripts/vm.sh --timeout "${VM_TIMEOUT:-3600}" --log "$BUILD/results/bench-$kver.
 	BENCH_WARM="${BENCH_WARM:-$warm}" BENCH_SECS="${BENCH_SECS:-$secs}" \
 	BENCH_ENGINE="${BENCH_ENGINE:-io_uring}" BENCH_COST="${BENCH_COST:-1}" \
 	BENCH_COST_SECS="${BENCH_COST_SECS:-3}" BENCH_COST_QDS="${BENCH_COST_QDS:-1 32}" \
+	BENCH_ARMS="${BENCH_ARMS:-}" \
 	scripts/bench/guest/bench.sh >&2
 rc=$?
 [ -f "$BUILD/results/bench-$kver.txt" ] || { echo "bench: no result (vm.sh exit $rc)" >&2; exit 1; }

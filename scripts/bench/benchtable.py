@@ -122,9 +122,15 @@ def goals(runs, arms):
     g = []
     q32, q1 = runs.get((32, 1), {}), runs.get((1, 1), {})
     if "ssdtune" in arms:
-        for qd in sorted(q for q, j in runs if j == 1):
+        qds = sorted(q for q, j in runs if j == 1)
+        for qd in qds:
             g.append(("parity (36): QD%d IOPS ssdtune/nvme >= 0.97" % qd,
                       verdict(ratios(runs[(qd, 1)], "ssdtune", "nvme", "iops"), 0.97)))
+        pooled = [x for qd in qds
+                  for x in ratios(runs[(qd, 1)], "ssdtune", "nvme", "iops")]
+        if len(qds) > 1:
+            g.append(("parity (36): IOPS ssdtune/nvme >= 0.97, the QDs pooled",
+                      verdict(pooled, 0.97)))
         g.append(("defaults: QD32 IOPS ssdtune/nvme >= 1.10",
                   verdict(ratios(q32, "ssdtune", "nvme", "iops"), 1.10)))
         g.append(("defaults: QD1 p50 ssdtune/nvme <= 1.05",

@@ -13,6 +13,7 @@
 #                    latency' (which gives the controller a poll queue,
 #                    live) and fio with --hipri on the plan's first I/O
 #                    core; 'ssdtune revert' ends the binding
+# (BENCH_ARMS="A B ...": those arms alone.)
 # 4K random read at each QD of BENCH_QDS (default "1 8 32 128"), one fio
 # job, BENCH_SECS (default 5) s a run after a 1 s ramp, io_uring for every
 # arm (BENCH_ENGINE=libaio for the interrupt arms).  The order of the arms
@@ -158,7 +159,13 @@ binding() {
 	return 0
 }
 STATE=$SSDT_TMP/bench-state
-ARMS="nvme ssdtune${PROFILE:+ ssdtune+$PROFILE} nvme-poll ssdtune-poll ssdtune-latency"
+ALL="nvme ssdtune${PROFILE:+ ssdtune+$PROFILE} nvme-poll ssdtune-poll ssdtune-latency"
+# BENCH_ARMS: some of them, e.g. "nvme ssdtune" for the defaults' parity
+# alone, three times the rounds in the same time
+ARMS=${BENCH_ARMS:-$ALL}
+for arm in $ARMS; do
+	[[ " $ALL " == *" $arm "* ]] || die "BENCH_ARMS: no arm '$arm' (arms: $ALL)"
+done
 t0=$(date +%s)
 # Read the fio region once before round 1: it warms the host's page cache
 # under the image file (a cold one made round 1 10-50% slower for both).
