@@ -10,7 +10,8 @@
 #   make check-debug  the lifecycle fault matrix on a KASAN/lockdep/kmemleak
 #                  kernel (built once, cached in build/debug-kernel)
 #   make check-ansible  the Ansible role against a VM (20 to 40 minutes)
-#   make lint      checkpatch --strict, sparse and W=1 on both kernels
+#   make lint      checkpatch --strict, sparse and W=1 on both kernels,
+#                  shellcheck over the shell files
 #   make bench     long measurements (reports, not tests)
 #   make bench-power  power limit sweep (a report, not a test)
 #   make bench-stages  where the guest's time per I/O goes, stock vs ssdtune

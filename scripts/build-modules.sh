@@ -5,7 +5,7 @@
 # $BUILD/results/build.tap says which kernels built, and the build fails on
 # any compiler warning.  Installs nothing (scripts/need.sh says what lacks).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-$(pwd)/build}
 mkdir -p "$BUILD/results"
 tap=$BUILD/results/build.tap

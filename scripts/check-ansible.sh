@@ -7,6 +7,7 @@
 # 40 minutes in all.  Writes $BUILD/results/ansible.tap; the last line is
 # "N passed, M failed".
 set -u
+# shellcheck source=scripts/tap-counts.sh
 . "$(dirname "$0")/tap-counts.sh"
 cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-$(pwd)/build}

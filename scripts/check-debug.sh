@@ -18,6 +18,7 @@
 # 100 minutes (VM_TIMEOUT, default 7200 s a boot).
 #   scripts/check-debug.sh [FILE...]   only these bats files, one boot
 set -u
+# shellcheck source=scripts/tap-counts.sh
 . "$(dirname "$0")/tap-counts.sh"
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$REPO/build}

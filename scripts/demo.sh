@@ -8,6 +8,7 @@
 # two bench reports and stock-vs-ssdtune.png, scripts/bench/demo-plot.py); the
 # last screen shows them.  DEMO_SECS (default 5) sets each fio run's length.
 set -u
+# shellcheck source=scripts/vm-preamble.sh
 . "$(dirname "$0")/vm-preamble.sh"
 vm_preamble demo "${DEMO_KVER:-}"
 out=$BUILD/demo

@@ -2,7 +2,8 @@
 # make lint: checkpatch --strict over the kernel sources, then ssdtune.ko
 # built with W=1 (extra compiler warnings) and C=1 (sparse) for every kernel
 # scripts/kvers.sh names, then the tool's layering rule (scripts/lint-lib.sh:
-# tools/ssdtune/lib/ neither prints nor exits).  Any checkpatch message (ERROR, WARNING or CHECK),
+# tools/ssdtune/lib/ neither prints nor exits), then shellcheck over the
+# shell files.  Any checkpatch message (ERROR, WARNING or CHECK),
 # compiler or sparse warning, or build failure fails the lint.
 #
 # Environment: BUILD (default ./build), KSRC (kernel tree that provides
@@ -80,6 +81,9 @@ done
 
 # --- the tool's library: no printing, no exit ---------------------------------
 scripts/lint-lib.sh || fail=1
+
+# --- shellcheck over the shell files -----------------------------------------
+scripts/lint-shell.sh || fail=1
 
 [ "$fail" -eq 0 ] && echo "lint: all clean"
 exit "$fail"

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the guest-cmd.sh that scripts/vm.sh writes, before CMD runs:
 # the programs the guest runs, from a page cache.
 #

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced (bash) by the scripts that boot one VM for a report: demo.sh and
 # the bench*.sh.  vm_preamble NAME [KVER]: cd to the repository, export
 # BUILD (default ./build), set kver to KVER or else the newest kernel

@@ -37,6 +37,7 @@
 #   VM_SUBSYS_TIMEOUT=SECS               the subsystem boot's (default 900)
 # Documentation/testing.md says which file runs where, and why.
 set -u
+# shellcheck source=scripts/tap-counts.sh
 . "$(dirname "$0")/tap-counts.sh"
 cd "$(dirname "$0")/.." || exit 1
 . tests/vm/lib/tags.bash

@@ -314,6 +314,8 @@ start=$(date +%s.%N)
 append=()
 [ -n "${extra// /}" ] && append=(--append "${extra# }")
 # --force-9p: vng would first try virtiofsd (not installed) for 7 s.
+# ($accel and $verbose: one option or none)
+# shellcheck disable=SC2206
 vng_args=(--run "$kernel" $accel $verbose "${append[@]}" --qemu "$qemu" --force-9p
 	--cpus $((2 * node_cpus)) --memory 2G --numa "1G,cpus=$cpus0" --numa "1G,cpus=$cpus1"
 	--rwdir "$BUILD" --qemu-opts="$qemu_opts" --exec "bash $guest_cmd")

@@ -18,6 +18,7 @@
 # Guest side: scripts/bench/guest/bench.sh; the table: benchtable.py.
 # See Documentation/bench.md ("make bench").
 set -u
+# shellcheck source=scripts/vm-preamble.sh
 . "$(dirname "$0")/../vm-preamble.sh"
 vm_preamble bench "${BENCH_KVER:-}"
 rounds=9 secs=5 warm=3

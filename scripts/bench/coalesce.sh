@@ -11,6 +11,7 @@
 # empty for none).
 # Guest side: scripts/bench/guest/coalesce.sh.
 set -u
+# shellcheck source=scripts/vm-preamble.sh
 . "$(dirname "$0")/../vm-preamble.sh"
 vm_preamble bench-coalesce "${BENCH_KVER:-}"
 res=$BUILD/results/bench-coalesce-$kver

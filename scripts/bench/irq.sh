@@ -6,6 +6,7 @@
 # (default 5) seconds, as a ratio.  Kernel: BENCH_KVER or the newest.
 # Guest side: scripts/bench/guest/irq.sh.
 set -u
+# shellcheck source=scripts/vm-preamble.sh
 . "$(dirname "$0")/../vm-preamble.sh"
 vm_preamble bench-irq "${BENCH_KVER:-}"
 rm -f "$BUILD/results/bench-irq-$kver.txt"

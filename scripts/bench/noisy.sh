@@ -12,6 +12,7 @@
 # $BUILD/results/noisy-KVER.txt (raw runs in .raw).  See
 # Documentation/bench.md ("make bench-noisy").
 set -u
+# shellcheck source=scripts/vm-preamble.sh
 . "$(dirname "$0")/../vm-preamble.sh"
 vm_preamble bench-noisy "${NOISY_KVER:-}"
 rm -f "$BUILD/results/noisy-$kver.txt"

@@ -7,6 +7,7 @@
 # and plots it to bench-power-KVER.png.  Guest side:
 # scripts/bench/guest/power.sh.
 set -u
+# shellcheck source=scripts/vm-preamble.sh
 . "$(dirname "$0")/../vm-preamble.sh"
 vm_preamble bench-power "${BENCH_KVER:-}"
 command -v gnuplot >/dev/null || { echo "bench-power: gnuplot is not installed" >&2; exit 1; }

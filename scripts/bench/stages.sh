@@ -12,6 +12,7 @@
 # Guest side: scripts/bench/guest/stages.sh; the table: stages.py.
 # See Documentation/bench.md ("Where the time per I/O goes").
 set -u
+# shellcheck source=scripts/vm-preamble.sh
 . "$(dirname "$0")/../vm-preamble.sh"
 vm_preamble bench-stages "${BENCH_KVER:-}"
 case ${STAGES_ROUNDS:-3} in

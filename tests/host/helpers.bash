@@ -10,13 +10,17 @@ REPO=$(cd "$HOST_DIR/../.." && pwd)
 SSDTUNE=${SSDTUNE:-$REPO/tools/ssdtune/ssdtune}
 MKSYS=$HOST_DIR/fixtures/mksys.py
 
+# The names below are for the bats files that load this one.
+# shellcheck disable=SC2034
 NVME=0000:41:00.0	# on nvme: nvme0 with nvme0n1 and nvme0n1p1
+# shellcheck disable=SC2034
 SSDT=0000:42:00.0	# on ssdtune: ssdt0 with ssdt0n1
 FAKE_PID=
 
 # The fixture directory of 0000:41:00.0 (fx_dev 1) or 0000:42:00.0 (2).
 fx_dev() { echo "$FX/devices/pci0000:40/0000:40:01.$1/0000:4$1:00.0"; }
 
+# shellcheck disable=SC2034,SC2120 # the tests read these; some pass arguments
 make_fixture() {
 	FX=$BATS_TEST_TMPDIR/sys
 	"$MKSYS" "$FX" "$@"
@@ -108,6 +112,7 @@ fx_sum() {
 }
 
 # Exactly one line on stderr, starting "ssdtune: ".
+# shellcheck disable=SC2154 # bats' run sets stderr
 assert_one_error_line() {
 	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ] || {
 		echo "stderr has more than one line: $stderr"; return 1; }
@@ -116,6 +121,7 @@ assert_one_error_line() {
 }
 
 # The value of a JSON field of $output, e.g. json '.status'.
+# shellcheck disable=SC2154 # bats' run sets output
 json() {
 	printf '%s' "$output" | python3 -c '
 import json, sys
@@ -247,6 +253,7 @@ topo_ident() {
 	local s n
 	make_topo 4n128c
 	s=$FX/class/ssdtune/ssdt0
+	# shellcheck disable=SC2034 # for the tests
 	SSDT0=$s
 	echo S4N1SSDT >"$s/serial"
 	echo "Samsung SSD 990 PRO 2TB" >"$s/model"

@@ -29,7 +29,7 @@
 # not in the table's IOPS.  Writes $SSDT_RESULTS/bench-$(uname -r).txt (the
 # table, scripts/bench/benchtable.py) and .raw (one line per run).
 set -u
-cd "$(dirname "$0")/../../.."
+cd "$(dirname "$0")/../../.." || exit 1
 . tests/vm/lib/common.bash
 . scripts/bench/guest/measure.bash
 ROUNDS=${BENCH_ROUNDS:-9}

@@ -13,7 +13,7 @@
 # cpu_pct is the guest's non-idle share of all CPUs (/proc/stat).  fio
 # runs on CPU 2 (node 1, the controller's), so one queue serves it.
 set -u
-cd "$(dirname "$0")/../../.."
+cd "$(dirname "$0")/../../.." || exit 1
 . tests/vm/lib/common.bash
 SECS=${BENCH_SECS:-3}
 ROUNDS=${BENCH_ROUNDS:-5}
@@ -76,7 +76,7 @@ PY
 }
 
 : >"$raw.part"
-settings=($PROFILES)
+read -r -a settings <<<"$PROFILES"
 for g in $GRID; do settings+=("host:$g"); done
 n=${#settings[@]}
 for rw in $RWS; do

@@ -4,7 +4,7 @@
 # the guest: summary.txt, stock/ and ssdtune/ (ssdtune bench reports:
 # bench.txt, .json, .csv and PNGs) and compare.txt (bench compare).
 set -u
-cd "$(dirname "$0")/../../.."
+cd "$(dirname "$0")/../../.." || exit 1
 . tests/vm/lib/common.bash
 . scripts/bench/guest/measure.bash
 SECS=${DEMO_SECS:-5}

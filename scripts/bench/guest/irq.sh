@@ -6,7 +6,7 @@
 # and the median ratio separate/same.  Writes
 # $SSDT_RESULTS/bench-irq-$(uname -r).txt.
 set -u
-cd "$(dirname "$0")/../../.."
+cd "$(dirname "$0")/../../.." || exit 1
 . tests/vm/lib/common.bash
 ROUNDS=${BENCH_ROUNDS:-3}
 SECS=${BENCH_SECS:-5}

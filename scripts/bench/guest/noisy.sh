@@ -27,7 +27,7 @@
 # $SSDT_RESULTS/noisy-$(uname -r).txt (scripts/bench/noisytable.py) and
 # .raw (one line per run).
 set -u
-cd "$(dirname "$0")/../../.."
+cd "$(dirname "$0")/../../.." || exit 1
 . tests/vm/lib/common.bash
 . scripts/bench/guest/measure.bash
 ROUNDS=${NOISY_ROUNDS:-7}

@@ -6,7 +6,7 @@
 # and record IOPS, MB/s, p99 and the average power estimate.  Writes
 # $SSDT_RESULTS/bench-power-$(uname -r).txt (table) and .dat (for gnuplot).
 set -u
-cd "$(dirname "$0")/../../.."
+cd "$(dirname "$0")/../../.." || exit 1
 . tests/vm/lib/common.bash
 . tests/vm/lib/power.bash	# shared with tests/vm/80-power.bats
 SECS=${BENCH_SECS:-4}

@@ -8,7 +8,7 @@
 # functions scripts/bench/stages.py names.  Writes $SSDT_RESULTS/
 # stages-$(uname -r).raw (a line per run) and .txt (the table).
 set -u
-cd "$(dirname "$0")/../../.."
+cd "$(dirname "$0")/../../.." || exit 1
 . tests/vm/lib/common.bash
 ROUNDS=${STAGES_ROUNDS:-3}
 QD=${STAGES_QD:-32}

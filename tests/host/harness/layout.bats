@@ -27,6 +27,35 @@ LINT=$REPO/scripts/lint-lib.sh
 	[[ "$output" != *"error.c"* ]]
 }
 
+# The shell files pass shellcheck (scripts/lint-shell.sh, also part of
+# `make lint`): CI runs this, not make lint.
+@test "every shell file of the tree is shellcheck-clean at severity warning" {
+	command -v shellcheck >/dev/null || skip "no shellcheck (make setup installs it)"
+	run --separate-stderr "$REPO/scripts/lint-shell.sh"
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ ^"lint-shell: "[0-9]+" shell files clean"$ ]]
+	n=${output#lint-shell: }
+	# the scripts, the libraries the suites source and the extensionless ones
+	[ "${n%% *}" -ge 50 ]
+}
+
+@test "the shell lint names a file with a warning, finds scripts by their shebang and leaves bats files out" {
+	command -v shellcheck >/dev/null || skip "no shellcheck (make setup installs it)"
+	d=$BATS_TEST_TMPDIR/tree
+	mkdir -p "$d/s"
+	printf '#!/bin/bash\ncd /tmp\necho ok\n' >"$d/s/a.sh"
+	printf '#!/bin/sh\ncd /tmp\n' >"$d/s/run"
+	printf '#!/usr/bin/env bats\ncd /tmp\n' >"$d/s/t.bats"
+	printf 'cd /tmp\n' >"$d/s/notes.txt"
+	LINT_SHELL_DIR=$d run --separate-stderr "$REPO/scripts/lint-shell.sh"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"./s/a.sh:2:1: warning:"*"[SC2164]"* ]]
+	[[ "$output" == *"./s/run:2:1: warning:"*"[SC2164]"* ]]
+	[[ "$output" != *"t.bats"* ]]
+	[[ "$output" != *"notes.txt"* ]]
+	[[ "$output" == *"problems in the 2 shell files"* ]]
+}
+
 # Which VM file runs on which kernel in make check (tests/vm/lib/tags.bash
 # reads the tag; Documentation/testing.md has the table).
 @test "every VM test file says where it runs (vm-kernels: both, one, full or full-both, with a reason), as testing.md's table does, kernel included" {

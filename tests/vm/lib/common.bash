@@ -25,6 +25,8 @@
 # functions nothing changes.
 # (One fork a test: the copy of bats_setup_tracing.)
 ssdt_status() { return "$1"; }
+# (bats reads the BATS_DEBUG_* variables)
+# shellcheck disable=SC2034
 ssdt_err_trap() {
 	local st=$?
 	bats_capture_stack_trace
@@ -37,6 +39,7 @@ if [ -n "${BATS_TEST_NAME:-}" ] && declare -F bats_setup_tracing >/dev/null &&
 	SSDT_F=$(declare -f bats_setup_tracing)
 	eval "ssdt_bats_setup_tracing() ${SSDT_F#*$'\n'}"
 	unset SSDT_F
+	# shellcheck disable=SC2034
 	bats_setup_tracing() {
 		ssdt_bats_setup_tracing
 		trap - DEBUG
@@ -310,17 +313,17 @@ queue_limits() {
 
 # expand_cpulist LIST: "0-1,3" -> "0 1 3"
 expand_cpulist() {
-	local part a b out=()
+	local part parts a b ids=()
 	IFS=, read -ra parts <<<"$1"
 	for part in "${parts[@]}"; do
 		if [[ $part == *-* ]]; then
 			a=${part%-*} b=${part#*-}
-			for ((; a <= b; a++)); do out+=("$a"); done
+			for ((; a <= b; a++)); do ids+=("$a"); done
 		elif [ -n "$part" ]; then
-			out+=("$part")
+			ids+=("$part")
 		fi
 	done
-	echo "${out[*]}"
+	echo "${ids[*]}"
 }
 # node_cpus N: the CPUs of NUMA node N, expanded ("2 3")
 node_cpus() { expand_cpulist "$(cat "/sys/devices/system/node/node$1/cpulist")"; }
@@ -388,6 +391,7 @@ dmesg_no_reports() {
 }
 
 # The driver's fault hooks (Documentation/driver.md, "Fault hooks").
+# shellcheck disable=SC2034 # the fault tests read it
 SSDT_DBG=/sys/kernel/debug/ssdtune
 debugfs_mount() {
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
@@ -398,16 +402,16 @@ debugfs_mount() {
 # vm_request NAME [SECS]: ask the host side of scripts/vm.sh to do NAME
 # (ping, unplug) and print its answer; fails unless the answer starts "ok".
 vm_request() {
-	local name=$1 secs=${2:-90} done
+	local name=$1 secs=${2:-90} ans
 	[ -n "$SSDT_VM_CTL" ] && [ -d "$SSDT_VM_CTL" ] ||
 		{ err "SSDT_VM_CTL is not set: not running under scripts/vm.sh"; return 1; }
-	done=$SSDT_VM_CTL/$name.done
-	rm -f "$done"
+	ans=$SSDT_VM_CTL/$name.done
+	rm -f "$ans"
 	echo "$name" >"$SSDT_VM_CTL/.$name.tmp"
 	mv "$SSDT_VM_CTL/.$name.tmp" "$SSDT_VM_CTL/$name.req"
-	wait_for "$secs" test -s "$done" || { err "no answer to '$name' from the host within ${secs}s"; return 1; }
-	cat "$done"
-	head -n 1 "$done" | grep -q '^ok'
+	wait_for "$secs" test -s "$ans" || { err "no answer to '$name' from the host within ${secs}s"; return 1; }
+	cat "$ans"
+	head -n 1 "$ans" | grep -q '^ok'
 }
 
 # fio_ends_failing PID OUT: the fio started as PID (its output in OUT)
@@ -484,14 +488,12 @@ refute() {
 
 # no_ssdt_nodes: no /dev/ssdt* and no ssdtune class devices.
 no_ssdt_nodes() {
-	local l
-	l=$(
-		ls /dev/ | grep '^ssdt'
-		[ -d /sys/class/ssdtune ] && ls /sys/class/ssdtune/
-		true
-	)
-	[ -z "$l" ] && return 0
-	err "left behind: $(echo $l)"
+	local f l=()
+	for f in /dev/ssdt* /sys/class/ssdtune/*; do
+		[ -e "$f" ] || [ -L "$f" ] && l+=("${f##*/}")
+	done
+	[ ${#l[@]} -eq 0 ] && return 0
+	err "left behind: ${l[*]}"
 }
 
 # io_counter NAME: sum of queues/qK/NAME (submitted, completed, interrupts,
@@ -524,6 +526,7 @@ io_beyond() { io_counter_v submitted && [ "$IO_SUM" -gt "$1" ]; }
 io_flows() { wait_for 60 io_beyond $(($(io_sum) + 64)); }
 
 # py EXPR: a python expression on v, the JSON in $output (bats' run).
+# shellcheck disable=SC2154 # bats' run sets output
 py() {
 	printf '%s' "$output" | python3 -c "import json,sys; v=json.load(sys.stdin); print($1)"
 }

@@ -81,7 +81,8 @@ pkgns_setup_debs() {
 # under TCG, most of 89-packages' 4 minutes a kernel; on a real host it
 # takes a second.
 pkgns_small_modules() {
-	local k m=/usr/lib/modules/$(uname -r) lo=$PKG_DIR/mods/lower
+	local k m lo=$PKG_DIR/mods/lower
+	m=/usr/lib/modules/$(uname -r)
 	mkdir -p "$lo" "$PKG_DIR/mods/upper" "$PKG_DIR/mods/work"
 	cp -a "$m"/modules.* "$lo/"
 	for k in build source; do

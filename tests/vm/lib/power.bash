@@ -4,11 +4,15 @@
 # An energy model calibrated for the TCG guest: every read or write costs
 # 200 uJ over 1 W idle, so at the guest's few thousand IOPS the dynamic
 # power is several times the idle power and the throttle has room to act.
+# (for the tests and the bench that load this file)
+# shellcheck disable=SC2034
 PW_VM_MODEL="idle_mw=1000 read_nj=200000 read_nj_per_kib=0 write_nj=200000 write_nj_per_kib=0 other_nj=1000"
+# shellcheck disable=SC2034
 PW_VM_IDLE=1000
 # The burst must cover the driver's delay in re-running a waiting command,
 # or the budget of the late part is forfeited: microseconds on hardware
 # (400 us default), milliseconds in a TCG guest on a busy host.
+# shellcheck disable=SC2034
 PW_VM_BURST_US=20000
 
 # pw_burst US: set the power_burst_us module parameter (used from the next
