@@ -38,7 +38,7 @@ scripts/vm.sh --timeout "${VM_TIMEOUT:-3600}" --log "$BUILD/results/bench-$kver.
 	BENCH_ARMS="${BENCH_ARMS:-}" \
 	scripts/bench/guest/bench.sh >&2
 rc=$?
-[ -f "$BUILD/results/bench-$kver.txt" ] || { echo "bench: no result (vm.sh exit $rc)" >&2; exit 1; }
+[ -s "$BUILD/results/bench-$kver.txt" ] || { echo "bench: no result (vm.sh exit $rc)" >&2; exit 1; }
 cat "$BUILD/results/bench-$kver.txt"
 echo "make bench: $(($(date +%s) - start)) s with the VM's boot"
 exit $rc

@@ -64,7 +64,7 @@ bind_to() { bench_bind "$bdf" "$1" "$2" || die "cannot bind $bdf to $1 with $2 p
 # Pinning: every run on the first CPU of the controller's node (under both
 # drivers the vector of that CPU's queue sits on it; a polled run polls
 # its own queue there).  BENCH_PIN=0: the scheduler places fio.
-cpus=""
+cpus="" lcpus=""
 if [ "${BENCH_PIN:-1}" = 1 ]; then
 	cpus=$(expand_cpulist "$(cat "/sys/bus/pci/devices/$bdf/local_cpulist")" | awk '{print $1}')
 fi
@@ -189,5 +189,8 @@ fi
 bind_to nvme 0
 module_unload
 mv "$raw.part" "$raw"
+pinned=${cpus:+ pinned to CPU $cpus}${lcpus:+ (ssdtune-latency: CPU $lcpus, the first I/O core of its plan)}
 python3 scripts/bench/benchtable.py "$raw" "$kver" "$SECS" \
-	"$ENGINE (polled arms: io_uring --hipri), 1 job${cpus:+ pinned to CPU $cpus (ssdtune-latency: CPU $lcpus, the first I/O core of its plan)}; $ROUNDS rounds in $(($(date +%s) - t0)) s" | tee "$out"
+	"$ENGINE (polled arms: io_uring --hipri), 1 job$pinned; arms $ARMS; $ROUNDS rounds in $(($(date +%s) - t0)) s" >"$out" ||
+	die "no table from $raw"
+cat "$out" >&2
