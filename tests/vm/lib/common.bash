@@ -172,7 +172,7 @@ require_subsys_boot() {
 # --- module and tool ---------------------------------------------------------
 
 require_module() {
-	[ -f "$SSDT_KO" ] || err "ssdtune.ko is not built for $(uname -r): $SSDT_KO is missing (run: make modules)"
+	[ -f "$SSDT_KO" ] || err "ssdtune.ko is not built for $SSDT_KVER: $SSDT_KO is missing (run: make modules)"
 }
 
 require_tool() {

@@ -66,7 +66,7 @@ pkgns_setup_debs() {
 	# builds for the running kernel and for the newest one in /boot,
 	# which here would be a second build of 5 minutes under TCG
 	mkdir -p "$PKG_DIR/boot"
-	cp "/boot/config-$(uname -r)" "$PKG_DIR/boot/"
+	cp "/boot/config-$SSDT_KVER" "$PKG_DIR/boot/"
 	in_pkg mount --bind "$PKG_DIR/boot" /boot
 	pkgns_small_modules
 	export VERSION
@@ -81,8 +81,7 @@ pkgns_setup_debs() {
 # under TCG, most of 89-packages' 4 minutes a kernel; on a real host it
 # takes a second.
 pkgns_small_modules() {
-	local k m lo=$PKG_DIR/mods/lower
-	m=/usr/lib/modules/$(uname -r)
+	local k m=/usr/lib/modules/$SSDT_KVER lo=$PKG_DIR/mods/lower
 	mkdir -p "$lo" "$PKG_DIR/mods/upper" "$PKG_DIR/mods/work"
 	cp -a "$m"/modules.* "$lo/"
 	for k in build source; do
@@ -92,7 +91,7 @@ pkgns_small_modules() {
 	cp -a "$m/kernel/drivers/nvme/host" "$lo/kernel/drivers/nvme/"
 	in_pkg mount -t overlay pkg-mods \
 		-o "lowerdir=$lo,upperdir=$PKG_DIR/mods/upper,workdir=$PKG_DIR/mods/work" "$m"
-	in_pkg depmod -a "$(uname -r)"
+	in_pkg depmod -a "$SSDT_KVER"
 }
 
 # pkgns_uppers: "UPPER PATH" per overlay of the namespace, PATH where its
@@ -100,5 +99,5 @@ pkgns_small_modules() {
 pkgns_uppers() {
 	local d
 	for d in usr etc var; do echo "$PKG_DIR/$d/upper $d"; done
-	[ ! -d "$PKG_DIR/mods/upper" ] || echo "$PKG_DIR/mods/upper usr/lib/modules/$(uname -r)"
+	[ ! -d "$PKG_DIR/mods/upper" ] || echo "$PKG_DIR/mods/upper usr/lib/modules/$SSDT_KVER"
 }
