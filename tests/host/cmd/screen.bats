@@ -34,18 +34,22 @@ teardown() {
 # type_line LINE: clear the screen, type LINE and Enter, wait for it to
 # end (at most 120 s: make check runs the host suite at idle priority
 # beside the VMs); what it printed (wrapped lines joined) in $screen, its
-# lines in screen_lines, its exit status in $rc.
+# lines in screen_lines, its exit status in $rc.  The markers carry the
+# line's number: until the shell gets to run 'clear', the pane still shows
+# the previous line's end marker, which must not end this one.
+typed=0
 type_line() {
-	local i shot end=$'\n''SCREEN-DONE-[0-9]+'$'\n'
-	tmux -S "$SOCK" send-keys "clear; tput cup 0 0; echo SCREEN-BEGIN; $1; echo SCREEN-DONE-\$?" Enter
+	local i shot n=$((++typed))
+	local end=$'\n'"SCREEN-DONE-$n-"'[0-9]+'$'\n'
+	tmux -S "$SOCK" send-keys "clear; tput cup 0 0; echo SCREEN-BEGIN-$n; $1; echo SCREEN-DONE-$n-\$?" Enter
 	for ((i = 0; i < 1200; i++)); do
 		shot=$(tmux -S "$SOCK" capture-pane -p -J -S - 2>/dev/null)
 		[[ $shot =~ $end ]] && break
 		sleep 0.1
 	done
 	[[ $shot =~ $end ]] || { echo "'$1' did not end in 120 s:"; echo "$shot"; return 1; }
-	screen=$(printf '%s\n' "$shot" | sed -n '/^SCREEN-BEGIN$/,/^SCREEN-DONE-[0-9]*$/p' | sed '1d;$d')
-	rc=$(printf '%s\n' "$shot" | sed -n 's/^SCREEN-DONE-\([0-9]*\)$/\1/p' | tail -n 1)
+	screen=$(printf '%s\n' "$shot" | sed -n "/^SCREEN-BEGIN-$n\$/,/^SCREEN-DONE-$n-[0-9]*\$/p" | sed '1d;$d')
+	rc=$(printf '%s\n' "$shot" | sed -n "s/^SCREEN-DONE-$n-\([0-9]*\)\$/\1/p" | tail -n 1)
 	tmux -S "$SOCK" clear-history
 	mapfile -t screen_lines <<<"$screen"
 	printf '%s\n' "--- $1 (exit $rc)" "$screen"
