@@ -91,6 +91,7 @@ EOS
 	cp /bin/sleep "$BATS_TEST_TMPDIR/irqbalance"
 	"$BATS_TEST_TMPDIR/irqbalance" 60 3>&- &
 	FAKE_PID=$!
+	wait_comm "$FAKE_PID" irqbalance
 }
 
 # A host topology fixture (see fixtures/mktopo.py) instead of the default.
@@ -132,9 +133,11 @@ print(json.dumps(v) if isinstance(v, (list, dict, bool)) or v is None else v)' "
 }
 
 # Stand in for the kernel: once ssdtune has written BDF to DRIVER's bind
-# (or drivers_probe), move the fixture's driver links the way the PCI core
-# would, and run HOOK (a function name) to create what the driver's probe
-# creates.  Runs in the background for at most 15 s.
+# (or drivers_probe), run HOOK (a function name) to create what the
+# driver's probe creates, then move the fixture's driver links the way the
+# PCI core does once probe has returned (so a tool that sees the new link
+# finds what probe made, however late this job gets a CPU).  Runs in the
+# background for at most 15 s.
 fake_bind() {	# fake_bind TRIGGER_FILE BDF_DIR DRIVER HOOK
 	local trigger=$1 dir=$2 drv=$3 hook=$4 bdf
 	bdf=$(basename "$dir")
@@ -142,16 +145,43 @@ fake_bind() {	# fake_bind TRIGGER_FILE BDF_DIR DRIVER HOOK
 		for _ in $(seq 300); do
 			if [ "$(cat "$trigger")" = "$bdf" ]; then
 				sleep 0.1
+				[ -z "$hook" ] || "$hook"
 				rm -f "$dir/driver" "$FX"/bus/pci/drivers/*/"$bdf"
 				ln -sr "$FX/bus/pci/drivers/$drv" "$dir/driver"
 				ln -sr "$dir" "$FX/bus/pci/drivers/$drv/$bdf"
-				[ -z "$hook" ] || "$hook"
 				exit 0
 			fi
 			sleep 0.05
 		done
 	) >/dev/null 2>&1 3>&- &
 	FAKE_PID=$!
+}
+
+# A background job is the shell for a moment after its fork: wait (at
+# most 10 s) until process PID runs the program NAME, so that what the
+# test runs next finds it in /proc by name.
+wait_comm() {	# wait_comm PID NAME
+	local i
+	for ((i = 0; i < 200; i++)); do
+		[ "$(cat "/proc/$1/comm" 2>/dev/null)" = "${2:0:15}" ] && return 0
+		sleep 0.05
+	done
+	echo "process $1 did not become $2 in 10 s"
+	return 1
+}
+
+# Hold FILE's flock in a background process (FAKE_PID, which teardown
+# kills) as another ssdtune run would, and return once it is held.
+hold_lock() {	# hold_lock FILE
+	local i
+	(exec 9>>"$1" && flock 9 && exec sleep 60) 3>&- &
+	FAKE_PID=$!
+	for ((i = 0; i < 200; i++)); do
+		flock -n "$1" true 2>/dev/null || return 0
+		sleep 0.05
+	done
+	echo "$1 was not locked in 10 s"
+	return 1
 }
 
 # What ssdtune.ko's probe creates for 0000:41:00.0: ssdt1 with ssdt1n1.

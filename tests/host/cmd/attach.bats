@@ -93,6 +93,7 @@ load ../helpers
 		>"$NVME_NS/dev"
 	sleep 30 <"$loop" 3>&- &
 	holder=$!
+	wait_comm "$holder" sleep || { kill "$holder"; losetup -d "$loop"; false; }
 	before=$(fx_sum)
 	run --separate-stderr ssdt attach 0000:41:00.0
 	kill "$holder"
@@ -231,7 +232,7 @@ load ../helpers
 		'mount "$1" "$2" && touch "$2.up" && exec sleep 60' \
 		sh "$loop" "$BATS_TEST_TMPDIR/mnt" >/dev/null 2>&1 3>&- &
 	FAKE_PID=$!
-	for _ in $(seq 100); do [ -e "$BATS_TEST_TMPDIR/mnt.up" ] && break; sleep 0.05; done
+	for _ in $(seq 200); do [ -e "$BATS_TEST_TMPDIR/mnt.up" ] && break; sleep 0.05; done
 	before=$(fx_sum)
 	run --separate-stderr ssdt_with_node nvme0n1 "$devnum" attach 0000:41:00.0
 	kill "$FAKE_PID"; wait "$FAKE_PID" 2>/dev/null || true; FAKE_PID=
@@ -259,9 +260,7 @@ load ../helpers
 	local st=$BATS_TEST_TMPDIR/locked
 	mkdir -p "$st"
 	before=$(fx_sum)
-	flock "$st/lock" sleep 5 3>&- &
-	FAKE_PID=$!
-	sleep 0.3
+	hold_lock "$st/lock"
 	run --separate-stderr ssdt attach --state-dir "$st" 0000:41:00.0
 	[ "$status" -eq 1 ]
 	assert_one_error_line

@@ -153,6 +153,7 @@ follow_effective() {
 	cp /bin/sleep "$BATS_TEST_TMPDIR/irqbalance"
 	"$BATS_TEST_TMPDIR/irqbalance" 30 3>&- &
 	FAKE_PID=$!
+	wait_comm "$FAKE_PID" irqbalance
 	run --separate-stderr ssdt plan --profile latency
 	[ "$status" -eq 0 ]
 	line=$(printf '%s\n' "$output" | grep '^note: irqbalance')
@@ -200,6 +201,8 @@ try-restart irqbalance.service" ]
 	FAKE_PID=$!
 	"$BATS_TEST_TMPDIR/power-profiles-daemon" 30 3>&- &
 	local ppd=$!
+	wait_comm "$FAKE_PID" tuned
+	wait_comm "$ppd" power-profiles-daemon
 	run --separate-stderr ssdt plan --profile latency
 	kill "$ppd"
 	[ "$status" -eq 0 ]
@@ -694,9 +697,7 @@ try-restart irqbalance.service" ]
 	make_topo 1s8c
 	mkdir -p "$STATE"
 	before=$(fx_sum)
-	flock "$STATE/lock" sleep 5 3>&- &
-	FAKE_PID=$!
-	sleep 0.3
+	hold_lock "$STATE/lock"
 	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
 	[ "$status" -eq 1 ]
 	assert_one_error_line
