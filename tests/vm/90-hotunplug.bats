@@ -13,6 +13,12 @@ ios_past() {
 	[ $((r + w)) -gt "$2" ]
 }
 
+# the hung-task period as the test found it, however the test ended
+teardown() {
+	[ -z "${ht0:-}" ] || echo "$ht0" >"$ht"
+	true
+}
+
 @test "hot-unplug (QMP device_del) during fio: fio ends with errors, no task hangs, the module unloads" {
 	setup_attached
 	bdf=$(nvme_bdf)
