@@ -157,31 +157,33 @@ fake_bind() {	# fake_bind TRIGGER_FILE BDF_DIR DRIVER HOOK
 	FAKE_PID=$!
 }
 
-# A background job is the shell for a moment after its fork: wait (at
-# most 10 s) until process PID runs the program NAME, so that what the
-# test runs next finds it in /proc by name.
-wait_comm() {	# wait_comm PID NAME
+# wait_until CMD...: run CMD every 50 ms until it succeeds, for at most
+# 10 s; fails if it never did.  A test waits with it for what it started
+# in the background, never for a fixed moment.
+wait_until() {
 	local i
 	for ((i = 0; i < 200; i++)); do
-		[ "$(cat "/proc/$1/comm" 2>/dev/null)" = "${2:0:15}" ] && return 0
+		"$@" && return 0
 		sleep 0.05
 	done
-	echo "process $1 did not become $2 in 10 s"
 	return 1
+}
+
+# A background job is the shell for a moment after its fork: wait until
+# process PID runs the program NAME, so that what the test runs next
+# finds it in /proc by name.
+is_comm() { [ "$(cat "/proc/$1/comm" 2>/dev/null)" = "${2:0:15}" ]; }
+wait_comm() {	# wait_comm PID NAME
+	wait_until is_comm "$1" "$2" || { echo "process $1 did not become $2 in 10 s"; return 1; }
 }
 
 # Hold FILE's flock in a background process (FAKE_PID, which teardown
 # kills) as another ssdtune run would, and return once it is held.
+is_locked() { ! flock -n "$1" true 2>/dev/null; }
 hold_lock() {	# hold_lock FILE
-	local i
 	(exec 9>>"$1" && flock 9 && exec sleep 60) 3>&- &
 	FAKE_PID=$!
-	for ((i = 0; i < 200; i++)); do
-		flock -n "$1" true 2>/dev/null || return 0
-		sleep 0.05
-	done
-	echo "$1 was not locked in 10 s"
-	return 1
+	wait_until is_locked "$1" || { echo "$1 was not locked in 10 s"; return 1; }
 }
 
 # What ssdtune.ko's probe creates for 0000:41:00.0: ssdt1 with ssdt1n1.

@@ -232,7 +232,7 @@ load ../helpers
 		'mount "$1" "$2" && touch "$2.up" && exec sleep 60' \
 		sh "$loop" "$BATS_TEST_TMPDIR/mnt" >/dev/null 2>&1 3>&- &
 	FAKE_PID=$!
-	for _ in $(seq 200); do [ -e "$BATS_TEST_TMPDIR/mnt.up" ] && break; sleep 0.05; done
+	wait_until test -e "$BATS_TEST_TMPDIR/mnt.up" || true	# asserted below
 	before=$(fx_sum)
 	run --separate-stderr ssdt_with_node nvme0n1 "$devnum" attach 0000:41:00.0
 	kill "$FAKE_PID"; wait "$FAKE_PID" 2>/dev/null || true; FAKE_PID=
