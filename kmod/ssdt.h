@@ -147,6 +147,9 @@ struct ssdt_ns {
 	u8 lba_shift;
 	u8 lbaf;			/* LBA format index in force */
 	u64 nsze;			/* in logical blocks */
+	u8 eui64[8];			/* identifiers at attach (rescans) */
+	u8 nguid[16];
+	bool ro;			/* write protected (NSATTR bit 0) */
 	struct gendisk *disk;		/* NULL: no namespace (now) */
 	bool used;			/* until the disk is freed (ssdt_ns.c) */
 };
@@ -383,6 +386,14 @@ static inline u32 ssdt_debug_scan_delay_ms(void)
 	return READ_ONCE(ssdt_scan_delay_ms);
 }
 
+/* Identify Namespace reads as write protected (NSATTR bit 0) */
+extern bool ssdt_dbg_ns_wp;
+
+static inline bool ssdt_debug_ns_wp(void)
+{
+	return READ_ONCE(ssdt_dbg_ns_wp);
+}
+
 /* APSTA the next bring-ups see set whatever the device says */
 extern bool ssdt_dbg_apsta;
 
@@ -426,6 +437,7 @@ static inline void ssdt_debug_exit(void) { }
 #define ssdt_debug_pp(ctrl) false
 static inline u32 ssdt_debug_nl_queues_per_msg(void) { return 0; }
 static inline u32 ssdt_debug_scan_delay_ms(void) { return 0; }
+static inline bool ssdt_debug_ns_wp(void) { return false; }
 static inline bool ssdt_debug_apsta(void) { return false; }
 static inline u32 ssdt_debug_hmpre(void) { return 0; }
 static inline u32 ssdt_debug_hmmin(void) { return 0; }

@@ -18,6 +18,9 @@
  *   scan_delay_ms     N > 0: a rescan (not probe's scan) waits N ms before
  *                     it reads the namespace list, so a test can unbind
  *                     while one runs
+ *   ns_write_protect  1: Identify Namespace reads as write protected
+ *                     (NSATTR bit 0) at the next scan (QEMU has no
+ *                     namespace write protection)
  *   ssdtN/drop_completions        lose the next N I/O completions
  *   ssdtN/drop_admin_completions  lose the next N admin completions
  *                     (of commands: an Asynchronous Event Request's
@@ -61,6 +64,7 @@ static atomic_t ssdt_probe_drop_admin_step = ATOMIC_INIT(0);
 static bool ssdt_probe_reset;
 u32 ssdt_nl_queues_per_msg;
 u32 ssdt_scan_delay_ms;
+bool ssdt_dbg_ns_wp;
 
 /*
  * Step @step of probe, named @what, is about to run: returns -EIO when the
@@ -235,6 +239,8 @@ void ssdt_debug_init(void)
 			   &ssdt_nl_queues_per_msg);
 	debugfs_create_u32("scan_delay_ms", 0600, ssdt_debugfs_root,
 			   &ssdt_scan_delay_ms);
+	debugfs_create_bool("ns_write_protect", 0600, ssdt_debugfs_root,
+			    &ssdt_dbg_ns_wp);
 	/* APST and the Host Memory Buffer, which QEMU's controller lacks */
 	debugfs_create_bool("apst_apsta", 0600, ssdt_debugfs_root, &ssdt_dbg_apsta);
 	debugfs_create_u32("hmb_hmpre", 0600, ssdt_debugfs_root, &ssdt_dbg_hmpre);

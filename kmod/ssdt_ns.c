@@ -3,8 +3,12 @@
  * Namespaces: one gendisk per active namespace, found at probe and kept
  * in step with the controller afterwards.  A rescan reads the active
  * namespace list again: a namespace that left loses its disk, a new one
- * gets one, one whose size changed is resized.  Rescans come from the
- * controller's "namespace attribute changed" event (ssdt_aer.c), from
+ * gets one, one whose size changed is resized.  One whose block size or
+ * identifiers changed (a Format, or a new namespace under a reused ID,
+ * from another controller, another host or a BMC) gets a new disk: every
+ * LBA the old one computes is wrong, and its page cache holds data that
+ * is gone (ssdt_ns_rules.h).  Rescans come from the controller's
+ * "namespace attribute changed" event (ssdt_aer.c), from
  * NVME_IOCTL_RESCAN, and after a passthrough Namespace Attachment or
  * Management command (ssdt_ioctl.c), as in the stock driver.
  *
@@ -29,6 +33,7 @@
 #include <linux/slab.h>
 #include "ssdt.h"
 #include "ssdt_compat.h"
+#include "ssdt_ns_rules.h"
 
 /* The disk is gone for good: it no longer needs its slot or the controller. */
 static void ssdt_free_disk(struct gendisk *disk)
@@ -127,8 +132,9 @@ static struct ssdt_ns *ssdt_ns_slot(struct ssdt_ctrl *ctrl)
 
 /*
  * The block size of @id if ssdtune can serve it, else 0 (with a log
- * line): no metadata, 512 bytes to a page.  The LBA format index in force
- * goes to @fmt (bits 6:5 of FLBAS too when there are more than 16).
+ * line): no metadata, 512 bytes to a page, a size the block layer can
+ * hold.  The LBA format index in force goes to @fmt (bits 6:5 of FLBAS
+ * too when there are more than 16).
  */
 static u8 ssdt_ns_shift(struct ssdt_ctrl *ctrl, u32 nsid,
 			const struct nvme_id_ns *id, u8 *fmt)
@@ -148,6 +154,11 @@ static u8 ssdt_ns_shift(struct ssdt_ctrl *ctrl, u32 nsid,
 			 nsid, 1u << shift, le16_to_cpu(id->lbaf[i].ms));
 		return 0;
 	}
+	if (!ssdt_ns_sectors(le64_to_cpu(id->nsze), shift)) {
+		dev_warn(ssdt_dev(ctrl), "namespace %u: %llu blocks of %u bytes do not fit in 64-bit sectors, skipped\n",
+			 nsid, le64_to_cpu(id->nsze), 1u << shift);
+		return 0;
+	}
 	return shift;
 }
 
@@ -163,6 +174,12 @@ static u32 ssdt_ns_discard_sectors(struct ssdt_ctrl *ctrl, u8 shift)
 	if (ctrl->dmrsl)
 		blocks = min(blocks, ctrl->dmrsl);
 	return blocks << (shift - SECTOR_SHIFT);
+}
+
+/* Whether the namespace of @id is write protected (or the debug hook says so). */
+static bool ssdt_ns_ro(const struct nvme_id_ns *id)
+{
+	return ssdt_ns_write_protected(id->nsattr) || ssdt_debug_ns_wp();
 }
 
 static int ssdt_ns_add(struct ssdt_ctrl *ctrl, u32 nsid,
@@ -188,6 +205,9 @@ static int ssdt_ns_add(struct ssdt_ctrl *ctrl, u32 nsid,
 	ns->lba_shift = shift;
 	ns->lbaf = fmt;
 	ns->nsze = le64_to_cpu(id->nsze);
+	memcpy(ns->eui64, id->eui64, sizeof(ns->eui64));
+	memcpy(ns->nguid, id->nguid, sizeof(ns->nguid));
+	ns->ro = ssdt_ns_ro(id);
 
 	lim.lba_size = 1u << shift;
 	/* No more than one DMA mapping can hold (swiotlb: 256 KiB). */
@@ -225,7 +245,9 @@ static int ssdt_ns_add(struct ssdt_ctrl *ctrl, u32 nsid,
 	disk->private_data = ns;
 	snprintf(disk->disk_name, DISK_NAME_LEN, "ssdt%dn%u", ctrl->instance,
 		 nsid);
-	set_capacity(disk, ns->nsze << (shift - SECTOR_SHIFT));
+	set_capacity(disk, ssdt_ns_sectors(ns->nsze, shift));
+	/* writes would fail one at a time with Namespace Is Write Protected */
+	set_disk_ro(disk, ns->ro);
 	ret = device_add_disk(ctrl->cdev, disk, NULL);
 	if (ret) {
 		put_disk(disk);
@@ -319,32 +341,73 @@ static int ssdt_ns_new(struct ssdt_ctrl *ctrl, u32 nsid,
 	return ssdt_ns_add(ctrl, nsid, id);
 }
 
-/* The controller no longer has namespace @ns: its I/O fails, its disk goes. */
-static void ssdt_ns_gone(struct ssdt_ctrl *ctrl, struct ssdt_ns *ns)
+/*
+ * The disk of @ns no longer serves what the controller has under its ID
+ * (@why): its I/O fails from here on, nothing it cached is written back,
+ * and it goes.
+ */
+static void ssdt_ns_drop(struct ssdt_ctrl *ctrl, struct ssdt_ns *ns,
+			 const char *why)
 {
-	dev_info(ssdt_dev(ctrl), "namespace %u is gone: removing %s\n",
-		 ns->nsid, ns->disk->disk_name);
+	dev_info(ssdt_dev(ctrl), "namespace %u %s: removing %s\n",
+		 ns->nsid, why, ns->disk->disk_name);
 	blk_mark_disk_dead(ns->disk);
 	ssdt_ns_remove(ctrl, ns);
 }
 
-/* A namespace still listed: follow a change of its size. */
-static void ssdt_ns_revalidate(struct ssdt_ctrl *ctrl, struct ssdt_ns *ns,
+/* The controller no longer has namespace @ns: its I/O fails, its disk goes. */
+static void ssdt_ns_gone(struct ssdt_ctrl *ctrl, struct ssdt_ns *ns)
+{
+	ssdt_ns_drop(ctrl, ns, "is gone");
+}
+
+/*
+ * A namespace still listed: follow a change of its size or write
+ * protection.  Returns false when it is no longer what its disk serves
+ * (another block size, other identifiers): the disk is gone then, and
+ * the caller makes a new one.
+ */
+static bool ssdt_ns_revalidate(struct ssdt_ctrl *ctrl, struct ssdt_ns *ns,
 			       const struct nvme_id_ns *id)
 {
-	u64 nsze = le64_to_cpu(id->nsze);
+	struct ssdt_ns_id old = { .shift = ns->lba_shift, .nsze = ns->nsze };
+	struct ssdt_ns_id cur = { .nsze = le64_to_cpu(id->nsze) };
+	bool ro = ssdt_ns_ro(id);
+	u8 fmt = ns->lbaf;
 
-	if (ssdt_lbaf_index(id->flbas, id->nlbaf) != ns->lbaf) {
-		dev_warn(ssdt_dev(ctrl), "namespace %u has another block format now: detach and attach the controller to use it\n",
-			 ns->nsid);
-		return;
+	memcpy(old.eui64, ns->eui64, sizeof(old.eui64));
+	memcpy(old.nguid, ns->nguid, sizeof(old.nguid));
+	memcpy(cur.eui64, id->eui64, sizeof(cur.eui64));
+	memcpy(cur.nguid, id->nguid, sizeof(cur.nguid));
+	cur.shift = ssdt_ns_shift(ctrl, ns->nsid, id, &fmt);
+	switch (ssdt_ns_change(&old, &cur)) {
+	case SSDT_NS_REPLACED:
+		ssdt_ns_drop(ctrl, ns, "has other identifiers (another namespace under its ID)");
+		return false;
+	case SSDT_NS_REFORMATTED:
+		dev_warn(ssdt_dev(ctrl), "namespace %u: %u-byte blocks now, was %u\n",
+			 ns->nsid, cur.shift ? 1u << cur.shift : 0,
+			 1u << old.shift);
+		ssdt_ns_drop(ctrl, ns, "was formatted");
+		return false;
+	case SSDT_NS_RESIZED:
+		dev_info(ssdt_dev(ctrl), "namespace %u: %llu blocks, was %llu\n",
+			 ns->nsid, cur.nsze, ns->nsze);
+		ns->nsze = cur.nsze;
+		set_capacity_and_notify(ns->disk,
+					ssdt_ns_sectors(cur.nsze, cur.shift));
+		break;
+	case SSDT_NS_SAME:
+		break;
 	}
-	if (nsze == ns->nsze)
-		return;
-	dev_info(ssdt_dev(ctrl), "namespace %u: %llu blocks, was %llu\n",
-		 ns->nsid, nsze, ns->nsze);
-	ns->nsze = nsze;
-	set_capacity_and_notify(ns->disk, nsze << (ns->lba_shift - SECTOR_SHIFT));
+	ns->lbaf = fmt;		/* another index of the same block size */
+	if (ro != ns->ro) {
+		dev_info(ssdt_dev(ctrl), "namespace %u: write protection %s\n",
+			 ns->nsid, ro ? "on" : "off");
+		ns->ro = ro;
+		set_disk_ro(ns->disk, ro);
+	}
+	return true;
 }
 
 static bool ssdt_nsid_listed(const __le32 *list, u32 nsid)
@@ -421,6 +484,11 @@ static int ssdt_ns_update(struct ssdt_ctrl *ctrl, bool probe)
 	for (i = 0; i < NVME_IDENTIFY_DATA_SIZE / 4 && list[i]; i++) {
 		u32 nsid = le32_to_cpu(list[i]);
 
+		if (!ssdt_nsid_ok(nsid)) {
+			dev_warn_once(ssdt_dev(ctrl), "the active namespace list names namespace %#x: ignored\n",
+				      nsid);
+			continue;
+		}
 		ret = ssdt_identify(ctrl, NVME_ID_CNS_NS, nsid, id);
 		ns = ret ? NULL : ssdt_ns_find(ctrl, nsid);
 		/*
@@ -432,9 +500,9 @@ static int ssdt_ns_update(struct ssdt_ctrl *ctrl, bool probe)
 				ssdt_ns_gone(ctrl, ns);
 			continue;
 		}
-		if (ns)
-			ssdt_ns_revalidate(ctrl, ns, id);
-		else if (!ret)
+		if (ns && !ssdt_ns_revalidate(ctrl, ns, id))
+			ns = NULL;	/* its disk went: a new one */
+		if (!ns && !ret)
 			ret = ssdt_ns_new(ctrl, nsid, id);
 		/* -EIO: the controller answered with an error status */
 		if (ret && probe && ret != -EIO)

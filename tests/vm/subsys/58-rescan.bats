@@ -202,6 +202,59 @@ setup() {
 	[ "$(ns_disks)" = "${CTRL}n1 " ]
 }
 
+# stock_head: the stock driver's disk of namespace 1 through the other
+# controller, the multipath head nvmeXn1 of its path nvmeXcYn1.
+stock_head() {
+	local p
+	for p in /sys/class/nvme/"${OTHER#/dev/}"/nvme*c*n1; do
+		[ -e "$p" ] || continue
+		p=${p##*/}
+		echo "/dev/${p%%c*}n1"
+		return 0
+	done
+	err "no path of namespace 1 under ${OTHER#/dev/}"
+}
+
+lbs() { cat "/sys/block/${1#/dev/}/queue/logical_block_size"; }
+lbs_is() { [ "$(lbs "$1")" = "$2" ]; }
+
+# format_other LBAF: Format NVM of namespace 1 through the other
+# controller (stock nvme), then a rescan of ssdtune's; waits for both disks.
+format_other() {
+	nvme format "$OTHER" -n 1 --lbaf="$1" --force
+	nvme ns-rescan "/dev/$CTRL"
+	udevadm settle -t "$SETTLE_S"
+}
+
+@test "namespace 1 formatted to 4 KiB blocks through the other controller (stock nvme): the rescan gives ssdtune a new disk of 4096-byte blocks; what one driver writes the other reads; formatted back to 512" {
+	sh=$(stock_head)
+	[ "$(lbs "/dev/${CTRL}n1")" = 512 ]
+	[ "$(lbs "$sh")" = 512 ]
+	format_other 4
+	dmesg_new | grep -q "namespace 1: 4096-byte blocks now, was 512"
+	dmesg_new | grep -q "namespace 1 was formatted: removing ${CTRL}n1"
+	[ "$(ns_disks)" = "${CTRL}n1 " ]
+	[ "$(lbs "/dev/${CTRL}n1")" = 4096 ]
+	[ "$(blockdev --getsize64 "/dev/${CTRL}n1")" = "$(blockdev --getsize64 "$sh")" ]
+	wait_for "$SETTLE_S" lbs_is "$sh" 4096
+	fio_verify "/dev/${CTRL}n1" --rw=randwrite --bs=4k --iodepth=8 --size=8M
+	# ssdtune writes, stock reads; then the other way, at another LBA
+	head -c 1048576 /dev/urandom >"$SSDT_TMP/fmt1"
+	head -c 1048576 /dev/urandom >"$SSDT_TMP/fmt2"
+	dd if="$SSDT_TMP/fmt1" of="/dev/${CTRL}n1" bs=1M seek=40 oflag=direct status=none
+	dd if="$sh" of="$SSDT_TMP/back" bs=1M skip=40 count=1 iflag=direct status=none
+	cmp "$SSDT_TMP/fmt1" "$SSDT_TMP/back"
+	dd if="$SSDT_TMP/fmt2" of="$sh" bs=1M seek=41 oflag=direct status=none
+	dd if="/dev/${CTRL}n1" of="$SSDT_TMP/back" bs=1M skip=41 count=1 iflag=direct status=none
+	cmp "$SSDT_TMP/fmt2" "$SSDT_TMP/back"
+	dmesg_mark
+	format_other 0
+	dmesg_new | grep -q "namespace 1: 512-byte blocks now, was 4096"
+	[ "$(lbs "/dev/${CTRL}n1")" = 512 ]
+	fio_verify "/dev/${CTRL}n1" --rw=randwrite --bs=4k --iodepth=8 --size=8M
+	dmesg_clean_since_mark 'namespace 1'
+}
+
 @test "a controller detached with two namespaces: both disks go, the module unloads, no leak reported" {
 	nvme attach-ns "/dev/$CTRL" -n 2 -c "$ID"
 	has_n2
