@@ -79,6 +79,8 @@ struct ssdt_admin_slot {
 	struct completion *waiter;	/* NULL: nobody waits (abort) */
 	struct nvme_completion cqe;
 	bool busy;
+	bool inflight;			/* posted, no completion seen yet */
+	u8 gen;				/* generation in the command id */
 	bool aer;			/* an Asynchronous Event Request */
 	bool abort;			/* an Abort: counts in aborts_left */
 };
@@ -179,6 +181,7 @@ struct ssdt_iod {
 	u64 result;			/* passthrough: the CQE's result */
 	bool aborted;			/* an Abort was sent for it */
 	bool requeue;			/* cancelled by a reset: retry */
+	bool reaped;			/* its completion was seen */
 	u8 retries;
 	u8 gen;				/* generation in the command id */
 	int nents;			/* sg entries DMA-mapped, 0: none */
@@ -315,6 +318,10 @@ struct ssdt_ctrl {
 	atomic_t drop_admin_completions;	/* debug: admin ones */
 	atomic_t skip_admin_irqs;	/* debug: admin interrupts to miss */
 	atomic_t stale_completions;	/* debug: stale CQEs to replay */
+	atomic_t dup_completions;	/* debug: CQEs to deliver twice */
+	atomic_t stale_admin_completions;	/* debug: replay the last */
+	struct nvme_completion dbg_admin_last;	/* debug: admin CQE before */
+	bool dbg_admin_last_set;
 	atomic_t fail_completions;	/* debug: completions to fail */
 	u16 fail_status;		/* debug: with this status */
 	unsigned long dbg_pp_until;	/* debug: CSTS.PP reads set till */
@@ -373,6 +380,25 @@ static inline u16 ssdt_debug_fail_status(struct ssdt_ctrl *ctrl)
 static inline u32 ssdt_debug_nl_queues_per_msg(void)
 {
 	return READ_ONCE(ssdt_nl_queues_per_msg);
+}
+
+/*
+ * The stale_admin_completions hook: a copy of the admin completion reaped
+ * before @cqe into @old, to be handed to the completion path first (true)
+ * as a late completion of an earlier command; @cqe is kept for the next.
+ * Admin completions are reaped one at a time (the admin CQ's lock).
+ */
+static inline bool ssdt_debug_admin_stale(struct ssdt_ctrl *ctrl,
+					  const struct nvme_completion *cqe,
+					  struct nvme_completion *old)
+{
+	bool replay = ctrl->dbg_admin_last_set &&
+		      ssdt_debug_drop(&ctrl->stale_admin_completions);
+
+	*old = ctrl->dbg_admin_last;
+	ctrl->dbg_admin_last = *cqe;
+	ctrl->dbg_admin_last_set = true;
+	return replay;
 }
 
 /* A firmware activation the fw_act hook plays: CSTS.PP reads set. */
@@ -435,6 +461,12 @@ static inline void ssdt_debug_exit(void) { }
 #define ssdt_debug_drop(left) false
 #define ssdt_debug_fail_status(ctrl) 0
 #define ssdt_debug_pp(ctrl) false
+static inline bool ssdt_debug_admin_stale(struct ssdt_ctrl *ctrl,
+					  const struct nvme_completion *cqe,
+					  struct nvme_completion *old)
+{
+	return false;
+}
 static inline u32 ssdt_debug_nl_queues_per_msg(void) { return 0; }
 static inline u32 ssdt_debug_scan_delay_ms(void) { return 0; }
 static inline bool ssdt_debug_ns_wp(void) { return false; }

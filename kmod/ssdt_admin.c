@@ -4,9 +4,16 @@
  * waiting for it within a timeout (a timeout stops the controller, which
  * a reset then brings back), completions, and cancelling what is
  * outstanding when the queue is reset.
+ *
+ * A command's identifier is its slot and the slot's generation
+ * (ssdt_cid(), as on the I/O queues): a completion counts only for the
+ * use of the slot in flight, and only once.  A late or repeated one is
+ * dropped: it would otherwise wake a waiter that then frees a buffer the
+ * controller may still write, or free the slot twice.
  */
 #include <linux/jiffies.h>
 #include "ssdt.h"
+#include "ssdt_rules.h"
 
 /* A free slot, the semaphore already taken for it. */
 static int ssdt_slot_take(struct ssdt_ctrl *ctrl, struct completion *waiter,
@@ -19,6 +26,8 @@ static int ssdt_slot_take(struct ssdt_ctrl *ctrl, struct completion *waiter,
 	for (i = 0; i < ARRAY_SIZE(ctrl->slots); i++) {
 		if (!ctrl->slots[i].busy) {
 			ctrl->slots[i].busy = true;
+			ctrl->slots[i].inflight = true;
+			ctrl->slots[i].gen++;
 			ctrl->slots[i].waiter = waiter;
 			ctrl->slots[i].aer = aer;
 			ctrl->slots[i].abort = abort;
@@ -70,33 +79,41 @@ static void ssdt_aer_done(struct ssdt_ctrl *ctrl, u16 status, u32 result)
 	spin_unlock_irqrestore(&ctrl->aer_lock, flags);
 }
 
-/* Called from completion reaping of the admin queue (any context). */
-void ssdt_admin_complete(struct ssdt_ctrl *ctrl, struct nvme_completion *cqe)
+/* The command identifier of the use of slot @i in flight. */
+static u16 ssdt_slot_cid(struct ssdt_ctrl *ctrl, int i)
 {
-	u16 cid = cqe->command_id;
+	return ssdt_cid(i, READ_ONCE(ctrl->slots[i].gen));
+}
+
+static void ssdt_admin_complete_one(struct ssdt_ctrl *ctrl,
+				    struct nvme_completion *cqe)
+{
+	u16 cid = cqe->command_id, i = ssdt_cid_tag(cid);
 	struct ssdt_admin_slot *slot;
 	unsigned long flags;
 	bool release = false, aer, abort;
 
-	if (cid >= ARRAY_SIZE(ctrl->slots)) {
-		dev_warn_ratelimited(ssdt_dev(ctrl), "admin completion with bad id %u\n",
+	if (i >= ARRAY_SIZE(ctrl->slots)) {
+		dev_warn_ratelimited(ssdt_dev(ctrl), "admin completion with bad id %#x\n",
 				     cid);
 		return;
 	}
-	slot = &ctrl->slots[cid];
+	slot = &ctrl->slots[i];
 	spin_lock_irqsave(&ctrl->slot_lock, flags);
-	if (!slot->busy) {
+	if (!slot->inflight ||
+	    ssdt_cid_gen(cid) != (slot->gen & SSDT_CID_GEN_MASK)) {
 		spin_unlock_irqrestore(&ctrl->slot_lock, flags);
-		dev_warn_ratelimited(ssdt_dev(ctrl), "spurious admin completion %u\n",
+		dev_warn_ratelimited(ssdt_dev(ctrl), "admin completion %#x of no command in flight: dropped\n",
 				     cid);
 		return;
 	}
 	/* The debug hook loses a command's completion, never an AER's. */
 	if (!slot->aer && ssdt_debug_drop(&ctrl->drop_admin_completions)) {
 		spin_unlock_irqrestore(&ctrl->slot_lock, flags);
-		dev_warn(ssdt_dev(ctrl), "debug: dropping admin completion %u\n", cid);
+		dev_warn(ssdt_dev(ctrl), "debug: dropping admin completion %#x\n", cid);
 		return;
 	}
+	slot->inflight = false;
 	slot->cqe = *cqe;
 	aer = slot->aer;
 	slot->aer = false;
@@ -119,6 +136,20 @@ void ssdt_admin_complete(struct ssdt_ctrl *ctrl, struct nvme_completion *cqe)
 			      le32_to_cpu(cqe->result.u32));
 }
 
+/* Called from completion reaping of the admin queue (any context). */
+void ssdt_admin_complete(struct ssdt_ctrl *ctrl, struct nvme_completion *cqe)
+{
+	struct nvme_completion old;
+
+	/*
+	 * Debug hook (debugfs stale_admin_completions): first the entry
+	 * reaped before this one again, which must be dropped.
+	 */
+	if (unlikely(ssdt_debug_admin_stale(ctrl, cqe, &old)))
+		ssdt_admin_complete_one(ctrl, &old);
+	ssdt_admin_complete_one(ctrl, cqe);
+}
+
 /* Fail every outstanding admin command: the admin queue is being reset. */
 void ssdt_admin_cancel_all(struct ssdt_ctrl *ctrl)
 {
@@ -128,10 +159,10 @@ void ssdt_admin_cancel_all(struct ssdt_ctrl *ctrl)
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(ctrl->slots); i++) {
-		if (!READ_ONCE(ctrl->slots[i].busy))
+		if (!READ_ONCE(ctrl->slots[i].inflight))
 			continue;
-		cqe.command_id = i;
-		ssdt_admin_complete(ctrl, &cqe);
+		cqe.command_id = ssdt_slot_cid(ctrl, i);
+		ssdt_admin_complete_one(ctrl, &cqe);
 	}
 }
 
@@ -149,7 +180,7 @@ static int ssdt_admin_post(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
 	slot = ssdt_slot_get(ctrl, waiter, aer);
 	if (slot < 0)
 		return slot;
-	cmd->common.command_id = slot;
+	cmd->common.command_id = ssdt_slot_cid(ctrl, slot);
 	ssdt_sq_write(ctrl->admin, cmd, true);
 	return slot;
 }
@@ -258,7 +289,7 @@ int ssdt_admin_abort(struct ssdt_ctrl *ctrl, struct nvme_command *cmd)
 		return -EBUSY;
 	}
 	slot = ssdt_slot_take(ctrl, NULL, false, true);
-	cmd->common.command_id = slot;
+	cmd->common.command_id = ssdt_slot_cid(ctrl, slot);
 	ssdt_sq_write(ctrl->admin, cmd, true);
 	return 0;
 }

@@ -267,6 +267,7 @@ static void ssdt_iod_init(struct ssdt_iod *iod)
 	iod->nvme_status = 0;
 	iod->aborted = false;
 	iod->requeue = false;
+	iod->reaped = false;
 	iod->nents = 0;
 	iod->nlists = 0;
 	iod->bvec_len = 0;
@@ -418,10 +419,20 @@ static void ssdt_commit_rqs(struct blk_mq_hw_ctx *hctx)
 }
 
 /*
+ * Whether @rq may go to the controller again after a failure or a reset:
+ * never one of the ioctls (passthrough: a Reservation Acquire or a vendor
+ * command must not run twice) or one that asked to fail fast.
+ */
+static bool ssdt_rq_noretry(struct request *rq)
+{
+	return blk_noretry_request(rq) || blk_rq_is_passthrough(rq);
+}
+
+/*
  * A command that failed with a status the controller allows to retry
  * (no Do Not Retry) goes again, as stock nvme does: at most max_retries
- * times, after the Command Retry Delay the status selects; never one of
- * the ioctls (passthrough) or one that asked to fail fast (readahead).
+ * times, after the Command Retry Delay the status selects; never one
+ * ssdt_rq_noretry() names.
  */
 static bool ssdt_retry_rq(struct ssdt_ctrl *ctrl, struct request *rq,
 			  struct ssdt_iod *iod)
@@ -430,8 +441,7 @@ static bool ssdt_retry_rq(struct ssdt_ctrl *ctrl, struct request *rq,
 
 	if (!ssdt_should_retry(iod->nvme_status, iod->retries,
 			       READ_ONCE(ssdt_max_retries),
-			       blk_noretry_request(rq) ||
-			       blk_rq_is_passthrough(rq)) ||
+			       ssdt_rq_noretry(rq)) ||
 	    blk_queue_dying(rq->q))
 		return false;
 	delay = ssdt_retry_delay_ms(iod->nvme_status, ctrl->crdt);
@@ -452,8 +462,16 @@ static void ssdt_complete_rq(struct request *rq)
 
 	ssdt_unmap_data(ctrl, rq);
 	if (iod->requeue) {
-		/* cancelled by a reset: no status, send again */
-		if (iod->retries++ < SSDT_DEFAULT_RETRIES) {
+		/*
+		 * Cancelled by a reset (Command Aborted By Host, which allows
+		 * a retry): sent again within max_retries, as stock nvme
+		 * does, unless it may not be; a passthrough command then
+		 * fails with EINTR (ssdt_pt_io()).
+		 */
+		if (ssdt_should_retry(iod->nvme_status, iod->retries,
+				      READ_ONCE(ssdt_max_retries),
+				      ssdt_rq_noretry(rq))) {
+			iod->retries++;
 			blk_mq_requeue_request(rq, true);
 			return;
 		}
@@ -517,6 +535,15 @@ static void ssdt_io_complete_one(struct ssdt_queue *q,
 			 cqe->command_id, q->qid);
 		return;
 	}
+	/* the same use of the tag completed twice: only the first counts */
+	if (unlikely(iod->reaped)) {
+		q->stale_completions++;
+		dev_warn_ratelimited(ssdt_dev(q->ctrl),
+				     "second completion %#x on queue %u: dropped\n",
+				     cid, q->qid);
+		return;
+	}
+	iod->reaped = true;
 	iod->nvme_status = le16_to_cpu(cqe->status) >> 1;
 	/* Debug hook (debugfs fail_completions): an error status instead. */
 	if (unlikely(ssdt_debug_drop(&q->ctrl->fail_completions)))
@@ -546,6 +573,12 @@ void ssdt_io_complete_cqe(struct ssdt_queue *q, struct nvme_completion *cqe,
 		ssdt_io_complete_one(q, &old, iob);
 	}
 	ssdt_io_complete_one(q, cqe, iob);
+	/*
+	 * Debug hook (debugfs dup_completions): then this completion again,
+	 * as a controller that posts one entry twice: it must be dropped.
+	 */
+	if (unlikely(ssdt_debug_drop(&q->ctrl->dup_completions)))
+		ssdt_io_complete_one(q, cqe, iob);
 }
 
 static enum blk_eh_timer_return ssdt_timeout(struct request *rq)

@@ -32,6 +32,13 @@
  *   ssdtN/stale_completions  replay the next N I/O completions first as
  *                     late ones of the tag's previous use (generation
  *                     less one): each must be dropped
+ *   ssdtN/dup_completions  deliver the next N I/O completions twice, as
+ *                     a controller that posts an entry twice: the second
+ *                     must be dropped
+ *   ssdtN/stale_admin_completions  hand each of the next N admin
+ *                     completions to the completion path after the one
+ *                     reaped before it, as a late completion of an
+ *                     earlier command: each must be dropped
  *   ssdtN/fail_completions  the next N I/O completions carry the status
  *                     fail_status (phase dropped; default 0x280, Write
  *                     Fault, which allows a retry; 0x4280 with DNR), as a
@@ -194,6 +201,10 @@ void ssdt_debug_add(struct ssdt_ctrl *ctrl)
 				&ctrl->skip_admin_irqs);
 	debugfs_create_atomic_t("stale_completions", 0600, ctrl->debugfs,
 				&ctrl->stale_completions);
+	debugfs_create_atomic_t("dup_completions", 0600, ctrl->debugfs,
+				&ctrl->dup_completions);
+	debugfs_create_atomic_t("stale_admin_completions", 0600,
+				ctrl->debugfs, &ctrl->stale_admin_completions);
 	debugfs_create_atomic_t("fail_completions", 0600, ctrl->debugfs,
 				&ctrl->fail_completions);
 	ctrl->fail_status = NVME_SC_WRITE_FAULT;

@@ -3,11 +3,15 @@
 # that fails with a status the controller allows to retry is sent again,
 # as the stock nvme driver does; one with Do Not Retry, one past
 # max_retries and a passthrough command are not; a late or repeated
-# completion of an earlier use of a tag is dropped; quirks by PCI ID.
+# completion of an earlier use of a tag is dropped, and so is a second
+# completion of the same use, on the I/O and the admin queues; quirks by
+# PCI ID.
 # QEMU's controller fails nothing by itself: the debugfs hooks
 # fail_completions (the next N I/O completions carry fail_status) and
 # stale_completions (the next N completions are first replayed as late
-# ones of the tag's previous use) stand in for the drive.  The rules
+# ones of the tag's previous use), dup_completions (delivered twice) and
+# stale_admin_completions (an admin completion replayed after the next
+# command took its slot) stand in for the drive.  The rules
 # themselves (DNR, CRD delays, the generation in the command id, the
 # quirk table) have KUnit tests (kmod/tests/ssdt_rules_test.c).
 #
@@ -40,6 +44,8 @@ setup() {
 teardown() {
 	echo 0 >"$dbg/fail_completions"
 	echo 0 >"$dbg/stale_completions"
+	echo 0 >"$dbg/dup_completions"
+	echo 0 >"$dbg/stale_admin_completions"
 	echo 0x280 >"$dbg/fail_status"
 	echo "$old_retries" >/sys/module/ssdtune/parameters/max_retries
 }
@@ -146,6 +152,55 @@ read_back() {
 	[ $((s1 - s0)) -eq 50 ]
 	dmesg_new | grep -q 'stale completion .* dropped'
 	dmesg_clean_since_mark
+}
+
+@test "50 I/O completions delivered twice during fio verify: each second one is dropped and counted; the data verifies" {
+	s0=$(queue_sum stale_completions)
+	echo 50 >"$dbg/dup_completions"
+	fio_verify "$disk" --rw=randwrite --bs=4k --iodepth=16 \
+		--offset=$((OFF_MB + 24))M --size=8M
+	[ "$(cat "$dbg/dup_completions")" = 0 ]
+	s1=$(queue_sum stale_completions)
+	echo "dropped completions: $s0 -> $s1"
+	[ $((s1 - s0)) -eq 50 ]
+	dmesg_new | grep -q 'second completion .* dropped'
+	dmesg_clean_since_mark
+}
+
+# admin_pt ARGS...: one admin command through tests/vm/lib/nvme_pt.py on
+# the controller's /dev/ssdtN ('ok STATUS RESULT').
+admin_pt() { python3 -B tests/vm/lib/nvme_pt.py "/dev/${ctrl##*/}" admin "$@"; }
+
+@test "an admin completion handed back late, after the next command was posted in its slot: dropped by its generation; the next command gets its own answer" {
+	# Get Features Temperature Threshold: its answer without the hook
+	want=$(admin_pt 0x0a cdw10=4)
+	echo "get features 04h: $want"
+	[[ "$want" == "ok 0 result "* ]]
+	[ "$want" != "ok 0 result 0" ]
+	for i in 1 2 3; do
+		# Identify (result 0), then the same Get Features with the
+		# Identify's completion replayed before its own
+		[[ "$(admin_pt 0x06 cdw10=1 len=4096)" == "ok 0 "* ]]
+		echo 1 >"$dbg/stale_admin_completions"
+		got=$(admin_pt 0x0a cdw10=4)
+		echo "with the late Identify completion: $got"
+		[ "$(cat "$dbg/stale_admin_completions")" = 0 ]
+		[ "$got" = "$want" ]
+	done
+	[ "$(dmesg_new | grep -c 'admin completion .* of no command in flight: dropped')" -eq 3 ]
+	# every slot still frees once: more commands than the 31 slots
+	for i in $(seq 40); do echo "/dev/${ctrl##*/} admin 0x0a cdw10=4"; done >"$SSDT_TMP/adm"
+	python3 -B -c '
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("nvme_pt", "tests/vm/lib/nvme_pt.py")
+m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+for line in open(sys.argv[1]):
+    m.main(["nvme_pt.py"] + line.split())
+' "$SSDT_TMP/adm" >"$SSDT_TMP/adm.out"
+	[ "$(grep -cx "$want" "$SSDT_TMP/adm.out")" -eq 40 ]
+	[ "$(trim "$ctrl/state")" = live ]
+	dmesg_clean_since_mark 'of no command in flight'
 }
 
 @test "quirks: none for QEMU's 1b36:0010; quirks=1b36:0010:0x200 disables Write Zeroes as stock's quirk does for 8086:5845; a bad value refuses the load with one line" {

@@ -65,6 +65,30 @@ resets() { dmesg_new | grep -c 'reset done' || true; }
 	dmesg_clean_since_mark
 }
 
+@test "a passthrough read whose completion is lost: the reset fails it with EINTR and it is not sent again (stock marks passthrough fail-fast)" {
+	head -c 4096 /dev/urandom >"$SSDT_TMP/pat"
+	dd if="$SSDT_TMP/pat" of="$disk" bs=4k seek=20000 oflag=direct conv=fsync status=none
+	s0=$(io_sum)
+	echo 1 >"$hook"
+	run nvme io-passthru "$disk" --opcode=2 --namespace-id=1 --data-len=4096 \
+		--read --cdw10=$((20000 * 8)) --cdw12=7 --timeout="$tmo_ms"
+	echo "$output"
+	s1=$(io_sum)
+	echo "I/O commands submitted: $s0 -> $s1"
+	dmesg_new
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"Interrupted system call"* ]]
+	dmesg_new | grep -q 'still outstanding, resetting controller'
+	# once to the controller: a Reservation or vendor command must not run twice
+	[ $((s1 - s0)) -eq 1 ]
+	# a block read lost the same way is sent again and returns the data
+	echo 1 >"$hook"
+	dd if="$disk" of="$SSDT_TMP/back" bs=4k skip=20000 count=1 iflag=direct status=none
+	cmp "$SSDT_TMP/pat" "$SSDT_TMP/back"
+	[ "$(trim "$ctrl/state")" = live ]
+	dmesg_clean_since_mark
+}
+
 @test "lost completions during a QD32 random write: fio crc32c verify still passes" {
 	echo 3 >"$hook"
 	fio_verify "$disk" --rw=randwrite --bs=4k --iodepth=32 --offset=512M --size=8M
