@@ -9,6 +9,7 @@
 #ifndef SSDT_RULES_H
 #define SSDT_RULES_H
 
+#include <linux/blk_types.h>
 #include <linux/types.h>
 
 /*
@@ -132,5 +133,22 @@ unsigned int ssdt_fw_act_timeout_ms(u16 mtfa, unsigned int admin_s);
  */
 int ssdt_poll_split_check(unsigned int nr_io, unsigned int irq_max,
 			  unsigned int poll);
+
+/*
+ * Stock 6.1's NVME_SC_ONCS_NOT_SUPPORTED, a status of its own (SCT 1, SC
+ * 83h) that later linux/nvme.h headers no longer name.
+ */
+#define SSDT_SC_ONCS_NOT_SUPPORTED	0x183
+
+/*
+ * The block layer status of a command that completed with @status (phase
+ * dropped): the table of stock nvme's nvme_error_status(), row for row,
+ * so that a failed request reaches the file system and the log as under
+ * stock (a full device ENOSPC, a media error ENODATA, a protection
+ * error EILSEQ, a reservation conflict EBADE); a status it does not name
+ * is BLK_STS_IOERR.  Only the status code type and code count: More, CRD
+ * and DNR do not change it.
+ */
+blk_status_t ssdt_blk_status(u16 status);
 
 #endif

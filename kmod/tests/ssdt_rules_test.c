@@ -9,6 +9,7 @@
 #include <kunit/test.h>
 #include <linux/kernel.h>
 
+#include "../ssdt_compat.h"
 #include "../ssdt_rules.h"
 
 /* Status fields, phase dropped: SCT in 10:8, SC in 7:0. */
@@ -224,6 +225,70 @@ static void poll_split_range(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ssdt_poll_split_check(4, 4, 0xffffffff), -EINVAL);
 }
 
+/*
+ * Stock 6.1's nvme_error_status(), one row per status it names, written
+ * out as numbers from the NVMe base specification (SCT in 10:8, SC in
+ * 7:0), not from linux/nvme.h.
+ */
+static const struct {
+	u16 status;
+	blk_status_t sts;
+} blk_status_rows[] = {
+	{ 0x000, BLK_STS_OK },			/* Successful Completion */
+	{ 0x081, BLK_STS_NOSPC },		/* Capacity Exceeded */
+	{ 0x080, BLK_STS_TARGET },		/* LBA Out of Range */
+	{ 0x021, BLK_STS_TARGET },		/* Command Interrupted */
+	{ 0x082, BLK_STS_TARGET },		/* Namespace Not Ready */
+	{ 0x180, BLK_STS_NOTSUPP },		/* Conflicting Attributes */
+	{ 0x183, BLK_STS_NOTSUPP },		/* 6.1's ONCS Not Supported */
+	{ 0x001, BLK_STS_NOTSUPP },		/* Invalid Command Opcode */
+	{ 0x002, BLK_STS_NOTSUPP },		/* Invalid Field in Command */
+	{ 0x00b, BLK_STS_NOTSUPP },		/* Invalid Namespace or Format */
+	{ 0x280, BLK_STS_MEDIUM },		/* Write Fault */
+	{ 0x281, BLK_STS_MEDIUM },		/* Unrecovered Read Error */
+	{ 0x287, BLK_STS_MEDIUM },		/* Deallocated or Unwritten Block */
+	{ 0x286, BLK_STS_MEDIUM },		/* Access Denied */
+	{ 0x182, BLK_STS_MEDIUM },		/* Attempted Write to Read Only Range */
+	{ 0x285, BLK_STS_MEDIUM },		/* Compare Failure */
+	{ 0x282, BLK_STS_PROTECTION },		/* End-to-end Guard Check Error */
+	{ 0x283, BLK_STS_PROTECTION },		/* End-to-end Application Tag */
+	{ 0x284, BLK_STS_PROTECTION },		/* End-to-end Reference Tag */
+	{ 0x181, BLK_STS_PROTECTION },		/* Invalid Protection Information */
+	{ 0x083, SSDT_STS_RESV_CONFLICT },	/* Reservation Conflict */
+	{ 0x370, BLK_STS_TRANSPORT },		/* Host Pathing Error */
+	{ 0x1bd, BLK_STS_ZONE_ACTIVE_RESOURCE },	/* Too Many Active Zones */
+	{ 0x1be, BLK_STS_ZONE_OPEN_RESOURCE },	/* Too Many Open Zones */
+	/* not in the table: the default */
+	{ 0x004, BLK_STS_IOERR },		/* Data Transfer Error */
+	{ 0x006, BLK_STS_IOERR },		/* Internal Error */
+	{ 0x007, BLK_STS_IOERR },		/* Command Abort Requested */
+	{ 0x184, BLK_STS_IOERR },		/* command specific, not in it */
+	{ 0x288, BLK_STS_IOERR },		/* media type, not in it */
+	{ 0x300, BLK_STS_IOERR },		/* Internal Path Error */
+	{ 0x302, BLK_STS_IOERR },		/* Asymmetric Access Inaccessible */
+	{ 0x371, BLK_STS_IOERR },		/* Command Aborted By Host */
+	{ 0x700, BLK_STS_IOERR },		/* vendor specific type */
+	{ 0x7ff, BLK_STS_IOERR },
+};
+
+static void blk_status_stock_table(struct kunit *test)
+{
+	/* More (13), CRD (12:11) and DNR (14) beside the code */
+	static const u16 bits[] = { 0, 0x2000, 0x0800, 0x1000, 0x1800, 0x4000,
+				    0x7800 };
+	size_t i, b;
+
+	for (i = 0; i < ARRAY_SIZE(blk_status_rows); i++) {
+		for (b = 0; b < ARRAY_SIZE(bits); b++) {
+			u16 status = blk_status_rows[i].status | bits[b];
+
+			KUNIT_EXPECT_EQ_MSG(test, ssdt_blk_status(status),
+					    blk_status_rows[i].sts,
+					    "status %#x", status);
+		}
+	}
+}
+
 static struct kunit_case ssdt_rules_cases[] = {
 	KUNIT_CASE(retry_transient_until_limit),
 	KUNIT_CASE(retry_never_dnr_success_noretry),
@@ -237,6 +302,7 @@ static struct kunit_case ssdt_rules_cases[] = {
 	KUNIT_CASE(shutdown_timeout_rtd3e),
 	KUNIT_CASE(fw_act_timeout_mtfa),
 	KUNIT_CASE(poll_split_range),
+	KUNIT_CASE(blk_status_stock_table),
 	{}
 };
 
