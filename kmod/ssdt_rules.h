@@ -93,14 +93,25 @@ bool ssdt_cns_limited(u32 vs, bool quirk);
 
 /*
  * The command set of a namespace from its Namespace Identification
- * Descriptor list (Identify CNS 03h, @len bytes at @buf): the value of its
- * CSI descriptor (NIDT 04h), or 0 (NVM) when the list has none.  -EINVAL
- * when a descriptor runs past the list or has a length its type forbids.
+ * Descriptor list (Identify CNS 03h, @len bytes at @buf), as stock's
+ * nvme_identify_ns_descs() reads it: the value of its CSI descriptor
+ * (NIDT 04h; the last, should there be more), a type not known skipped by
+ * its own length, the list ending at a length of 0.  A descriptor whose
+ * length its type forbids, or that runs past the list, ends the walk:
+ * @bad is then its offset (else -1), for the caller to warn, and what
+ * came before it stands.  Without a CSI descriptor the set is NVM, unless
+ * the controller runs with CC.CSS = CSI (@multi_css): there it must say,
+ * and -EINVAL.
  */
-int ssdt_nid_csi(const u8 *buf, size_t len);
+int ssdt_nid_csi(const u8 *buf, size_t len, bool multi_css, int *bad);
 
-/* Whether the namespace list may be asked for descriptors (NVMe 1.3). */
-bool ssdt_nid_list_ok(u32 vs, bool limited_cns, bool quirk_no_list);
+/*
+ * Whether the namespace list may be asked for descriptors: from NVMe 1.3,
+ * or before it with CC.CSS = CSI (@multi_css), as stock; never when the
+ * controller reads only CNS 00h and 01h (@limited_cns) or has its quirk.
+ */
+bool ssdt_nid_list_ok(u32 vs, bool multi_css, bool limited_cns,
+		      bool quirk_no_list);
 
 /*
  * Entries of each I/O queue: @want (the io_queue_depth parameter) within
