@@ -31,3 +31,6 @@ have SSDT_HAVE_BLK_MODE blkdev.h 'typedef[^;]*[[:space:]]blk_mode_t;'
 # 6.13+ (and Debian's 6.12): ->queue_rqs gets a struct rq_list (head and
 # tail), not the head of a bare list of requests.
 have SSDT_HAVE_RQ_LIST blk-mq.h 'queue_rqs\)\(struct rq_list \*'
+# 6.5+: the block layer's reservation conflict status is
+# BLK_STS_RESV_CONFLICT, no longer BLK_STS_NEXUS (the same value).
+have SSDT_HAVE_BLK_STS_RESV_CONFLICT blk_types.h 'define[[:space:]]+BLK_STS_RESV_CONFLICT[[:space:]]'

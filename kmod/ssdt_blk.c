@@ -13,26 +13,6 @@
 #include "ssdt_compat.h"
 #include "ssdt_prp.h"
 
-static blk_status_t ssdt_status(u16 status)
-{
-	switch (status & 0x7ff) {
-	case NVME_SC_SUCCESS:
-		return BLK_STS_OK;
-	case NVME_SC_INVALID_OPCODE:
-	case NVME_SC_INVALID_FIELD:
-		return BLK_STS_NOTSUPP;
-	case NVME_SC_LBA_RANGE:
-	case NVME_SC_CAP_EXCEEDED:
-		return BLK_STS_TARGET;
-	case NVME_SC_WRITE_FAULT:
-	case NVME_SC_READ_ERROR:
-	case NVME_SC_UNWRITTEN_BLOCK:
-		return BLK_STS_MEDIUM;
-	default:
-		return BLK_STS_IOERR;
-	}
-}
-
 static void ssdt_unmap_data(struct ssdt_ctrl *ctrl, struct request *rq)
 {
 	struct ssdt_iod *iod = blk_mq_rq_to_pdu(rq);
@@ -479,7 +459,7 @@ static void ssdt_complete_rq(struct request *rq)
 	} else {
 		if (unlikely(iod->nvme_status) && ssdt_retry_rq(ctrl, rq, iod))
 			return;
-		sts = ssdt_status(iod->nvme_status);
+		sts = ssdt_blk_status(iod->nvme_status);
 	}
 	iod->retries = 0;
 	blk_mq_end_request(rq, sts);

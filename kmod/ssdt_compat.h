@@ -147,4 +147,14 @@ static inline void ssdt_plug_give(struct request **plug,
 #define SSDT_MCGRP_ADMIN(n) { .name = (n) }
 #endif
 
+/*
+ * The block layer status of a reservation conflict: BLK_STS_RESV_CONFLICT
+ * (6.5+), BLK_STS_NEXUS before it, the same value under another name.
+ */
+#ifdef SSDT_HAVE_BLK_STS_RESV_CONFLICT
+#define SSDT_STS_RESV_CONFLICT BLK_STS_RESV_CONFLICT
+#else
+#define SSDT_STS_RESV_CONFLICT BLK_STS_NEXUS
+#endif
+
 #endif

@@ -126,7 +126,10 @@ static int ssdt_setup_vectors(struct ssdt_ctrl *ctrl, unsigned int want,
 	struct pci_dev *pdev = ctrl->pdev;
 	int got;
 
-	got = pci_alloc_irq_vectors(pdev, 1, want + poll + 1, PCI_IRQ_ALL_TYPES);
+	/* the single_vector quirk: the admin queue's vector serves them all */
+	got = pci_alloc_irq_vectors(pdev, 1,
+				    ctrl->quirks & SSDT_QUIRK_SINGLE_VECTOR ?
+				    1 : want + poll + 1, PCI_IRQ_ALL_TYPES);
 	if (got < 0)
 		return got;
 	ctrl->nr_vecs = got;

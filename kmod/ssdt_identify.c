@@ -80,6 +80,16 @@ int ssdt_identify_ctrl(struct ssdt_ctrl *ctrl, bool again)
 	ctrl->hmminds = le32_to_cpu(id->hmminds);
 	ctrl->hmmaxd = le16_to_cpu(id->hmmaxd);
 	if (!again) {
+		u32 q = ssdt_quirks_model(le16_to_cpu(id->vid), id->mn,
+					  sizeof(id->mn)) & ~ctrl->quirks;
+
+		if (q) {
+			char names[160];
+
+			ctrl->quirks |= q;
+			ssdt_quirks_names(q, names, sizeof(names));
+			dev_info(ssdt_dev(ctrl), "quirks by model: %s\n", names);
+		}
 		ctrl->max_xfer = max_xfer;
 		dev_info(ssdt_dev(ctrl), "%s, serial %s, firmware %s, NVMe %u.%u\n",
 			 ctrl->model, ctrl->serial, ctrl->firmware,

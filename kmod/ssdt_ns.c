@@ -290,26 +290,31 @@ static void ssdt_ns_remove(struct ssdt_ctrl *ctrl, struct ssdt_ns *ns)
 
 /*
  * The I/O command set of namespace @nsid (ssdt_nid_csi()): NVM when the
- * controller has no descriptor list to ask (before NVMe 1.3, limited CNS,
- * or its quirk), else what the list says; a negative errno when it cannot
- * be read.
+ * controller has no descriptor list to ask (before NVMe 1.3 with CC.CSS
+ * NVM, limited CNS, or its quirk), else what the list says; a negative
+ * errno when it cannot be read, or says none with CC.CSS = CSI.
  */
 static int ssdt_ns_csi(struct ssdt_ctrl *ctrl, u32 nsid)
 {
 	bool limited = ssdt_cns_limited(ctrl->vs,
 					ctrl->quirks & SSDT_QUIRK_IDENTIFY_CNS);
-	void *buf;
-	int ret;
+	bool multi = (ctrl->ctrl_config & NVME_CC_CSS_MASK) == NVME_CC_CSS_CSI;
+	u8 *buf;
+	int ret, bad;
 
-	if (!ssdt_nid_list_ok(ctrl->vs, limited,
+	if (!ssdt_nid_list_ok(ctrl->vs, multi, limited,
 			      ctrl->quirks & SSDT_QUIRK_NO_NS_DESC_LIST))
 		return NVME_CSI_NVM;
 	buf = kmalloc(NVME_IDENTIFY_DATA_SIZE, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
 	ret = ssdt_identify(ctrl, NVME_ID_CNS_NS_DESC_LIST, nsid, buf);
-	if (!ret)
-		ret = ssdt_nid_csi(buf, NVME_IDENTIFY_DATA_SIZE);
+	if (!ret) {
+		ret = ssdt_nid_csi(buf, NVME_IDENTIFY_DATA_SIZE, multi, &bad);
+		if (bad >= 0)
+			dev_warn(ssdt_dev(ctrl), "namespace %u: identification descriptor type %u has a bogus length %u: the rest of the list is ignored\n",
+				 nsid, buf[bad], buf[bad + 1]);
+	}
 	kfree(buf);
 	return ret;
 }

@@ -59,7 +59,8 @@ static const struct ssdt_quirk_id ssdt_quirk_table[] = {
 	{ 0x1d0f, 0xcd00, SSDT_QUIRK_DMA48 },
 	{ 0x1d0f, 0xcd01, SSDT_QUIRK_DMA48 },
 	{ 0x1d0f, 0xcd02, SSDT_QUIRK_DMA48 },
-	{ 0x106b, 0x2001, SSDT_QUIRK_QDEPTH_ONE },	/* Apple MacBook8,1 */
+	/* Apple MacBook8,1 and some 7,1: without both, resets and data loss */
+	{ 0x106b, 0x2001, SSDT_QUIRK_SINGLE_VECTOR | SSDT_QUIRK_QDEPTH_ONE },
 };
 
 static const struct {
@@ -72,6 +73,7 @@ static const struct {
 	{ SSDT_QUIRK_NO_DEEPEST_PS, "no_deepest_ps" },
 	{ SSDT_QUIRK_QDEPTH_ONE, "qdepth_one" },
 	{ SSDT_QUIRK_NO_WRITE_ZEROES, "disable_write_zeroes" },
+	{ SSDT_QUIRK_SINGLE_VECTOR, "single_vector" },
 	{ SSDT_QUIRK_NO_NS_DESC_LIST, "no_ns_desc_list" },
 	{ SSDT_QUIRK_DMA48, "dma_address_bits_48" },
 	{ SSDT_QUIRK_MQES0_DEPTH64, "mqes0_depth64" },
@@ -168,4 +170,40 @@ int ssdt_quirks_names(u32 quirks, char *buf, size_t len)
 			      n ? " " : "", ssdt_quirk_names[i].name);
 	}
 	return n;
+}
+
+/*
+ * Stock 6.1's core_quirks[] that ssdtune can act on; its LiteON entry
+ * (simple suspend, by firmware) is how ssdtune always suspends.
+ */
+static const struct {
+	u16 vid;
+	const char *mn;
+	u32 quirks;
+} ssdt_quirk_models[] = {
+	/* dies with any APST state (Launchpad bug 1678184) */
+	{ 0x1179, "THNSF5256GPUK TOSHIBA", SSDT_QUIRK_NO_APST },
+	/* Kioxia CD6-V / HPE PE8030: I/O times out under load with APST */
+	{ 0x1e0f, "KCD6XVUL6T40", SSDT_QUIRK_NO_APST },
+	/* shares its PCI ID with the 970 Evo Plus, which needs none of it */
+	{ 0x144d, "Samsung Portable SSD X5", RDY | NO_DPS },
+};
+
+u32 ssdt_quirks_model(u16 vid, const char *mn, size_t len)
+{
+	u32 q = 0;
+	size_t i, n;
+
+	for (i = 0; i < ARRAY_SIZE(ssdt_quirk_models); i++) {
+		n = strlen(ssdt_quirk_models[i].mn);
+		if (ssdt_quirk_models[i].vid != vid || n > len ||
+		    memcmp(mn, ssdt_quirk_models[i].mn, n))
+			continue;
+		/* the rest of the field is padding, as stock's string_matches() */
+		while (n < len && mn[n] == ' ')
+			n++;
+		if (n == len)
+			q |= ssdt_quirk_models[i].quirks;
+	}
+	return q;
 }

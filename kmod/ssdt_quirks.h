@@ -25,6 +25,8 @@
 #define SSDT_QUIRK_QDEPTH_ONE		BIT(6)
 /* Write Zeroes corrupts or hangs: not offered to the block layer. */
 #define SSDT_QUIRK_NO_WRITE_ZEROES	BIT(9)
+/* One interrupt vector serves the admin and every I/O queue. */
+#define SSDT_QUIRK_SINGLE_VECTOR	BIT(11)
 /* No Namespace Identification Descriptor list (Identify CNS 03h). */
 #define SSDT_QUIRK_NO_NS_DESC_LIST	BIT(15)
 /* The controller addresses only 48 bits of host memory. */
@@ -38,8 +40,8 @@
 #define SSDT_QUIRKS_KNOWN	(SSDT_QUIRK_IDENTIFY_CNS | SSDT_QUIRK_DELAY_RDY | \
 				 SSDT_QUIRK_NO_APST | SSDT_QUIRK_NO_DEEPEST_PS | \
 				 SSDT_QUIRK_QDEPTH_ONE | SSDT_QUIRK_NO_WRITE_ZEROES | \
-				 SSDT_QUIRK_NO_NS_DESC_LIST | SSDT_QUIRK_DMA48 | \
-				 SSDT_QUIRK_MQES0_DEPTH64)
+				 SSDT_QUIRK_SINGLE_VECTOR | SSDT_QUIRK_NO_NS_DESC_LIST | \
+				 SSDT_QUIRK_DMA48 | SSDT_QUIRK_MQES0_DEPTH64)
 
 /* Milliseconds SSDT_QUIRK_DELAY_RDY waits (stock's NVME_QUIRK_DELAY_AMOUNT). */
 #define SSDT_QUIRK_DELAY_RDY_MS	2300
@@ -75,5 +77,13 @@ u32 ssdt_quirks_for(u16 vendor, u16 device, const struct ssdt_quirk_id *ids,
  * what snprintf would.
  */
 int ssdt_quirks_names(u32 quirks, char *buf, size_t len);
+
+/*
+ * Quirks stock matches by Identify Controller, not by PCI ID (core.c's
+ * core_quirks[]): for the controller's PCI Vendor ID field @vid and its
+ * Model Number @mn, @len bytes padded with spaces, those of the entries
+ * whose model is @mn exactly (0: none).  Looked up once, at attach.
+ */
+u32 ssdt_quirks_model(u16 vid, const char *mn, size_t len);
 
 #endif

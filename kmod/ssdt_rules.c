@@ -6,6 +6,7 @@
 #include <linux/kernel.h>
 #include <linux/minmax.h>
 #include <linux/nvme.h>
+#include "ssdt_compat.h"
 #include "ssdt_rules.h"
 
 bool ssdt_should_retry(u16 status, unsigned int retries,
@@ -33,30 +34,52 @@ int ssdt_lbaf_index(u8 flbas, u8 nlbaf)
 	return i <= nlbaf ? i : -1;
 }
 
-int ssdt_nid_csi(const u8 *buf, size_t len)
+/* The length a descriptor of type @nidt must have; -1: a type not known. */
+static int ssdt_nidt_len(u8 nidt)
 {
-	size_t off = 0;
-
-	/* each descriptor: type, length, two reserved bytes, then the id */
-	while (off + 4 <= len && buf[off]) {
-		u8 type = buf[off], n = buf[off + 1];
-		u8 want = type == NVME_NIDT_EUI64 ? NVME_NIDT_EUI64_LEN :
-			  type == NVME_NIDT_NGUID ? NVME_NIDT_NGUID_LEN :
-			  type == NVME_NIDT_UUID ? NVME_NIDT_UUID_LEN :
-			  type == NVME_NIDT_CSI ? NVME_NIDT_CSI_LEN : n;
-
-		if (n != want || off + 4 + n > len)
-			return -EINVAL;
-		if (type == NVME_NIDT_CSI)
-			return buf[off + 4];
-		off += 4 + n;
+	switch (nidt) {
+	case NVME_NIDT_EUI64:
+		return NVME_NIDT_EUI64_LEN;
+	case NVME_NIDT_NGUID:
+		return NVME_NIDT_NGUID_LEN;
+	case NVME_NIDT_UUID:
+		return NVME_NIDT_UUID_LEN;
+	case NVME_NIDT_CSI:
+		return NVME_NIDT_CSI_LEN;
+	default:
+		return -1;
 	}
-	return NVME_CSI_NVM;
 }
 
-bool ssdt_nid_list_ok(u32 vs, bool limited_cns, bool quirk_no_list)
+int ssdt_nid_csi(const u8 *buf, size_t len, bool multi_css, int *bad)
 {
-	return vs >= NVME_VS(1, 3, 0) && !limited_cns && !quirk_no_list;
+	int csi = -1;
+	size_t off;
+
+	*bad = -1;
+	/* each descriptor: type, length, two reserved bytes, then the id */
+	for (off = 0; off + 4 <= len; off += 4 + buf[off + 1]) {
+		int n = buf[off + 1], want = ssdt_nidt_len(buf[off]);
+
+		if (!n)
+			break;
+		if ((want >= 0 && n != want) || off + 4 + n > len) {
+			*bad = off;
+			break;
+		}
+		if (buf[off] == NVME_NIDT_CSI)
+			csi = buf[off + 4];
+	}
+	if (csi >= 0)
+		return csi;
+	return multi_css ? -EINVAL : NVME_CSI_NVM;
+}
+
+bool ssdt_nid_list_ok(u32 vs, bool multi_css, bool limited_cns,
+		      bool quirk_no_list)
+{
+	return (vs >= NVME_VS(1, 3, 0) || multi_css) && !limited_cns &&
+	       !quirk_no_list;
 }
 
 bool ssdt_cns_limited(u32 vs, bool quirk)
@@ -89,4 +112,46 @@ int ssdt_poll_split_check(unsigned int nr_io, unsigned int irq_max,
 	if (poll >= nr_io || nr_io - poll > irq_max)
 		return -EINVAL;
 	return 0;
+}
+
+blk_status_t ssdt_blk_status(u16 status)
+{
+	switch (status & 0x7ff) {
+	case NVME_SC_SUCCESS:
+		return BLK_STS_OK;
+	case NVME_SC_CAP_EXCEEDED:
+		return BLK_STS_NOSPC;
+	case NVME_SC_LBA_RANGE:
+	case NVME_SC_CMD_INTERRUPTED:
+	case NVME_SC_NS_NOT_READY:
+		return BLK_STS_TARGET;
+	case NVME_SC_BAD_ATTRIBUTES:
+	case SSDT_SC_ONCS_NOT_SUPPORTED:
+	case NVME_SC_INVALID_OPCODE:
+	case NVME_SC_INVALID_FIELD:
+	case NVME_SC_INVALID_NS:
+		return BLK_STS_NOTSUPP;
+	case NVME_SC_WRITE_FAULT:
+	case NVME_SC_READ_ERROR:
+	case NVME_SC_UNWRITTEN_BLOCK:
+	case NVME_SC_ACCESS_DENIED:
+	case NVME_SC_READ_ONLY:
+	case NVME_SC_COMPARE_FAILED:
+		return BLK_STS_MEDIUM;
+	case NVME_SC_GUARD_CHECK:
+	case NVME_SC_APPTAG_CHECK:
+	case NVME_SC_REFTAG_CHECK:
+	case NVME_SC_INVALID_PI:
+		return BLK_STS_PROTECTION;
+	case NVME_SC_RESERVATION_CONFLICT:
+		return SSDT_STS_RESV_CONFLICT;
+	case NVME_SC_HOST_PATH_ERROR:
+		return BLK_STS_TRANSPORT;
+	case NVME_SC_ZONE_TOO_MANY_ACTIVE:
+		return BLK_STS_ZONE_ACTIVE_RESOURCE;
+	case NVME_SC_ZONE_TOO_MANY_OPEN:
+		return BLK_STS_ZONE_OPEN_RESOURCE;
+	default:
+		return BLK_STS_IOERR;
+	}
 }

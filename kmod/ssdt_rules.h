@@ -9,6 +9,7 @@
 #ifndef SSDT_RULES_H
 #define SSDT_RULES_H
 
+#include <linux/blk_types.h>
 #include <linux/types.h>
 
 /*
@@ -92,14 +93,25 @@ bool ssdt_cns_limited(u32 vs, bool quirk);
 
 /*
  * The command set of a namespace from its Namespace Identification
- * Descriptor list (Identify CNS 03h, @len bytes at @buf): the value of its
- * CSI descriptor (NIDT 04h), or 0 (NVM) when the list has none.  -EINVAL
- * when a descriptor runs past the list or has a length its type forbids.
+ * Descriptor list (Identify CNS 03h, @len bytes at @buf), as stock's
+ * nvme_identify_ns_descs() reads it: the value of its CSI descriptor
+ * (NIDT 04h; the last, should there be more), a type not known skipped by
+ * its own length, the list ending at a length of 0.  A descriptor whose
+ * length its type forbids, or that runs past the list, ends the walk:
+ * @bad is then its offset (else -1), for the caller to warn, and what
+ * came before it stands.  Without a CSI descriptor the set is NVM, unless
+ * the controller runs with CC.CSS = CSI (@multi_css): there it must say,
+ * and -EINVAL.
  */
-int ssdt_nid_csi(const u8 *buf, size_t len);
+int ssdt_nid_csi(const u8 *buf, size_t len, bool multi_css, int *bad);
 
-/* Whether the namespace list may be asked for descriptors (NVMe 1.3). */
-bool ssdt_nid_list_ok(u32 vs, bool limited_cns, bool quirk_no_list);
+/*
+ * Whether the namespace list may be asked for descriptors: from NVMe 1.3,
+ * or before it with CC.CSS = CSI (@multi_css), as stock; never when the
+ * controller reads only CNS 00h and 01h (@limited_cns) or has its quirk.
+ */
+bool ssdt_nid_list_ok(u32 vs, bool multi_css, bool limited_cns,
+		      bool quirk_no_list);
 
 /*
  * Entries of each I/O queue: @want (the io_queue_depth parameter) within
@@ -132,5 +144,22 @@ unsigned int ssdt_fw_act_timeout_ms(u16 mtfa, unsigned int admin_s);
  */
 int ssdt_poll_split_check(unsigned int nr_io, unsigned int irq_max,
 			  unsigned int poll);
+
+/*
+ * Stock 6.1's NVME_SC_ONCS_NOT_SUPPORTED, a status of its own (SCT 1, SC
+ * 83h) that later linux/nvme.h headers no longer name.
+ */
+#define SSDT_SC_ONCS_NOT_SUPPORTED	0x183
+
+/*
+ * The block layer status of a command that completed with @status (phase
+ * dropped): the table of stock nvme's nvme_error_status(), row for row,
+ * so that a failed request reaches the file system and the log as under
+ * stock (a full device ENOSPC, a media error ENODATA, a protection
+ * error EILSEQ, a reservation conflict EBADE); a status it does not name
+ * is BLK_STS_IOERR.  Only the status code type and code count: More, CRD
+ * and DNR do not change it.
+ */
+blk_status_t ssdt_blk_status(u16 status);
 
 #endif

@@ -90,7 +90,10 @@ grep -q 'Kconfig.ssdtune' "$SRC/drivers/Kconfig" ||
   echo 'obj-$(CONFIG_SSDTUNE_KUNIT_TEST)	+= ssdtune/'; } | update "$SRC/drivers/Makefile"
 
 # --- build and run -------------------------------------------------------------
-mkdir -p "$OUT"
+mkdir -p "$OUT/drivers/ssdtune"
+# ssdt_compat.h's header features of the kernel KUnit builds (kmod/Kbuild
+# puts the object directory on the include path)
+"$REPO/kmod/gen-compat.sh" "$SRC" | update "$OUT/drivers/ssdtune/ssdt_config.h"
 if [ "${1:-}" = --build-only ]; then
 	exec python3 "$SRC/tools/testing/kunit/kunit.py" build --arch=um \
 		--build_dir="$OUT" --kunitconfig="$REPO/kmod/tests/.kunitconfig" \

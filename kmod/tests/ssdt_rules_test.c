@@ -9,6 +9,7 @@
 #include <kunit/test.h>
 #include <linux/kernel.h>
 
+#include "../ssdt_compat.h"
 #include "../ssdt_rules.h"
 
 /* Status fields, phase dropped: SCT in 10:8, SC in 7:0. */
@@ -144,21 +145,28 @@ static void nid_list_csi(struct kunit *test)
 	static const u8 overrun[] = { 0x03, 16, 0, 0, 1, 2, 3 };
 	static const u8 vendor[] = { 0x0e, 2, 0, 0, 9, 9, 0x04, 1, 0, 0, 2 };
 
-	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(zoned, sizeof(zoned)), 2);
-	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(nvm_no_csi, sizeof(nvm_no_csi)), 0);
-	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(kv, sizeof(kv)), 1);
-	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(bad_len, sizeof(bad_len)), -EINVAL);
-	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(overrun, sizeof(overrun)), -EINVAL);
+	int bad;
+
+	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(zoned, sizeof(zoned), false, &bad), 2);
+	KUNIT_EXPECT_EQ(test, bad, -1);
+	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(nvm_no_csi, sizeof(nvm_no_csi), false, &bad), 0);
+	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(kv, sizeof(kv), false, &bad), 1);
+	/* a bogus length ends the walk, as stock's: no CSI seen, NVM */
+	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(bad_len, sizeof(bad_len), false, &bad), 0);
+	KUNIT_EXPECT_EQ(test, bad, 0);
+	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(overrun, sizeof(overrun), false, &bad), 0);
+	KUNIT_EXPECT_EQ(test, bad, 0);
 	/* an unknown type is skipped by its own length */
-	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(vendor, sizeof(vendor)), 2);
+	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(vendor, sizeof(vendor), false, &bad), 2);
+	KUNIT_EXPECT_EQ(test, bad, -1);
 	/* an empty list: NVM */
-	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(kv + 5, 4), 0);
+	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(kv + 5, 4, false, &bad), 0);
 	/* the list from NVMe 1.3, not on limited controllers or with the quirk */
-	KUNIT_EXPECT_FALSE(test, ssdt_nid_list_ok(0x00010200, false, false));
-	KUNIT_EXPECT_TRUE(test, ssdt_nid_list_ok(0x00010300, false, false));
-	KUNIT_EXPECT_TRUE(test, ssdt_nid_list_ok(0x00010400, false, false));
-	KUNIT_EXPECT_FALSE(test, ssdt_nid_list_ok(0x00010400, true, false));
-	KUNIT_EXPECT_FALSE(test, ssdt_nid_list_ok(0x00020000, false, true));
+	KUNIT_EXPECT_FALSE(test, ssdt_nid_list_ok(0x00010200, false, false, false));
+	KUNIT_EXPECT_TRUE(test, ssdt_nid_list_ok(0x00010300, false, false, false));
+	KUNIT_EXPECT_TRUE(test, ssdt_nid_list_ok(0x00010400, false, false, false));
+	KUNIT_EXPECT_FALSE(test, ssdt_nid_list_ok(0x00010400, false, true, false));
+	KUNIT_EXPECT_FALSE(test, ssdt_nid_list_ok(0x00020000, false, false, true));
 }
 
 static void io_queue_entries_mqes(struct kunit *test)
@@ -224,6 +232,135 @@ static void poll_split_range(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ssdt_poll_split_check(4, 4, 0xffffffff), -EINVAL);
 }
 
+/*
+ * Stock 6.1's nvme_error_status(), one row per status it names, written
+ * out as numbers from the NVMe base specification (SCT in 10:8, SC in
+ * 7:0), not from linux/nvme.h.
+ */
+static const struct {
+	u16 status;
+	blk_status_t sts;
+} blk_status_rows[] = {
+	{ 0x000, BLK_STS_OK },			/* Successful Completion */
+	{ 0x081, BLK_STS_NOSPC },		/* Capacity Exceeded */
+	{ 0x080, BLK_STS_TARGET },		/* LBA Out of Range */
+	{ 0x021, BLK_STS_TARGET },		/* Command Interrupted */
+	{ 0x082, BLK_STS_TARGET },		/* Namespace Not Ready */
+	{ 0x180, BLK_STS_NOTSUPP },		/* Conflicting Attributes */
+	{ 0x183, BLK_STS_NOTSUPP },		/* 6.1's ONCS Not Supported */
+	{ 0x001, BLK_STS_NOTSUPP },		/* Invalid Command Opcode */
+	{ 0x002, BLK_STS_NOTSUPP },		/* Invalid Field in Command */
+	{ 0x00b, BLK_STS_NOTSUPP },		/* Invalid Namespace or Format */
+	{ 0x280, BLK_STS_MEDIUM },		/* Write Fault */
+	{ 0x281, BLK_STS_MEDIUM },		/* Unrecovered Read Error */
+	{ 0x287, BLK_STS_MEDIUM },		/* Deallocated or Unwritten Block */
+	{ 0x286, BLK_STS_MEDIUM },		/* Access Denied */
+	{ 0x182, BLK_STS_MEDIUM },		/* Attempted Write to Read Only Range */
+	{ 0x285, BLK_STS_MEDIUM },		/* Compare Failure */
+	{ 0x282, BLK_STS_PROTECTION },		/* End-to-end Guard Check Error */
+	{ 0x283, BLK_STS_PROTECTION },		/* End-to-end Application Tag */
+	{ 0x284, BLK_STS_PROTECTION },		/* End-to-end Reference Tag */
+	{ 0x181, BLK_STS_PROTECTION },		/* Invalid Protection Information */
+	{ 0x083, SSDT_STS_RESV_CONFLICT },	/* Reservation Conflict */
+	{ 0x370, BLK_STS_TRANSPORT },		/* Host Pathing Error */
+	{ 0x1bd, BLK_STS_ZONE_ACTIVE_RESOURCE },	/* Too Many Active Zones */
+	{ 0x1be, BLK_STS_ZONE_OPEN_RESOURCE },	/* Too Many Open Zones */
+	/* not in the table: the default */
+	{ 0x004, BLK_STS_IOERR },		/* Data Transfer Error */
+	{ 0x006, BLK_STS_IOERR },		/* Internal Error */
+	{ 0x007, BLK_STS_IOERR },		/* Command Abort Requested */
+	{ 0x184, BLK_STS_IOERR },		/* command specific, not in it */
+	{ 0x288, BLK_STS_IOERR },		/* media type, not in it */
+	{ 0x300, BLK_STS_IOERR },		/* Internal Path Error */
+	{ 0x302, BLK_STS_IOERR },		/* Asymmetric Access Inaccessible */
+	{ 0x371, BLK_STS_IOERR },		/* Command Aborted By Host */
+	{ 0x700, BLK_STS_IOERR },		/* vendor specific type */
+	{ 0x7ff, BLK_STS_IOERR },
+};
+
+static void blk_status_stock_table(struct kunit *test)
+{
+	/* More (13), CRD (12:11) and DNR (14) beside the code */
+	static const u16 bits[] = { 0, 0x2000, 0x0800, 0x1000, 0x1800, 0x4000,
+				    0x7800 };
+	size_t i, b;
+
+	for (i = 0; i < ARRAY_SIZE(blk_status_rows); i++) {
+		for (b = 0; b < ARRAY_SIZE(bits); b++) {
+			u16 status = blk_status_rows[i].status | bits[b];
+
+			KUNIT_EXPECT_EQ_MSG(test, ssdt_blk_status(status),
+					    blk_status_rows[i].sts,
+					    "status %#x", status);
+		}
+	}
+}
+
+/*
+ * Stock's nvme_identify_ns_descs() and nvme_process_ns_desc() (6.1): a
+ * bogus length stops the walk and keeps what came before; a type it does
+ * not know, even the reserved 0, is skipped; a length of 0 ends the
+ * list; with CC.CSS = CSI a list that names no command set refuses the
+ * namespace, and the list is asked for before NVMe 1.3 too.
+ */
+static void nid_list_stock_walk(struct kunit *test)
+{
+	/* CSI 2, then an NGUID of 8 bytes (16 it must be): the CSI stands */
+	static const u8 csi_then_bad[] = {
+		0x04, 1, 0, 0, 2,
+		0x02, 8, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8,
+		0x04, 1, 0, 0, 1,
+		0, 0, 0, 0,
+	};
+	/* a CSI of length 2: bogus, the walk stops at it */
+	static const u8 csi_len2[] = { 0x04, 2, 0, 0, 2, 0, 0, 0, 0, 0 };
+	/* an EUI64 of 16 bytes before the CSI: the CSI is never reached */
+	static const u8 bad_first[] = {
+		0x01, 16, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+		0x04, 1, 0, 0, 2,
+	};
+	/* the reserved type 0 with a length: skipped, not the end */
+	static const u8 type0[] = { 0x00, 4, 0, 0, 9, 9, 9, 9, 0x04, 1, 0, 0, 1 };
+	/* a length of 0 ends the list, whatever the type */
+	static const u8 len0[] = { 0x04, 0, 0, 0, 0x04, 1, 0, 0, 2 };
+	/* two CSI descriptors: the last one read wins, as in stock */
+	static const u8 two_csi[] = { 0x04, 1, 0, 0, 2, 0x04, 1, 0, 0, 0 };
+	/* an NVM namespace that names its set, and one that does not */
+	static const u8 nvm_csi[] = {
+		0x03, 16, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+		0x04, 1, 0, 0, 0,
+	};
+	static const u8 no_csi[] = { 0x01, 8, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0 };
+	int bad;
+
+	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(csi_then_bad, sizeof(csi_then_bad), false, &bad), 2);
+	KUNIT_EXPECT_EQ(test, bad, 5);
+	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(csi_then_bad, sizeof(csi_then_bad), true, &bad), 2);
+	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(csi_len2, sizeof(csi_len2), false, &bad), 0);
+	KUNIT_EXPECT_EQ(test, bad, 0);
+	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(csi_len2, sizeof(csi_len2), true, &bad), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(bad_first, sizeof(bad_first), false, &bad), 0);
+	KUNIT_EXPECT_EQ(test, bad, 0);
+	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(bad_first, sizeof(bad_first), true, &bad), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(type0, sizeof(type0), false, &bad), 1);
+	KUNIT_EXPECT_EQ(test, bad, -1);
+	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(len0, sizeof(len0), false, &bad), 0);
+	KUNIT_EXPECT_EQ(test, bad, -1);
+	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(len0, sizeof(len0), true, &bad), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(two_csi, sizeof(two_csi), false, &bad), 0);
+	/* CC.CSS = CSI: the set must be named */
+	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(nvm_csi, sizeof(nvm_csi), true, &bad), 0);
+	KUNIT_EXPECT_EQ(test, bad, -1);
+	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(no_csi, sizeof(no_csi), false, &bad), 0);
+	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(no_csi, sizeof(no_csi), true, &bad), -EINVAL);
+	KUNIT_EXPECT_EQ(test, bad, -1);
+	KUNIT_EXPECT_EQ(test, ssdt_nid_csi(no_csi + 12, 0, true, &bad), -EINVAL);
+	/* CC.CSS = CSI asks for the list before 1.3; the quirk still stops it */
+	KUNIT_EXPECT_TRUE(test, ssdt_nid_list_ok(0x00010200, true, false, false));
+	KUNIT_EXPECT_FALSE(test, ssdt_nid_list_ok(0x00010200, true, false, true));
+	KUNIT_EXPECT_FALSE(test, ssdt_nid_list_ok(0x00010000, true, true, false));
+}
+
 static struct kunit_case ssdt_rules_cases[] = {
 	KUNIT_CASE(retry_transient_until_limit),
 	KUNIT_CASE(retry_never_dnr_success_noretry),
@@ -237,6 +374,8 @@ static struct kunit_case ssdt_rules_cases[] = {
 	KUNIT_CASE(shutdown_timeout_rtd3e),
 	KUNIT_CASE(fw_act_timeout_mtfa),
 	KUNIT_CASE(poll_split_range),
+	KUNIT_CASE(blk_status_stock_table),
+	KUNIT_CASE(nid_list_stock_walk),
 	{}
 };
 
