@@ -231,11 +231,11 @@ format_other() {
 	[ "$(lbs "/dev/${CTRL}n1")" = 512 ]
 	[ "$(lbs "$sh")" = 512 ]
 	format_other 4
-	dmesg_new | grep -q "namespace 1: 4096-byte blocks now, was 512"
-	dmesg_new | grep -q "namespace 1 was formatted: removing ${CTRL}n1"
 	[ "$(ns_disks)" = "${CTRL}n1 " ]
 	[ "$(lbs "/dev/${CTRL}n1")" = 4096 ]
 	[ "$(blockdev --getsize64 "/dev/${CTRL}n1")" = "$(blockdev --getsize64 "$sh")" ]
+	dmesg_new | grep -q "namespace 1: 4096-byte blocks now, was 512"
+	dmesg_new | grep -q "namespace 1 was formatted: removing ${CTRL}n1"
 	wait_for "$SETTLE_S" lbs_is "$sh" 4096
 	fio_verify "/dev/${CTRL}n1" --rw=randwrite --bs=4k --iodepth=8 --size=8M
 	# ssdtune writes, stock reads; then the other way, at another LBA
