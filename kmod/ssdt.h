@@ -480,6 +480,7 @@ static inline void ssdt_debug_hmb_held(s64 bytes) { }
 void ssdt_aer_init(struct ssdt_ctrl *ctrl);
 void ssdt_aer_start(struct ssdt_ctrl *ctrl);
 void ssdt_aer_stop(struct ssdt_ctrl *ctrl);
+void ssdt_aer_repost(struct ssdt_ctrl *ctrl);
 
 /* ssdt_fwact.c: firmware activation holds the I/O while CSTS.PP is set */
 void ssdt_fw_act_init(struct ssdt_ctrl *ctrl);

@@ -48,7 +48,12 @@ static int ssdt_aer_post(struct ssdt_ctrl *ctrl)
 	return ssdt_admin_submit_aer(ctrl, &cmd);
 }
 
-static void ssdt_aer_handle(struct ssdt_ctrl *ctrl, u32 result)
+/*
+ * Handle the event of @result.  False when the request it used is posted
+ * again elsewhere: a firmware activation's, once the activation ended
+ * (ssdt_fwact.c), since the controller takes no command while paused.
+ */
+static bool ssdt_aer_handle(struct ssdt_ctrl *ctrl, u32 result)
 {
 	struct ssdt_nl_async ev = {
 		.type = result & 0x7,
@@ -56,11 +61,12 @@ static void ssdt_aer_handle(struct ssdt_ctrl *ctrl, u32 result)
 		.lid = (result >> 16) & 0xff,
 	};
 	struct nvme_smart_log *smart;
+	bool repost = true;
 	int ret = 0;
 
 	smart = kzalloc(sizeof(*smart), GFP_KERNEL);
 	if (!smart)
-		return;
+		return true;
 	switch (ev.type) {
 	case NVME_AER_SMART:
 		ret = ssdt_get_log_page(ctrl, ev.lid, smart, sizeof(*smart));
@@ -74,6 +80,7 @@ static void ssdt_aer_handle(struct ssdt_ctrl *ctrl, u32 result)
 		/* the Firmware Slot log is read once the activation ends */
 		if (ev.info == NVME_AER_NOTICE_FW_ACT_STARTING) {
 			ssdt_fw_act_start(ctrl);
+			repost = false;
 			break;
 		}
 		fallthrough;
@@ -93,6 +100,20 @@ static void ssdt_aer_handle(struct ssdt_ctrl *ctrl, u32 result)
 	ssdt_nl_notify_async(ctrl, &ev);
 	if (ev.type == NVME_AER_NOTICE && ev.info == NVME_AER_NOTICE_NS_CHANGED)
 		ssdt_ns_rescan_async(ctrl);
+	return repost;
+}
+
+/*
+ * Post again the request a firmware activation's notice used, once the
+ * activation ended (under dev_mutex, the controller live).
+ */
+void ssdt_aer_repost(struct ssdt_ctrl *ctrl)
+{
+	int ret = ssdt_aer_post(ctrl);
+
+	if (ret)
+		dev_warn(ssdt_dev(ctrl), "asynchronous event request not posted again after the firmware activation (%d)\n",
+			 ret);
 }
 
 static void ssdt_aer_work(struct work_struct *work)
@@ -111,9 +132,10 @@ static void ssdt_aer_work(struct work_struct *work)
 		memmove(ctrl->aer_results, ctrl->aer_results + 1,
 			ctrl->aer_n * sizeof(ctrl->aer_results[0]));
 		spin_unlock_irq(&ctrl->aer_lock);
-		ssdt_aer_handle(ctrl, result);
-		if (READ_ONCE(ctrl->state) == SSDT_LIVE)
-			ssdt_aer_post(ctrl);	/* the one this event used */
+		/* the one this event used; an activation's, once it ends */
+		if (ssdt_aer_handle(ctrl, result) &&
+		    READ_ONCE(ctrl->state) == SSDT_LIVE)
+			ssdt_aer_post(ctrl);
 	}
 }
 

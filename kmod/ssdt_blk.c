@@ -571,6 +571,13 @@ static enum blk_eh_timer_return ssdt_timeout(struct request *rq)
 
 	if (READ_ONCE(ctrl->state) != SSDT_LIVE)
 		return BLK_EH_RESET_TIMER;	/* the reset deals with it */
+	/*
+	 * PCI error recovery is under way: its handlers stop and reset the
+	 * controller.  A reset from here would race them, and read all ones
+	 * from a link that is down, and give the controller up (stock).
+	 */
+	if (pci_channel_offline(ctrl->pdev))
+		return BLK_EH_RESET_TIMER;
 
 	csts = readl(ctrl->bar + NVME_REG_CSTS);
 	if (csts == ~0u || (csts & NVME_CSTS_CFS)) {

@@ -48,13 +48,16 @@
  *   ssdtN/sleep       write N: a system sleep of N ms for this device
  *                     alone: suspend, D3hot, D0, resume, as the PM core
  *                     does (pm_test would freeze the test VM's root fs)
- *   ssdtN/aer         write 1, 2 or 3: the PCI core's AER recovery of
+ *   ssdtN/aer         write 1 to 4: the PCI core's AER recovery of
  *                     this device alone, with the driver's error handlers:
  *                     1 a frozen channel (error_detected, a function reset
  *                     for the link reset, slot_reset, resume), 2 an error
  *                     that left the channel working (error_detected,
  *                     resume), 3 a channel failed for good
- *                     (error_detected); QEMU's NVMe has no AER capability
+ *                     (error_detected), 4 as 1 with the channel frozen
+ *                     5 s before error_detected runs, as the AER core
+ *                     is late (an I/O timeout must wait for it); QEMU's
+ *                     NVMe has no AER capability
  *                     to inject into, and the debug kernel has no AER
  *   ssdtN/fw_act      write N: a firmware activation of N ms, as after
  *                     the "firmware activation starting" notice: CSTS.PP
@@ -66,6 +69,9 @@
 #include "ssdt.h"
 
 static struct dentry *ssdt_debugfs_root;
+
+/* How late aer kind 4's handlers come after the channel froze. */
+#define SSDT_DBG_AER_LATE_MS	5000
 static atomic_t ssdt_probe_fail_step = ATOMIC_INIT(0);
 static atomic_t ssdt_probe_drop_admin_step = ATOMIC_INIT(0);
 static bool ssdt_probe_reset;
@@ -157,11 +163,19 @@ static int ssdt_aer_set(void *data, u64 kind)
 	pci_ers_result_t res;
 	int ret = 0;
 
-	if (kind < 1 || kind > 3)
+	if (kind < 1 || kind > 4)
 		return -EINVAL;
 	if (!device_trylock(&pdev->dev))
 		return -EBUSY;
 	eh = to_pci_driver(pdev->dev.driver)->err_handler;
+	if (kind == 4) {
+		/* the channel froze; the AER core reaches the driver later */
+		pdev->error_state = pci_channel_io_frozen;
+		dev_info(&pdev->dev, "debug: channel frozen, the handlers in %u ms\n",
+			 SSDT_DBG_AER_LATE_MS);
+		msleep(SSDT_DBG_AER_LATE_MS);
+		kind = 1;
+	}
 	if (kind == 1) {
 		pdev->error_state = pci_channel_io_frozen;
 		res = eh->error_detected(pdev, pci_channel_io_frozen);

@@ -10,10 +10,18 @@
  * for at most MTFA (or admin_timeout when the controller reports none),
  * and lets the I/O go on when PP clears; past that it resets the
  * controller.  Then it reads the Firmware Slot log, which clears the event
- * and names the revision now running.
+ * and names the revision now running, and posts again the Asynchronous
+ * Event Request the notice used (stock re-queues its event work there).
  *
- * Runs on ssdt_wq under dev_mutex, so a reset, a PCI reset or a removal
- * waits for it; a removal ends the wait early (ctrl->removing).
+ * An admin command that times out meanwhile stops the controller
+ * (ssdt_ctrl_fence()), but its reset cannot be queued while the state is
+ * RESETTING: the hold ends at once then and asks for the reset itself,
+ * or the I/O would wait on a stopped controller for good.
+ *
+ * Runs on ssdt_wq under dev_mutex, from the hold to the log read and the
+ * new event request, so a reset, a PCI reset or a removal (which frees
+ * the admin queue under it) waits for it; a removal ends the wait early
+ * (ctrl->removing).
  */
 #include <linux/delay.h>
 #include "ssdt.h"
@@ -57,11 +65,11 @@ static void ssdt_fw_act_work(struct work_struct *work)
 	struct ssdt_ctrl *ctrl = container_of(work, struct ssdt_ctrl, fw_act_work);
 	unsigned int ms = ssdt_fw_act_timeout_ms(ctrl->mtfa, READ_ONCE(ssdt_admin_timeout));
 	unsigned long end = jiffies + msecs_to_jiffies(ms);
-	bool done;
+	bool done, fenced;
 
 	mutex_lock(&ctrl->dev_mutex);
 	spin_lock_irq(&ctrl->state_lock);
-	if (ctrl->state != SSDT_LIVE || ctrl->removing) {
+	if (ctrl->state != SSDT_LIVE || ctrl->removing || !ctrl->admin) {
 		spin_unlock_irq(&ctrl->state_lock);
 		mutex_unlock(&ctrl->dev_mutex);
 		return;
@@ -72,20 +80,25 @@ static void ssdt_fw_act_work(struct work_struct *work)
 		 ms);
 	ssdt_io_quiesce(ctrl);
 	while (!(done = !ssdt_fw_act_paused(ctrl)) && time_before(jiffies, end) &&
-	       !READ_ONCE(ctrl->removing))
+	       !READ_ONCE(ctrl->removing) && !READ_ONCE(ctrl->fenced))
 		msleep(100);
+	fenced = READ_ONCE(ctrl->fenced);
 	spin_lock_irq(&ctrl->state_lock);
 	ctrl->state = SSDT_LIVE;
 	spin_unlock_irq(&ctrl->state_lock);
 	ssdt_io_unquiesce(ctrl);
-	mutex_unlock(&ctrl->dev_mutex);
-	if (done) {
+	if (fenced) {
+		dev_warn(ssdt_dev(ctrl), "an admin command timed out during the firmware activation: resetting controller\n");
+		ssdt_schedule_reset(ctrl);
+	} else if (done) {
 		ssdt_fw_act_log(ctrl);
+		ssdt_aer_repost(ctrl);
 	} else if (!READ_ONCE(ctrl->removing)) {
 		dev_warn(ssdt_dev(ctrl), "firmware activation did not end within %u ms: resetting controller\n",
 			 ms);
 		ssdt_schedule_reset(ctrl);
 	}
+	mutex_unlock(&ctrl->dev_mutex);
 }
 
 /* The "firmware activation starting" notice came (any process context). */

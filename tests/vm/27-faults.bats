@@ -86,6 +86,34 @@ teardown_file() {
 	dmesg_clean_since_mark
 }
 
+@test "an I/O timeout while the channel is frozen, before the AER core reaches the driver: no Abort, no reset of its own; the recovery then brings the read back with its data" {
+	setup_attached
+	ctrl=$(ssdt_ctrl)
+	disk=$(ssdt_disk)
+	tmo=/sys/block/${disk#/dev/}/queue/io_timeout
+	old_tmo=$(cat "$tmo")
+	head -c 65536 /dev/urandom >"$SSDT_TMP/pat"
+	dd if="$SSDT_TMP/pat" of="$disk" bs=64k seek=6000 oflag=direct conv=fsync status=none
+	echo 1000 >"$tmo"
+	# the hook freezes the channel and runs the handlers 5 s later
+	echo 4 >"$SSDT_DBG/${ctrl##*/}/aer" &
+	hpid=$!
+	frozen() { dmesg_new | grep -q 'debug: channel frozen'; }
+	wait_for 10 frozen
+	echo 1 >"$SSDT_DBG/${ctrl##*/}/drop_completions"
+	dd if="$disk" of="$SSDT_TMP/back" bs=64k skip=6000 count=1 iflag=direct status=none
+	wait "$hpid"
+	echo "$old_tmo" >"$tmo"
+	dmesg_new
+	cmp "$SSDT_TMP/pat" "$SSDT_TMP/back"
+	dmesg_new | grep -q 'dropping completion'
+	dmesg_new | grep -q 'PCI channel frozen'
+	# the timeout waited for the recovery, which reset the controller
+	refute grep -Eq 'timed out, aborting|still outstanding|controller (gone|fatal)' <(dmesg_new)
+	[ "$(trim "$ctrl/state")" = live ]
+	dmesg_clean_since_mark
+}
+
 @test "an AER error that left the channel working: nothing halts, fio verify goes on" {
 	setup_attached
 	ctrl=$(ssdt_ctrl)
@@ -224,6 +252,32 @@ teardown_file() {
 	[ "$(trim "$ctrl/state")" = live ]
 	fio_verify "$(ssdt_disk)" --rw=randwrite --bs=4k --iodepth=16 --offset=520M --size=4M
 	dmesg_clean_since_mark 'did not end|resetting controller'
+}
+
+# bats test_tags=one-kernel
+@test "an admin command that times out during a firmware activation: the hold ends, the controller is reset and the I/O goes on (it waited for good before)" {
+	setup_attached
+	ctrl=$(ssdt_ctrl)
+	disk=$(ssdt_disk)
+	old=$(cat /sys/module/ssdtune/parameters/admin_timeout)
+	# the hold's limit is admin_timeout (QEMU reports no MTFA), read
+	# when it starts: 60 s, far beyond the activation
+	echo 8000 >"$SSDT_DBG/${ctrl##*/}/fw_act"
+	wait_for 10 grep -q resetting "$ctrl/state"
+	echo 1 >/sys/module/ssdtune/parameters/admin_timeout
+	echo 1 >"$SSDT_DBG/${ctrl##*/}/drop_admin_completions"
+	run nvme smart-log "/dev/${ctrl##*/}"
+	echo "$output"
+	echo "$old" >/sys/module/ssdtune/parameters/admin_timeout
+	[ "$status" -ne 0 ]
+	run timeout 60 dd if="$disk" of=/dev/null bs=4k count=1 iflag=direct
+	[ "$status" -eq 0 ]
+	dmesg_new | grep -q 'an admin command timed out during the firmware activation: resetting controller'
+	reset_seen() { [ "$(resets_done)" -ge 1 ]; }
+	wait_for 30 reset_seen
+	[ "$(trim "$ctrl/state")" = live ]
+	fio_verify "$disk" --rw=randwrite --bs=4k --iodepth=16 --offset=520M --size=4M
+	dmesg_clean_since_mark 'timed out|resetting controller|dropping admin completion'
 }
 
 # attach_losing_admin STEP: attach (run: $status, $output) from a fresh
