@@ -197,14 +197,17 @@ u32 ssdt_cq_pending(struct ssdt_queue *q, u32 max)
 /*
  * Reap every posted completion.  Caller holds cq_lock.  With @iob, I/O
  * requests that may end in this context are gathered there, and the
- * caller ends them (iob->complete) after dropping cq_lock.
+ * caller ends them (iob->complete) after dropping cq_lock.  At most a
+ * queue's depth in one pass: the head doorbell is written at the end, so
+ * a controller may not post more meanwhile, and one that does (a storm
+ * of entries with a flipping phase) does not keep the CPU here.
  */
 int ssdt_cq_reap(struct ssdt_queue *q, struct io_comp_batch *iob)
 {
 	u16 old_head = q->cq_head;
 	int found = 0;
 
-	while (ssdt_cqe_pending(q)) {
+	while (found < q->depth && ssdt_cqe_pending(q)) {
 		struct nvme_completion *cqe = &q->cqes[q->cq_head];
 
 		/* The phase bit is written last: read the rest after it. */

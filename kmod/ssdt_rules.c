@@ -22,7 +22,7 @@ unsigned int ssdt_retry_delay_ms(u16 status, const u16 crdt[3])
 	unsigned int crd = (status & SSDT_STATUS_CRD_MASK) >>
 			   SSDT_STATUS_CRD_SHIFT;
 
-	return crd ? crdt[crd - 1] * 100u : 0;
+	return crd ? min(crdt[crd - 1] * 100u, SSDT_RETRY_DELAY_MAX_MS) : 0;
 }
 
 int ssdt_lbaf_index(u8 flbas, u8 nlbaf)

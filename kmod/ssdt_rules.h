@@ -36,8 +36,11 @@ bool ssdt_should_retry(u16 status, unsigned int retries,
 /*
  * Milliseconds to wait before that retry: the Command Retry Delay the
  * status selects (CRD 1 to 3: CRDT1 to CRDT3 of Identify Controller, in
- * units of 100 ms), 0 when it selects none.
+ * units of 100 ms), 0 when it selects none, and at most
+ * SSDT_RETRY_DELAY_MAX_MS: a CRDT of FFFFh would hold the request for
+ * 6553.5 s a retry, beyond any timeout an application waits for.
  */
+#define SSDT_RETRY_DELAY_MAX_MS	60000u
 unsigned int ssdt_retry_delay_ms(u16 status, const u16 crdt[3]);
 
 /*

@@ -46,16 +46,21 @@ static void retry_delay_from_crd(struct kunit *test)
 {
 	const u16 crdt[3] = { 1, 20, 655 };
 	const u16 none[3] = { 0, 0, 0 };
+	const u16 most[3] = { 0xffff, 599, 0 };
 
 	KUNIT_EXPECT_EQ(test, ssdt_retry_delay_ms(SC_NS_NOT_READY, crdt), 0u);
 	/* CRD 1, 2, 3 pick CRDT1-3, in 100 ms units */
 	KUNIT_EXPECT_EQ(test, ssdt_retry_delay_ms(0x0800 | SC_NS_NOT_READY, crdt), 100u);
 	KUNIT_EXPECT_EQ(test, ssdt_retry_delay_ms(0x1000 | SC_NS_NOT_READY, crdt), 2000u);
-	KUNIT_EXPECT_EQ(test, ssdt_retry_delay_ms(0x1800 | SC_NS_NOT_READY, crdt), 65500u);
+	/* 65.5 s asked: held to a minute */
+	KUNIT_EXPECT_EQ(test, ssdt_retry_delay_ms(0x1800 | SC_NS_NOT_READY, crdt), 60000u);
 	/* DNR and More beside CRD change nothing */
 	KUNIT_EXPECT_EQ(test, ssdt_retry_delay_ms(0x6800 | SC_NS_NOT_READY, crdt), 100u);
 	/* a CRD the controller has no time for: no wait */
 	KUNIT_EXPECT_EQ(test, ssdt_retry_delay_ms(0x1800, none), 0u);
+	/* the largest CRDT, 6553.5 s: a minute */
+	KUNIT_EXPECT_EQ(test, ssdt_retry_delay_ms(0x0800, most), 60000u);
+	KUNIT_EXPECT_EQ(test, ssdt_retry_delay_ms(0x1000, most), 59900u);
 }
 
 static void cid_round_trip(struct kunit *test)
