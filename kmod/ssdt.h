@@ -205,7 +205,7 @@ struct ssdt_ctrl {
 	u32 quirks;			/* SSDT_QUIRK_* (ssdt_quirks.h) */
 	u32 db_stride;			/* bytes between doorbells */
 	u32 ctrl_config;		/* CC value while enabled */
-	unsigned long ready_timeout;	/* jiffies, from CAP.TO */
+	unsigned long ready_timeout;	/* jiffies, from CAP.TO and CRTO */
 	unsigned int shutdown_s;	/* normal shutdown's wait, from RTD3E */
 	u16 crdt[3];			/* Command Retry Delay Times, 100 ms */
 
@@ -517,6 +517,7 @@ void ssdt_nl_del_ctrl(struct ssdt_ctrl *ctrl);
 u32 ssdt_csts(struct ssdt_ctrl *ctrl);
 bool ssdt_ctrl_gone(struct ssdt_ctrl *ctrl);
 int ssdt_ctrl_disable(struct ssdt_ctrl *ctrl);
+void ssdt_ctrl_read_cap(struct ssdt_ctrl *ctrl);
 int ssdt_ctrl_enable(struct ssdt_ctrl *ctrl);
 void ssdt_ctrl_shutdown(struct ssdt_ctrl *ctrl);
 void ssdt_ctrl_stop_dma(struct ssdt_ctrl *ctrl);

@@ -64,6 +64,21 @@ int ssdt_ctrl_disable(struct ssdt_ctrl *ctrl)
 			      "controller disable");
 }
 
+/*
+ * CAP, and the time CSTS.RDY may take from it (with CRTO where CAP.CRMS
+ * says the controller reports one: the register is reserved before).
+ */
+void ssdt_ctrl_read_cap(struct ssdt_ctrl *ctrl)
+{
+	u32 crto;
+
+	ctrl->cap = lo_hi_readq(ctrl->bar + NVME_REG_CAP);
+	crto = ctrl->cap & NVME_CAP_CRMS_CRWMS ?
+		readl(ctrl->bar + NVME_REG_CRTO) : 0;
+	ctrl->ready_timeout = msecs_to_jiffies(ssdt_ready_timeout_ms(ctrl->cap,
+								     crto));
+}
+
 int ssdt_ctrl_enable(struct ssdt_ctrl *ctrl)
 {
 	struct ssdt_queue *aq = ctrl->admin;
@@ -75,13 +90,28 @@ int ssdt_ctrl_enable(struct ssdt_ctrl *ctrl)
 	 */
 	u32 css = NVME_CAP_CSS(ctrl->cap) & NVME_CAP_CSS_CSI ?
 		  NVME_CC_CSS_CSI : NVME_CC_CSS_NVM;
+	int ret;
 
+	/* a controller still ready from before must not see CC.EN set */
+	ret = ssdt_wait_csts(ctrl, NVME_CSTS_RDY, 0, ctrl->ready_timeout,
+			     "controller disabled before enable");
+	if (ret)
+		return ret;
 	writel(aqa, ctrl->bar + NVME_REG_AQA);
 	lo_hi_writeq(aq->sq_dma, ctrl->bar + NVME_REG_ASQ);
 	lo_hi_writeq(aq->cq_dma, ctrl->bar + NVME_REG_ACQ);
+	/*
+	 * As stock: the configuration first, CC.EN in a second write.  CAP
+	 * may change once a command set is chosen (CC.CSS), and with it the
+	 * ready time: read it again, with CRTO (ssdt_ready_timeout_ms()).
+	 */
 	ctrl->ctrl_config = css | NVME_CC_AMS_RR |
 		((ilog2(SSDT_PAGE_SIZE) - 12) << NVME_CC_MPS_SHIFT) |
-		NVME_CC_IOSQES | NVME_CC_IOCQES | NVME_CC_ENABLE;
+		NVME_CC_IOSQES | NVME_CC_IOCQES;
+	writel(ctrl->ctrl_config, ctrl->bar + NVME_REG_CC);
+	ctrl->ctrl_config = readl(ctrl->bar + NVME_REG_CC);	/* posted */
+	ssdt_ctrl_read_cap(ctrl);
+	ctrl->ctrl_config |= NVME_CC_ENABLE;
 	writel(ctrl->ctrl_config, ctrl->bar + NVME_REG_CC);
 	ssdt_quirk_rdy_delay(ctrl);
 	return ssdt_wait_csts(ctrl, NVME_CSTS_RDY, NVME_CSTS_RDY,

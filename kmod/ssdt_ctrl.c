@@ -40,7 +40,7 @@ static u64 ssdt_doorbell_pairs(struct ssdt_ctrl *ctrl)
 /* Probe: what CAP and BAR0 promise must be enough for this driver. */
 static int ssdt_ctrl_check(struct ssdt_ctrl *ctrl)
 {
-	ctrl->cap = lo_hi_readq(ctrl->bar + NVME_REG_CAP);
+	ssdt_ctrl_read_cap(ctrl);
 	if (ssdt_csts(ctrl) == ~0u)
 		return -ENODEV;
 	ctrl->vs = readl(ctrl->bar + NVME_REG_VS);
@@ -53,7 +53,6 @@ static int ssdt_ctrl_check(struct ssdt_ctrl *ctrl)
 		return -ENODEV;
 	}
 	ctrl->db_stride = 4 << NVME_CAP_STRIDE(ctrl->cap);
-	ctrl->ready_timeout = (NVME_CAP_TIMEOUT(ctrl->cap) + 1) * HZ / 2;
 	if (NVME_CAP_MPSMIN(ctrl->cap) > ilog2(SSDT_PAGE_SIZE) - 12) {
 		dev_err(ssdt_dev(ctrl), "controller needs pages above %u bytes\n",
 			SSDT_PAGE_SIZE);

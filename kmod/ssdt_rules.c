@@ -155,3 +155,12 @@ blk_status_t ssdt_blk_status(u16 status)
 		return BLK_STS_IOERR;
 	}
 }
+
+unsigned int ssdt_ready_timeout_ms(u64 cap, u32 crto)
+{
+	unsigned int units = NVME_CAP_TIMEOUT(cap);
+
+	if (cap & NVME_CAP_CRMS_CRWMS)
+		units = max_t(unsigned int, units, NVME_CRTO_CRWMT(crto));
+	return (units + 1) * 500;
+}

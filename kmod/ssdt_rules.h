@@ -165,4 +165,14 @@ int ssdt_poll_split_check(unsigned int nr_io, unsigned int irq_max,
  */
 blk_status_t ssdt_blk_status(u16 status);
 
+/*
+ * Milliseconds to wait for CSTS.RDY after CC.EN changes: CAP.TO, or the
+ * Controller Ready With Media Timeout of CRTO (@crto) when CAP.CRMS says
+ * the controller has one and it is the longer (NVMe 2.0; stock takes
+ * the larger, as some drives report a CRTO below CAP.TO), both in units
+ * of 500 ms, plus one unit.  @cap is CAP as read after the first write
+ * of CC: it may change then.
+ */
+unsigned int ssdt_ready_timeout_ms(u64 cap, u32 crto);
+
 #endif

@@ -366,7 +366,29 @@ static void nid_list_stock_walk(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, ssdt_nid_list_ok(0x00010000, true, true, false));
 }
 
+static void ready_timeout_cap_crto(struct kunit *test)
+{
+	const u64 to = 20ULL << 24;		/* CAP.TO: 20 x 500 ms */
+	const u64 crwms = 1ULL << 59;		/* CAP.CRMS.CRWMS */
+
+	/* CAP.TO alone, plus one unit */
+	KUNIT_EXPECT_EQ(test, ssdt_ready_timeout_ms(to, 0), 10500u);
+	KUNIT_EXPECT_EQ(test, ssdt_ready_timeout_ms(0, 0), 500u);
+	KUNIT_EXPECT_EQ(test, ssdt_ready_timeout_ms(0xffULL << 24, 0), 128000u);
+	/* a CRTO without CAP.CRMS: not looked at */
+	KUNIT_EXPECT_EQ(test, ssdt_ready_timeout_ms(to, 0xffff), 10500u);
+	/* CRWMT (bits 15:0) longer than CAP.TO: a drive whose media wait grows */
+	KUNIT_EXPECT_EQ(test, ssdt_ready_timeout_ms(to | crwms, 240), 120500u);
+	KUNIT_EXPECT_EQ(test, ssdt_ready_timeout_ms(to | crwms, 0xffff),
+			65536u * 500);
+	/* CRIMT (bits 31:16) is for CC.CRIME, which ssdtune does not set */
+	KUNIT_EXPECT_EQ(test, ssdt_ready_timeout_ms(to | crwms, 240u << 16), 10500u);
+	/* a CRTO below CAP.TO (known drives): the larger */
+	KUNIT_EXPECT_EQ(test, ssdt_ready_timeout_ms(to | crwms, 4), 10500u);
+}
+
 static struct kunit_case ssdt_rules_cases[] = {
+	KUNIT_CASE(ready_timeout_cap_crto),
 	KUNIT_CASE(retry_transient_until_limit),
 	KUNIT_CASE(retry_never_dnr_success_noretry),
 	KUNIT_CASE(retry_delay_from_crd),
