@@ -414,6 +414,13 @@ static inline u32 ssdt_debug_scan_delay_ms(void)
 
 /* Identify Namespace reads as write protected (NSATTR bit 0) */
 extern bool ssdt_dbg_ns_wp;
+/* MDTS the next Identify Controller reads instead of the device's (0: its) */
+extern u8 ssdt_dbg_mdts;
+
+static inline u8 ssdt_debug_mdts(void)
+{
+	return READ_ONCE(ssdt_dbg_mdts);
+}
 
 static inline bool ssdt_debug_ns_wp(void)
 {
@@ -470,6 +477,7 @@ static inline bool ssdt_debug_admin_stale(struct ssdt_ctrl *ctrl,
 static inline u32 ssdt_debug_nl_queues_per_msg(void) { return 0; }
 static inline u32 ssdt_debug_scan_delay_ms(void) { return 0; }
 static inline bool ssdt_debug_ns_wp(void) { return false; }
+static inline u8 ssdt_debug_mdts(void) { return 0; }
 static inline bool ssdt_debug_apsta(void) { return false; }
 static inline u32 ssdt_debug_hmpre(void) { return 0; }
 static inline u32 ssdt_debug_hmmin(void) { return 0; }

@@ -13,7 +13,6 @@
  */
 #include <linux/jiffies.h>
 #include "ssdt.h"
-#include "ssdt_rules.h"
 
 /* A free slot, the semaphore already taken for it. */
 static int ssdt_slot_take(struct ssdt_ctrl *ctrl, struct completion *waiter,

@@ -105,6 +105,32 @@ ssdt_alloc_disk(struct blk_mq_tag_set *set, const struct ssdt_limits *l,
 #endif
 
 /*
+ * A smaller transfer limit for a live disk (the controller's MDTS shrank
+ * at a reset), the queue frozen: no request built for the old limit is in
+ * flight while it changes.
+ */
+static inline void ssdt_set_max_hw_sectors(struct gendisk *disk,
+					   unsigned int sectors)
+{
+	struct request_queue *q = disk->queue;
+#ifdef SSDT_HAVE_DISK_LIMITS
+	struct queue_limits lim;
+#endif
+
+	blk_mq_freeze_queue(q);
+#ifdef SSDT_HAVE_DISK_LIMITS
+	lim = queue_limits_start_update(q);
+	lim.max_hw_sectors = sectors;
+	if (queue_limits_commit_update(q, &lim))
+		pr_warn("ssdtune: %s: the new transfer limit was refused\n",
+			disk->disk_name);
+#else
+	blk_queue_max_hw_sectors(q, sectors);
+#endif
+	blk_mq_unfreeze_queue(q);
+}
+
+/*
  * A list of requests linked through rq_next, head and tail (ssdt_blk.c).
  * ->queue_rqs gets the plug's list as a struct rq_list where the kernel
  * has one, else as the head of a bare list: SSDT_PLUG_LIST is its type.

@@ -18,6 +18,9 @@
  *   scan_delay_ms     N > 0: a rescan (not probe's scan) waits N ms before
  *                     it reads the namespace list, so a test can unbind
  *                     while one runs
+ *   mdts              N > 0: Identify Controller reads MDTS N (2^N
+ *                     pages a command) instead of the device's, as
+ *                     firmware activated with another limit would
  *   ns_write_protect  1: Identify Namespace reads as write protected
  *                     (NSATTR bit 0) at the next scan (QEMU has no
  *                     namespace write protection)
@@ -78,6 +81,7 @@ static bool ssdt_probe_reset;
 u32 ssdt_nl_queues_per_msg;
 u32 ssdt_scan_delay_ms;
 bool ssdt_dbg_ns_wp;
+u8 ssdt_dbg_mdts;
 
 /*
  * Step @step of probe, named @what, is about to run: returns -EIO when the
@@ -266,6 +270,7 @@ void ssdt_debug_init(void)
 			   &ssdt_scan_delay_ms);
 	debugfs_create_bool("ns_write_protect", 0600, ssdt_debugfs_root,
 			    &ssdt_dbg_ns_wp);
+	debugfs_create_u8("mdts", 0600, ssdt_debugfs_root, &ssdt_dbg_mdts);
 	/* APST and the Host Memory Buffer, which QEMU's controller lacks */
 	debugfs_create_bool("apst_apsta", 0600, ssdt_debugfs_root, &ssdt_dbg_apsta);
 	debugfs_create_u32("hmb_hmpre", 0600, ssdt_debugfs_root, &ssdt_dbg_hmpre);

@@ -9,8 +9,10 @@
 
 /*
  * Identify Controller.  Again after a reset (@again) the controller must be
- * the one the disks were set up for: same model and serial, no smaller
- * transfer limit; else -ENODEV.
+ * the one the disks were set up for: same model and serial; else -ENODEV.
+ * A smaller transfer limit (new firmware after an activation) is taken:
+ * passthrough follows it at once, the disks at the rescan this asks for
+ * (ssdt_ns.c), as stock revalidates its namespaces after a reset.
  */
 int ssdt_identify_ctrl(struct ssdt_ctrl *ctrl, bool again)
 {
@@ -18,6 +20,7 @@ int ssdt_identify_ctrl(struct ssdt_ctrl *ctrl, bool again)
 	struct nvme_id_ctrl *id;
 	char model[41], serial[21];
 	u32 max_xfer;
+	u8 mdts;
 	dma_addr_t dma;
 	int ret;
 
@@ -34,9 +37,10 @@ int ssdt_identify_ctrl(struct ssdt_ctrl *ctrl, bool again)
 		goto out;
 	}
 	max_xfer = SSDT_MAX_XFER;
+	mdts = ssdt_debug_mdts() ?: id->mdts;	/* debug hook */
 	/* MDTS is in units of the minimum page size, 0 = no limit. */
-	if (id->mdts && id->mdts < 20)
-		max_xfer = min_t(u32, max_xfer, (1u << id->mdts) *
+	if (mdts && mdts < 20)
+		max_xfer = min_t(u32, max_xfer, (1u << mdts) *
 				 (1u << (12 + NVME_CAP_MPSMIN(ctrl->cap))));
 	memcpy(model, id->mn, sizeof(id->mn));
 	memcpy(serial, id->sn, sizeof(id->sn));
@@ -44,13 +48,17 @@ int ssdt_identify_ctrl(struct ssdt_ctrl *ctrl, bool again)
 	serial[sizeof(id->sn)] = '\0';
 	strim(model);
 	strim(serial);
-	if (again && (strcmp(model, ctrl->model) || strcmp(serial, ctrl->serial) ||
-		      max_xfer < ctrl->max_xfer)) {
-		dev_err(ssdt_dev(ctrl), "after the reset the controller is %s serial %s, max transfer %u: not the %s serial %s, %u it was\n",
-			model, serial, max_xfer, ctrl->model, ctrl->serial,
-			ctrl->max_xfer);
+	if (again && (strcmp(model, ctrl->model) || strcmp(serial, ctrl->serial))) {
+		dev_err(ssdt_dev(ctrl), "after the reset the controller is %s serial %s: not the %s serial %s it was\n",
+			model, serial, ctrl->model, ctrl->serial);
 		ret = -ENODEV;
 		goto out;
+	}
+	if (again && max_xfer < ctrl->max_xfer) {
+		dev_warn(ssdt_dev(ctrl), "after the reset the controller takes at most %u bytes a command, not %u: the disks follow\n",
+			 max_xfer, ctrl->max_xfer);
+		WRITE_ONCE(ctrl->max_xfer, max_xfer);
+		ssdt_ns_rescan_async(ctrl);
 	}
 	strscpy(ctrl->model, model, sizeof(ctrl->model));
 	strscpy(ctrl->serial, serial, sizeof(ctrl->serial));

@@ -176,6 +176,16 @@ static u32 ssdt_ns_discard_sectors(struct ssdt_ctrl *ctrl, u8 shift)
 	return blocks << (shift - SECTOR_SHIFT);
 }
 
+/*
+ * Sectors a read or write may move: the controller's limit (MDTS), and no
+ * more than one DMA mapping can hold (swiotlb: 256 KiB).
+ */
+static unsigned int ssdt_ns_max_hw_sectors(struct ssdt_ctrl *ctrl)
+{
+	return min_t(size_t, READ_ONCE(ctrl->max_xfer),
+		     dma_max_mapping_size(ssdt_dev(ctrl))) >> SECTOR_SHIFT;
+}
+
 /* Whether the namespace of @id is write protected (or the debug hook says so). */
 static bool ssdt_ns_ro(const struct nvme_id_ns *id)
 {
@@ -210,9 +220,7 @@ static int ssdt_ns_add(struct ssdt_ctrl *ctrl, u32 nsid,
 	ns->ro = ssdt_ns_ro(id);
 
 	lim.lba_size = 1u << shift;
-	/* No more than one DMA mapping can hold (swiotlb: 256 KiB). */
-	lim.max_hw_sectors = min_t(size_t, ctrl->max_xfer,
-				   dma_max_mapping_size(ssdt_dev(ctrl))) >> SECTOR_SHIFT;
+	lim.max_hw_sectors = ssdt_ns_max_hw_sectors(ctrl);
 	lim.max_segments = SSDT_MAX_SEGS;
 	lim.virt_boundary = SSDT_PAGE_SIZE - 1;
 	/* PRP entries are dword aligned: user buffers need no more. */
@@ -379,6 +387,7 @@ static bool ssdt_ns_revalidate(struct ssdt_ctrl *ctrl, struct ssdt_ns *ns,
 	struct ssdt_ns_id cur = { .nsze = le64_to_cpu(id->nsze) };
 	bool ro = ssdt_ns_ro(id);
 	u8 fmt = ns->lbaf;
+	unsigned int max;
 
 	memcpy(old.eui64, ns->eui64, sizeof(old.eui64));
 	memcpy(old.nguid, ns->nguid, sizeof(old.nguid));
@@ -406,6 +415,12 @@ static bool ssdt_ns_revalidate(struct ssdt_ctrl *ctrl, struct ssdt_ns *ns,
 		break;
 	}
 	ns->lbaf = fmt;		/* another index of the same block size */
+	max = ssdt_ns_max_hw_sectors(ctrl);
+	if (max < queue_max_hw_sectors(ns->disk->queue)) {
+		dev_info(ssdt_dev(ctrl), "namespace %u: at most %u KiB a command now\n",
+			 ns->nsid, max >> 1);
+		ssdt_set_max_hw_sectors(ns->disk, max);
+	}
 	if (ro != ns->ro) {
 		dev_info(ssdt_dev(ctrl), "namespace %u: write protection %s\n",
 			 ns->nsid, ro ? "on" : "off");

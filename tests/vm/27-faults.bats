@@ -280,6 +280,35 @@ teardown_file() {
 	dmesg_clean_since_mark 'timed out|resetting controller|dropping admin completion'
 }
 
+# bats test_tags=one-kernel
+@test "a reset brings the controller back with a smaller MDTS (new firmware): it stays live, the disk takes the new limit, 1 MiB writes verify" {
+	setup_attached
+	ctrl=$(ssdt_ctrl)
+	disk=$(ssdt_disk)
+	q=/sys/block/${disk#/dev/}/queue
+	before=$(cat "$q/max_hw_sectors_kb")
+	echo "max_hw_sectors_kb before: $before"
+	[ "$before" -gt 128 ]
+	# 2^5 pages of 4 KiB a command
+	echo 5 >"$SSDT_DBG/mdts"
+	run nvme reset "/dev/${ctrl##*/}"
+	echo 0 >"$SSDT_DBG/mdts"
+	[ "$status" -eq 0 ]
+	wait_for 30 grep -qx 128 "$q/max_hw_sectors_kb"
+	[ "$(trim "$ctrl/state")" = live ]
+	dmesg_new | grep -q 'after the reset the controller takes at most 131072 bytes a command'
+	fio_verify "$disk" --rw=write --bs=1m --iodepth=4 --offset=540M --size=8M
+	# the limit of the device as it now is: passthrough beyond it is refused
+	run nvme io-passthru "$disk" --opcode=2 --namespace-id=1 --data-len=262144 \
+		--read --cdw10=0 --cdw12=511
+	[ "$status" -ne 0 ]
+	# a fresh attach reads the device's own MDTS again
+	teardown_stock
+	setup_attached
+	[ "$(cat "/sys/block/$(basename "$(ssdt_disk)")/queue/max_hw_sectors_kb")" = "$before" ]
+	dmesg_clean_since_mark 'takes at most|at most 128 KiB'
+}
+
 # attach_losing_admin STEP: attach (run: $status, $output) from a fresh
 # module load, with one admin completion lost from probe step STEP on and
 # admin_timeout cut to 1 s (the least the driver takes: 0 would time out
