@@ -256,17 +256,26 @@ static int ssdt_ns_add(struct ssdt_ctrl *ctrl, u32 nsid,
 	set_capacity(disk, ssdt_ns_sectors(ns->nsze, shift));
 	/* writes would fail one at a time with Namespace Is Write Protected */
 	set_disk_ro(disk, ns->ro);
+	/*
+	 * In ns[] before it is added: adding reads the partition table, and
+	 * a reset, a poll_queues write, a firmware activation's hold or
+	 * marking the controller dead meanwhile must reach its queue too.
+	 */
+	mutex_lock(&ctrl->dev_mutex);
+	WRITE_ONCE(ns->disk, disk);
+	ctrl->nr_ns = max_t(unsigned int, ctrl->nr_ns, ns - ctrl->ns + 1);
+	mutex_unlock(&ctrl->dev_mutex);
 	ret = device_add_disk(ctrl->cdev, disk, NULL);
 	if (ret) {
+		mutex_lock(&ctrl->dev_mutex);
+		WRITE_ONCE(ns->disk, NULL);
+		mutex_unlock(&ctrl->dev_mutex);
+		synchronize_rcu();	/* the power limit's kick, as removal */
 		put_disk(disk);
 		goto free_slot;
 	}
 	/* Only a disk that was added gets ->free_disk(), which puts it. */
 	ssdt_ctrl_get(ctrl);
-	mutex_lock(&ctrl->dev_mutex);
-	WRITE_ONCE(ns->disk, disk);
-	ctrl->nr_ns = max_t(unsigned int, ctrl->nr_ns, ns - ctrl->ns + 1);
-	mutex_unlock(&ctrl->dev_mutex);
 	return 0;
 free_slot:
 	/* Pairs with ssdt_ns_slot()'s acquire. */

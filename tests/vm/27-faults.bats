@@ -281,6 +281,18 @@ teardown_file() {
 }
 
 # bats test_tags=one-kernel
+@test "short firmware activations, each followed at once by an unbind: the slot log is read before the admin queue goes; nothing hangs, no splat (KASAN under make check-debug)" {
+	local i
+	for i in 1 2 3; do
+		setup_attached
+		ctrl=$(ssdt_ctrl)
+		echo 300 >"$SSDT_DBG/${ctrl##*/}/fw_act"
+		teardown_stock
+	done
+	dmesg_clean_since_mark
+}
+
+# bats test_tags=one-kernel
 @test "a reset brings the controller back with a smaller MDTS (new firmware): it stays live, the disk takes the new limit, 1 MiB writes verify" {
 	setup_attached
 	ctrl=$(ssdt_ctrl)
