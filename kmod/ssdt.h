@@ -383,22 +383,27 @@ static inline u32 ssdt_debug_nl_queues_per_msg(void)
 }
 
 /*
- * The stale_admin_completions hook: a copy of the admin completion reaped
- * before @cqe into @old, to be handed to the completion path first (true)
- * as a late completion of an earlier command; @cqe is kept for the next.
- * Admin completions are reaped one at a time (the admin CQ's lock).
+ * The stale_admin_completions hook: the admin completion reaped last is
+ * kept (ssdt_debug_admin_seen(), reaping is serialised by the admin CQ's
+ * lock), and handed back (true, a copy in @old) right after the next
+ * command is posted, as a late completion of the earlier command that
+ * used the slot.  A debug hook: the test sends one command at a time.
  */
+static inline void ssdt_debug_admin_seen(struct ssdt_ctrl *ctrl,
+					 const struct nvme_completion *cqe)
+{
+	ctrl->dbg_admin_last = *cqe;
+	smp_store_release(&ctrl->dbg_admin_last_set, true);
+}
+
 static inline bool ssdt_debug_admin_stale(struct ssdt_ctrl *ctrl,
-					  const struct nvme_completion *cqe,
 					  struct nvme_completion *old)
 {
-	bool replay = ctrl->dbg_admin_last_set &&
-		      ssdt_debug_drop(&ctrl->stale_admin_completions);
-
+	if (!smp_load_acquire(&ctrl->dbg_admin_last_set) ||
+	    !ssdt_debug_drop(&ctrl->stale_admin_completions))
+		return false;
 	*old = ctrl->dbg_admin_last;
-	ctrl->dbg_admin_last = *cqe;
-	ctrl->dbg_admin_last_set = true;
-	return replay;
+	return true;
 }
 
 /* A firmware activation the fw_act hook plays: CSTS.PP reads set. */
@@ -468,8 +473,9 @@ static inline void ssdt_debug_exit(void) { }
 #define ssdt_debug_drop(left) false
 #define ssdt_debug_fail_status(ctrl) 0
 #define ssdt_debug_pp(ctrl) false
+static inline void ssdt_debug_admin_seen(struct ssdt_ctrl *ctrl,
+					 const struct nvme_completion *cqe) { }
 static inline bool ssdt_debug_admin_stale(struct ssdt_ctrl *ctrl,
-					  const struct nvme_completion *cqe,
 					  struct nvme_completion *old)
 {
 	return false;

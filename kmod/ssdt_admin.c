@@ -138,14 +138,7 @@ static void ssdt_admin_complete_one(struct ssdt_ctrl *ctrl,
 /* Called from completion reaping of the admin queue (any context). */
 void ssdt_admin_complete(struct ssdt_ctrl *ctrl, struct nvme_completion *cqe)
 {
-	struct nvme_completion old;
-
-	/*
-	 * Debug hook (debugfs stale_admin_completions): first the entry
-	 * reaped before this one again, which must be dropped.
-	 */
-	if (unlikely(ssdt_debug_admin_stale(ctrl, cqe, &old)))
-		ssdt_admin_complete_one(ctrl, &old);
+	ssdt_debug_admin_seen(ctrl, cqe);	/* debug hook */
 	ssdt_admin_complete_one(ctrl, cqe);
 }
 
@@ -172,6 +165,7 @@ void ssdt_admin_cancel_all(struct ssdt_ctrl *ctrl)
 static int ssdt_admin_post(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
 			   struct completion *waiter, bool aer)
 {
+	struct nvme_completion old;
 	int slot;
 
 	if (!READ_ONCE(ctrl->admin->live))
@@ -181,6 +175,13 @@ static int ssdt_admin_post(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
 		return slot;
 	cmd->common.command_id = ssdt_slot_cid(ctrl, slot);
 	ssdt_sq_write(ctrl->admin, cmd, true);
+	/*
+	 * Debug hook (debugfs stale_admin_completions): the completion
+	 * reaped last comes again now, while this command holds the slot:
+	 * it must be dropped.
+	 */
+	if (unlikely(ssdt_debug_admin_stale(ctrl, &old)))
+		ssdt_admin_complete(ctrl, &old);
 	return slot;
 }
 

@@ -38,10 +38,11 @@
  *   ssdtN/dup_completions  deliver the next N I/O completions twice, as
  *                     a controller that posts an entry twice: the second
  *                     must be dropped
- *   ssdtN/stale_admin_completions  hand each of the next N admin
- *                     completions to the completion path after the one
- *                     reaped before it, as a late completion of an
- *                     earlier command: each must be dropped
+ *   ssdtN/stale_admin_completions  after each of the next N admin
+ *                     commands is posted, hand the admin completion
+ *                     reaped last to the completion path again, as a
+ *                     late completion of the earlier command that used
+ *                     the slot: each must be dropped
  *   ssdtN/fail_completions  the next N I/O completions carry the status
  *                     fail_status (phase dropped; default 0x280, Write
  *                     Fault, which allows a retry; 0x4280 with DNR), as a

@@ -179,7 +179,7 @@ admin_pt() { python3 -B tests/vm/lib/nvme_pt.py "/dev/${ctrl##*/}" admin "$@"; }
 	[ "$want" != "ok 0 result 0" ]
 	for i in 1 2 3; do
 		# Identify (result 0), then the same Get Features with the
-		# Identify's completion replayed before its own
+		# Identify's completion handed back while it holds the slot
 		[[ "$(admin_pt 0x06 cdw10=1 len=4096)" == "ok 0 "* ]]
 		echo 1 >"$dbg/stale_admin_completions"
 		got=$(admin_pt 0x0a cdw10=4)
