@@ -174,6 +174,31 @@ same() {
 	dmesg_clean_since_mark
 }
 
+# timeout_ms fffffc19 and above wrapped to 0 s in DIV_ROUND_UP() (issue
+# 54): the admin command timed out at once and the controller was stopped
+# and reset.  Now about 49 days: the command completes as any other.
+@test "passthrough with timeout_ms fffffc19..ffffffff (admin, 64-bit admin, I/O) completes: no timeout, no reset" {
+	local lbs
+	dmesg_mark
+	read -r lbs <"/sys/block/${ns_dev#/dev/}/queue/logical_block_size"
+	out=$(pt "$ctrl_dev admin 0x06 cdw10=1 len=4096 timeout=0xffffffff" \
+		"$ctrl_dev admin 0x06 cdw10=1 len=4096 timeout=0xfffffc19 ioctl64=1" \
+		"$ctrl_dev admin 0x0a cdw10=7 timeout=0xffffffff" \
+		"$ns_dev io 2 nsid=1 cdw12=0 len=$lbs timeout=0xffffffff" \
+		"$ns_dev io 2 nsid=1 cdw12=0 len=$lbs timeout=0x80000000 ioctl64=1")
+	echo "$out"
+	mapfile -t r <<<"$out"
+	[ "${#r[@]}" -eq 5 ]
+	[ "${r[0]}" = "ok 0 result 0x0" ]
+	[ "${r[1]}" = "ok 0 result 0x0" ]
+	[[ "${r[2]}" == "ok 0 result 0x"[1-9a-f]* ]]
+	[ "${r[3]}" = "ok 0 result 0x0" ]
+	[ "${r[4]}" = "ok 0 result 0x0" ]
+	! dmesg_new | grep -E 'timed out|stopping the controller|resetting|reset done'
+	[ "$(trim "$(ssdt_ctrl)/state")" = live ]
+	dmesg_clean_since_mark
+}
+
 @test "admin passthrough refuses what the driver owns with EPERM and a log line: queue creation, Set Features coalescing and power state, Format to another LBA format" {
 	local c0 new
 	dmesg_mark
