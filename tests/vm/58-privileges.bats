@@ -163,8 +163,8 @@ else:
 	[[ $output == *"is ssdtune.ko loaded"* ]]
 }
 
-@test "node and file modes: /dev/ssdtN 0600 root, the module parameters' modes, debugfs files root only, the PCI binding files write-only for root" {
-	local p mode want
+@test "node and file modes: /dev/ssdtN 0600 root, the module parameters' modes and the timeouts' ranges, debugfs files root only, the PCI binding files write-only for root" {
+	local p mode want f v now
 	[ "$(stat -c '%a %U' "$ctrl_dev")" = "600 root" ]
 	for p in /sys/module/ssdtune/parameters/*; do
 		mode=$(stat -c %a "$p")
@@ -178,6 +178,22 @@ else:
 	# a 0644 parameter: nobody may not write it
 	run $NOBODY sh -c "echo 30 >/sys/module/ssdtune/parameters/io_timeout"
 	[ "$status" -ne 0 ]
+	# the admin and format timeouts: 0 (every command would time out at
+	# once) and past their range (3600, 86400 s) are EINVAL, the value stays
+	for p in admin_timeout:3601 format_timeout:86401; do
+		f=/sys/module/ssdtune/parameters/${p%:*}
+		read -r want <"$f"
+		for v in 0 "${p#*:}" 4294967296 x; do
+			run bash -c "echo $v >$f"
+			[[ $output == *"Invalid argument"* ]] || { echo "${p%:*}=$v: $status $output"; false; }
+			read -r now <"$f"
+			[ "$now" = "$want" ]
+		done
+		echo 1 >"$f"
+		read -r now <"$f"
+		[ "$now" = 1 ]
+		echo "$want" >"$f"
+	done
 	for p in /sys/bus/pci/drivers/ssdtune/bind /sys/bus/pci/drivers/ssdtune/unbind \
 		/sys/bus/pci/drivers/ssdtune/new_id; do
 		[ "$(stat -c %a "$p")" = 200 ] || { echo "$p: $(stat -c %a "$p")"; false; }
