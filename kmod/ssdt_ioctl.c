@@ -68,6 +68,11 @@ static const char *ssdt_pt_refused(const struct nvme_command *c)
 			return "coalescing is a knob: coalesce_* in sysfs";
 		case NVME_FEAT_ASYNC_EVENT:
 			return "the driver owns asynchronous events";
+		case NVME_FEAT_AUTO_PST:
+			return "APST is a knob: apst_max_latency_us in sysfs";
+		case NVME_FEAT_HOST_MEM_BUF:
+			/* it would point the controller's DMA anywhere */
+			return "the Host Memory Buffer is the driver's: max_host_mem_size_mb";
 		}
 	}
 	return NULL;
