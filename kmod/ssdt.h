@@ -330,7 +330,12 @@ struct ssdt_ctrl {
 
 extern struct workqueue_struct *ssdt_wq;	/* resets: WQ_MEM_RECLAIM */
 extern unsigned int ssdt_io_timeout;
+/* the admin_timeout module parameter: 1..SSDT_ADMIN_TIMEOUT_MAX_S seconds */
+#define SSDT_ADMIN_TIMEOUT_MAX_S	3600
 extern unsigned int ssdt_admin_timeout;
+struct kernel_param;
+int ssdt_param_set_uint_range(const char *val, const struct kernel_param *kp,
+			      unsigned int min, unsigned int max);
 extern unsigned int ssdt_max_io_queues;
 extern unsigned int ssdt_poll_queues;
 extern unsigned int ssdt_io_queue_depth;

@@ -200,14 +200,16 @@ int ssdt_admin_exec_cqe(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
 {
 	DECLARE_COMPLETION_ONSTACK(done);
 	struct ssdt_admin_slot *s;
-	unsigned long flags, left;
+	unsigned long flags, left, jif;
 	int slot;
 
 	slot = ssdt_admin_post(ctrl, cmd, &done, false);
 	if (slot < 0)
 		return slot;
 	s = &ctrl->slots[slot];
-	left = wait_for_completion_timeout(&done, timeout_s * HZ);
+	/* up to ~50 days from a passthrough timeout_ms: no wrapping product */
+	jif = min_t(unsigned long, timeout_s, MAX_SCHEDULE_TIMEOUT / HZ) * HZ;
+	left = wait_for_completion_timeout(&done, jif);
 	/* Did we miss an interrupt?  (Stock polls in its timeout, too.) */
 	if (!left && ssdt_cq_poll(ctrl->admin) && try_wait_for_completion(&done)) {
 		dev_warn(ssdt_dev(ctrl), "admin command %#x completed without an interrupt\n",

@@ -18,10 +18,24 @@
 #include <linux/nvme.h>
 #include "ssdt.h"
 
+/* A secure erase of a large drive may take hours: up to a day, never 0. */
+#define SSDT_FORMAT_TIMEOUT_MAX_S	86400
+
 static unsigned int ssdt_format_timeout = 600;
-module_param_named(format_timeout, ssdt_format_timeout, uint, 0644);
+
+static int ssdt_format_timeout_set(const char *val, const struct kernel_param *kp)
+{
+	return ssdt_param_set_uint_range(val, kp, 1, SSDT_FORMAT_TIMEOUT_MAX_S);
+}
+
+static const struct kernel_param_ops ssdt_format_timeout_ops = {
+	.set = ssdt_format_timeout_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(format_timeout, &ssdt_format_timeout_ops, &ssdt_format_timeout, 0644);
 MODULE_PARM_DESC(format_timeout,
-		 "seconds a Format NVM may take before the controller is reset (default 600)");
+		 "seconds a Format NVM may take before the controller is reset, 1..86400 (default 600)");
 
 #define SSDT_OACS_FORMAT	BIT(1)		/* Format NVM supported */
 #define SSDT_FNA_ALL		BIT(0)		/* a format formats every namespace */

@@ -68,6 +68,11 @@ static const char *ssdt_pt_refused(const struct nvme_command *c)
 			return "coalescing is a knob: coalesce_* in sysfs";
 		case NVME_FEAT_ASYNC_EVENT:
 			return "the driver owns asynchronous events";
+		case NVME_FEAT_AUTO_PST:
+			return "APST is a knob: apst_max_latency_us in sysfs";
+		case NVME_FEAT_HOST_MEM_BUF:
+			/* it would point the controller's DMA anywhere */
+			return "the Host Memory Buffer is the driver's: max_host_mem_size_mb";
 		}
 	}
 	return NULL;
@@ -170,7 +175,7 @@ static int ssdt_pt_format(struct ssdt_ctrl *ctrl, struct nvme_passthru_cmd64 *u)
 	if (ret)
 		return ret;
 	ret = ssdt_ns_format_pt(ctrl, u->nsid, u->cdw10,
-				DIV_ROUND_UP(u->timeout_ms, 1000));
+				ssdt_pt_timeout_s(u->timeout_ms, 0));
 	ssdt_pt_end(ctrl);
 	if (ret == -EPERM)
 		dev_notice_ratelimited(ssdt_dev(ctrl), "passthrough Format NVM refused: only the LBA format in force, without metadata or protection information\n");
@@ -210,7 +215,7 @@ static int ssdt_pt_admin(struct ssdt_ctrl *ctrl, struct nvme_passthru_cmd64 *u)
 	}
 	if (c.common.opcode == nvme_admin_format_nvm)
 		return ssdt_pt_format(ctrl, u);
-	timeout_s = u->timeout_ms ? DIV_ROUND_UP(u->timeout_ms, 1000) : ssdt_admin_timeout;
+	timeout_s = ssdt_pt_timeout_s(u->timeout_ms, READ_ONCE(ssdt_admin_timeout));
 	/* From here to the end the PCI device and the admin queue stay. */
 	ret = ssdt_pt_begin(ctrl);
 	if (ret)
@@ -267,8 +272,9 @@ static int ssdt_pt_io(struct ssdt_ctrl *ctrl, struct gendisk *disk,
 		ret = PTR_ERR(rq);
 		goto out;
 	}
+	/* rq->timeout is 32 bits: from INT_MAX ms on, msecs_to_jiffies() saturates */
 	if (timeout_ms)
-		rq->timeout = msecs_to_jiffies(timeout_ms);
+		rq->timeout = min_t(unsigned long, msecs_to_jiffies(timeout_ms), UINT_MAX);
 	iod = blk_mq_rq_to_pdu(rq);
 	iod->cmd = *c;
 	iod->nvme_status = 0;

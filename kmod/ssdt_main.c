@@ -21,8 +21,34 @@ MODULE_PARM_DESC(io_timeout, "I/O timeout in seconds before Abort, then reset (d
  * the controller.
  */
 unsigned int ssdt_admin_timeout = 60;
-module_param_named(admin_timeout, ssdt_admin_timeout, uint, 0644);
-MODULE_PARM_DESC(admin_timeout, "admin command timeout in seconds (default 60)");
+
+/*
+ * 0 would time every admin command out at once (and reset the
+ * controller); an hour is more than any drive's slowest admin command, and
+ * far from where seconds * HZ would wrap.
+ */
+/*
+ * A uint parameter within @min..@max, else -EINVAL and the value stays:
+ * kstrtouint()'s -ERANGE past 32 bits is out of range all the same.
+ */
+int ssdt_param_set_uint_range(const char *val, const struct kernel_param *kp,
+			      unsigned int min, unsigned int max)
+{
+	return param_set_uint_minmax(val, kp, min, max) ? -EINVAL : 0;
+}
+
+static int ssdt_admin_timeout_set(const char *val, const struct kernel_param *kp)
+{
+	return ssdt_param_set_uint_range(val, kp, 1, SSDT_ADMIN_TIMEOUT_MAX_S);
+}
+
+static const struct kernel_param_ops ssdt_admin_timeout_ops = {
+	.set = ssdt_admin_timeout_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(admin_timeout, &ssdt_admin_timeout_ops, &ssdt_admin_timeout, 0644);
+MODULE_PARM_DESC(admin_timeout, "admin command timeout in seconds, 1..3600 (default 60)");
 
 unsigned int ssdt_max_retries = SSDT_DEFAULT_RETRIES;
 module_param_named(max_retries, ssdt_max_retries, uint, 0644);

@@ -18,10 +18,17 @@
 static LIST_HEAD(ssdt_ctrls);
 static DEFINE_MUTEX(ssdt_ctrls_lock);
 
+/*
+ * What a request may carry; the rest of enum ssdtune_attr is output.  The
+ * ranges are checked before the handler runs, and the kernel's extended
+ * ack names the attribute: namespace id 0 is none (FFFFFFFFh, all, is the
+ * handler's to refuse), SES one of enum ssdtune_ses.  A controller index
+ * is any u32: the handler looks it up.
+ */
 static const struct nla_policy ssdt_nl_policy[SSDTUNE_A_MAX + 1] = {
 	[SSDTUNE_A_CTRL] = { .type = NLA_U32 },
-	[SSDTUNE_A_NSID] = { .type = NLA_U32 },
-	[SSDTUNE_A_SES] = { .type = NLA_U32 },
+	[SSDTUNE_A_NSID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[SSDTUNE_A_SES] = NLA_POLICY_MAX(NLA_U32, SSDTUNE_SES_CRYPTO),
 };
 
 static int ssdt_nl_put_queue(struct sk_buff *skb, struct ssdt_queue *q)

@@ -403,7 +403,12 @@ static ssize_t energy_uj_show(struct device *dev,
 	/* nJ to uJ */
 	return sysfs_emit(buf, "%llu\n", div_u64(nj, 1000));
 }
-static DEVICE_ATTR_RO(energy_uj);
+
+/*
+ * Root only, as RAPL's energy_uj since the Platypus attack (CVE-2020-8694):
+ * the energy of the commands is a side channel on what others run.
+ */
+static DEVICE_ATTR_ADMIN_RO(energy_uj);
 
 /* A counter the throttle updates under power.lock (64 bits on 32-bit too). */
 static u64 ssdt_power_counter(struct ssdt_ctrl *ctrl, const u64 *v)

@@ -106,6 +106,14 @@ unsigned int ssdt_fw_act_timeout_ms(u16 mtfa, unsigned int admin_s)
 	return mtfa ? mtfa * 100u : min_t(unsigned int, admin_s, 3600) * 1000u;
 }
 
+unsigned int ssdt_pt_timeout_s(u32 timeout_ms, unsigned int dflt_s)
+{
+	if (!timeout_ms)
+		return dflt_s;
+	/* DIV_ROUND_UP() would wrap from 0xfffffc19 on */
+	return timeout_ms / 1000 + !!(timeout_ms % 1000);
+}
+
 int ssdt_poll_split_check(unsigned int nr_io, unsigned int irq_max,
 			  unsigned int poll)
 {

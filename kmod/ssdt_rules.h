@@ -140,6 +140,12 @@ unsigned int ssdt_shutdown_timeout_s(u32 rtd3e_us, unsigned int floor_s);
 unsigned int ssdt_fw_act_timeout_ms(u16 mtfa, unsigned int admin_s);
 
 /*
+ * A passthrough command's timeout_ms in whole seconds, rounded up, without
+ * wrapping for any u32; 0 means @dflt_s (the stock driver's rule).
+ */
+unsigned int ssdt_pt_timeout_s(u32 timeout_ms, unsigned int dflt_s);
+
+/*
  * Whether @poll of a controller's @nr_io I/O queues may be poll queues
  * (the poll_queues knob): at least one queue keeps its interrupt, and the
  * others take no more than the @irq_max that have a vector of their own

@@ -217,6 +217,21 @@ static void fw_act_timeout_mtfa(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ssdt_fw_act_timeout_ms(0, 0xffffffff), 3600000u);
 }
 
+static void pt_timeout_no_wrap(struct kunit *test)
+{
+	/* 0: the default */
+	KUNIT_EXPECT_EQ(test, ssdt_pt_timeout_s(0, 60), 60u);
+	KUNIT_EXPECT_EQ(test, ssdt_pt_timeout_s(0, 0), 0u);
+	/* whole seconds, rounded up */
+	KUNIT_EXPECT_EQ(test, ssdt_pt_timeout_s(1, 60), 1u);
+	KUNIT_EXPECT_EQ(test, ssdt_pt_timeout_s(1000, 60), 1u);
+	KUNIT_EXPECT_EQ(test, ssdt_pt_timeout_s(1001, 60), 2u);
+	/* DIV_ROUND_UP() in 32 bits gave 0 from 0xfffffc19 on */
+	KUNIT_EXPECT_EQ(test, ssdt_pt_timeout_s(0xfffffc18, 60), 4294967u);
+	KUNIT_EXPECT_EQ(test, ssdt_pt_timeout_s(0xfffffc19, 60), 4294968u);
+	KUNIT_EXPECT_EQ(test, ssdt_pt_timeout_s(0xffffffff, 60), 4294968u);
+}
+
 static void poll_split_range(struct kunit *test)
 {
 	/* 4 queues, a vector each: 0 to 3 of them polled */
@@ -400,6 +415,7 @@ static struct kunit_case ssdt_rules_cases[] = {
 	KUNIT_CASE(io_queue_entries_mqes),
 	KUNIT_CASE(shutdown_timeout_rtd3e),
 	KUNIT_CASE(fw_act_timeout_mtfa),
+	KUNIT_CASE(pt_timeout_no_wrap),
 	KUNIT_CASE(poll_split_range),
 	KUNIT_CASE(blk_status_stock_table),
 	KUNIT_CASE(nid_list_stock_walk),

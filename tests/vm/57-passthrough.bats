@@ -174,28 +174,60 @@ same() {
 	dmesg_clean_since_mark
 }
 
-@test "admin passthrough refuses what the driver owns with EPERM and a log line: queue creation, Set Features coalescing and power state, Format to another LBA format" {
-	local c0 new
+# timeout_ms fffffc19 and above wrapped to 0 s in DIV_ROUND_UP() (issue
+# 54): the admin command timed out at once and the controller was stopped
+# and reset.  Now about 49 days: the command completes as any other.
+@test "passthrough with timeout_ms fffffc19..ffffffff (admin, 64-bit admin, I/O) completes: no timeout, no reset" {
+	local lbs
+	dmesg_mark
+	read -r lbs <"/sys/block/${ns_dev#/dev/}/queue/logical_block_size"
+	out=$(pt "$ctrl_dev admin 0x06 cdw10=1 len=4096 timeout=0xffffffff" \
+		"$ctrl_dev admin 0x06 cdw10=1 len=4096 timeout=0xfffffc19 ioctl64=1" \
+		"$ctrl_dev admin 0x0a cdw10=7 timeout=0xffffffff" \
+		"$ns_dev io 2 nsid=1 cdw12=0 len=$lbs timeout=0xffffffff" \
+		"$ns_dev io 2 nsid=1 cdw12=0 len=$lbs timeout=0x80000000 ioctl64=1")
+	echo "$out"
+	mapfile -t r <<<"$out"
+	[ "${#r[@]}" -eq 5 ]
+	[ "${r[0]}" = "ok 0 result 0x0" ]
+	[ "${r[1]}" = "ok 0 result 0x0" ]
+	[[ "${r[2]}" == "ok 0 result 0x"[1-9a-f]* ]]
+	[ "${r[3]}" = "ok 0 result 0x0" ]
+	[ "${r[4]}" = "ok 0 result 0x0" ]
+	! dmesg_new | grep -E 'timed out|stopping the controller|resetting|reset done'
+	[ "$(trim "$(ssdt_ctrl)/state")" = live ]
+	dmesg_clean_since_mark
+}
+
+@test "admin passthrough refuses what the driver owns with EPERM and a log line: queue creation, Set Features coalescing, power state, APST and HMB, Format to another LBA format" {
+	local c0 new f
 	dmesg_mark
 	c0=$(trim "$(ssdt_ctrl)/coalesce_mode")
-	# Create I/O Completion Queue; Set Features coalescing and power
-	# state; Format to LBA format 4 (4 KiB blocks in QEMU's list) and
-	# with protection information
+	# Create I/O Completion Queue; Set Features coalescing, power state,
+	# APST (0Ch) and Host Memory Buffer (0Dh, EHM set: the controller
+	# would DMA to the address in dwords 12-15); Format to LBA format 4
+	# (4 KiB blocks in QEMU's list) and with protection information
 	out=$(pt "$ctrl_dev admin 0x05 cdw10=0x003f0009 cdw11=1" \
 		"$ctrl_dev admin 0x09 cdw10=8 cdw11=0x0101" \
 		"$ctrl_dev admin 0x09 cdw10=2 cdw11=1" \
+		"$ctrl_dev admin 0x09 cdw10=0x0c cdw11=1" \
+		"$ctrl_dev admin 0x09 cdw10=0x0d cdw11=1 cdw12=1" \
 		"$ns_dev admin 0x80 nsid=1 cdw10=4" \
 		"$ns_dev admin 0x80 nsid=1 cdw10=0x20")
 	echo "$out"
 	mapfile -t r <<<"$out"
-	[ "${#r[@]}" -eq 5 ]
+	[ "${#r[@]}" -eq 7 ]
 	for l in "${r[@]}"; do [ "$l" = "errno EPERM" ]; done
-	run nvme set-feature -f 8 -v 0x0101 "$ctrl_dev"
-	echo "$output"
-	[ "$status" -ne 0 ]
-	[[ "$output" == *"Operation not permitted"* ]]
+	for f in 8 0x0c 0x0d; do
+		run nvme set-feature -f $f -v 1 "$ctrl_dev"
+		echo "$output"
+		[ "$status" -ne 0 ]
+		[[ "$output" == *"Operation not permitted"* ]]
+	done
 	new=$(dmesg_new)
 	[[ $new == *'passthrough admin command 0x9 refused: coalescing is a knob'* ]]
+	[[ $new == *'passthrough admin command 0x9 refused: APST is a knob: apst_max_latency_us'* ]]
+	[[ $new == *"passthrough admin command 0x9 refused: the Host Memory Buffer is the driver's: max_host_mem_size_mb"* ]]
 	[[ $new == *'passthrough Format NVM refused: only the LBA format in force'* ]]
 	[[ $new != *'formatting namespace'* ]]
 	[ "$(trim "$(ssdt_ctrl)/coalesce_mode")" = "$c0" ]

@@ -126,7 +126,7 @@ else:
 	[ "$n" -eq "$(grep -c '^SSDTUNE_KNOB(' "$SSDT_REPO/include/uapi/linux/ssdtune_knobs.h")" ]
 }
 
-@test "the open doors answer nobody: the counter dump and every read-only file; the events group refuses nobody and root without CAP_NET_ADMIN in one line" {
+@test "the open doors answer nobody: the counter dump and every read-only file but energy_uj (0400, as RAPL's); the events group refuses nobody and root without CAP_NET_ADMIN in one line" {
 	local c f who v pid
 	c=$(ssdt_ctrl)
 	run $NOBODY "$SSDT_TOOL" --json monitor --stats
@@ -138,6 +138,21 @@ else:
 		444) $NOBODY cat "$f" >/dev/null || { echo "nobody cannot read $f"; false; } ;;
 		esac
 	done
+	# the energy counter is a side channel (Platypus): root only
+	[ "$(stat -c %a "$c/energy_uj")" = 400 ]
+	run $NOBODY cat "$c/energy_uj"
+	[ "$status" -ne 0 ]
+	[[ $output == *"Permission denied"* ]]
+	[[ $(cat "$c/energy_uj") =~ ^[0-9]+$ ]]
+	# the tool's metrics leave the sample out for nobody, not fail (an
+	# empty state directory: root's, /var/lib/ssdtune, is not for nobody)
+	mkdir -p "$SSDT_TMP/nobody-state"
+	chmod 755 "$SSDT_TMP" "$SSDT_TMP/nobody-state"
+	run $NOBODY "$SSDT_TOOL" metrics --state-dir "$SSDT_TMP/nobody-state"
+	echo "$output" | grep -v '^ssdtune_' | head -n 20
+	[ "$status" -eq 0 ]
+	[[ $output != *ssdtune_energy_joules_total\{* ]]
+	[[ $output == *ssdtune_power_estimate_watts\{* ]]
 	for who in "$NOBODY" "$NO_NET_ADMIN"; do
 		run $who "$SSDT_TOOL" monitor --count 1 --timeout 10
 		echo "$who: $status $output"
@@ -163,8 +178,8 @@ else:
 	[[ $output == *"is ssdtune.ko loaded"* ]]
 }
 
-@test "node and file modes: /dev/ssdtN 0600 root, the module parameters' modes, debugfs files root only, the PCI binding files write-only for root" {
-	local p mode want
+@test "node and file modes: /dev/ssdtN 0600 root, the module parameters' modes and the timeouts' ranges, debugfs files root only, the PCI binding files write-only for root" {
+	local p mode want f v now
 	[ "$(stat -c '%a %U' "$ctrl_dev")" = "600 root" ]
 	for p in /sys/module/ssdtune/parameters/*; do
 		mode=$(stat -c %a "$p")
@@ -178,6 +193,22 @@ else:
 	# a 0644 parameter: nobody may not write it
 	run $NOBODY sh -c "echo 30 >/sys/module/ssdtune/parameters/io_timeout"
 	[ "$status" -ne 0 ]
+	# the admin and format timeouts: 0 (every command would time out at
+	# once) and past their range (3600, 86400 s) are EINVAL, the value stays
+	for p in admin_timeout:3601 format_timeout:86401; do
+		f=/sys/module/ssdtune/parameters/${p%:*}
+		read -r want <"$f"
+		for v in 0 "${p#*:}" 4294967296 x; do
+			run bash -c "echo $v >$f"
+			[[ $output == *"Invalid argument"* ]] || { echo "${p%:*}=$v: $status $output"; false; }
+			read -r now <"$f"
+			[ "$now" = "$want" ]
+		done
+		echo 1 >"$f"
+		read -r now <"$f"
+		[ "$now" = 1 ]
+		echo "$want" >"$f"
+	done
 	for p in /sys/bus/pci/drivers/ssdtune/bind /sys/bus/pci/drivers/ssdtune/unbind \
 		/sys/bus/pci/drivers/ssdtune/new_id; do
 		[ "$(stat -c %a "$p")" = 200 ] || { echo "$p: $(stat -c %a "$p")"; false; }

@@ -182,9 +182,14 @@ purge_check() {
 	head -c 1M /dev/urandom >"$pat"
 	dd if="$pat" of="$disk" bs=1M count=1 oflag=direct status=none
 	fmt() { python3 "$SSDT_REPO/tests/vm/lib/genl-format.py" "$@"; }
-	[ "$(fmt "$idx" 99 1)" = ENOENT ]	# no such namespace
+	[ "$(fmt "$idx" 99 1 --extack)" = ENOENT ]	# no such namespace (the handler's)
 	[ "$(fmt 99 1 1)" = ENODEV ]		# no such controller
-	[ "$(fmt "$idx" 1 3)" = EINVAL ]	# secure erase setting 3
+	# out of the attribute policy's range (secure erase setting 3 and
+	# more, namespace id 0): refused before the handler with the policy's
+	# ERANGE, the extended ack says why
+	[ "$(fmt "$idx" 1 3 --extack)" = "ERANGE: integer out of range" ]
+	[ "$(fmt "$idx" 1 4294967295 --extack)" = "ERANGE: integer out of range" ]
+	[ "$(fmt "$idx" 0 0 --extack)" = "ERANGE: integer out of range" ]
 	[ "$(fmt "$idx" 1 2)" = EOPNOTSUPP ]	# crypto erase: QEMU's FNA bit 2 is clear
 	for a in ctrl nsid ses; do
 		[ "$(fmt "$idx" 1 1 --omit $a)" = EINVAL ]

@@ -9,6 +9,8 @@ driver's doors (issue 38), seeded so that any input can be replayed.
   --only I[-J]    replay input I (or I to J) of --seed S and print each
   --log FILE      write each input's index and description before sending
                   it (the last lines name the input a crash stopped at)
+  --no-reset-check  no check of the kernel log for resets (for a run while
+                  the controller detaches and attaches)
 
 Input i of a run is made by random.Random("S:i"): --only replays it
 alone.  The doors:
@@ -33,9 +35,20 @@ alone.  The doors:
   whitespace, from --tasks processes each owning its knobs; a refused
   write must leave the value as it was (else: exit 1 with the input).
 
+After every ioctl and netlink input the kernel log (/dev/kmsg) must show
+no reset of the controller (an admin timeout that stops it, a reset, a
+"reset done"), unless the input is one meant to reset it: NVME_IOCTL_RESET,
+or an I/O passthrough whose timeout_ms (1, 100) is shorter than the
+device may take; after one of those the next input waits for "reset
+done".  A timeout_ms of 0 or ffffffff must not reset (issue 54: it
+wrapped to 0 s).  The sysfs writers run at once, so their check is the
+phase's: no more resets than accepted poll_queues writes (the only knob
+whose write resets).
+
 Prints a summary line per door (inputs, accepted, refused by errno) and
-exits 0; 1 when a refused knob write changed its knob or an input raised
-something no refusal explains (the input is printed)."""
+exits 0; 1 when a refused knob write changed its knob, a reset followed an
+input not meant to reset, or an input raised something no refusal
+explains (the input is printed)."""
 import argparse
 import ctypes
 import errno
@@ -70,6 +83,55 @@ NVME_IOCTL_RESET = (ord("N") << 8) | 0x44
 NVME_IOCTL_RESCAN = (ord("N") << 8) | 0x46
 ADMIN_SKIP = {0x0D, 0x15, 0x80, 0x10}
 IO_DATA = {0x01, 0x04, 0x08, 0x09, 0x19}
+
+
+# Kernel log lines of a reset of the controller (ssdt_ctrl.c, ssdt_admin.c,
+# ssdt_blk.c): a stop, a reset starting, a reset ending.
+RESET_RE = re.compile(r"stopping the controller|resetting|reset done|reset failed|halted for")
+RESET_END_RE = re.compile(r"reset done|reset failed")
+
+
+class Kmsg:
+    """The kernel log lines about one controller since the last read."""
+
+    def __init__(self, sysfs_ctrl, on):
+        self.fd = None
+        if not on:
+            return
+        with open(os.path.join(sysfs_ctrl, "pci_address")) as f:
+            self.tag = "ssdtune %s: " % f.read().strip()
+        self.fd = os.open("/dev/kmsg", os.O_RDONLY | os.O_NONBLOCK)
+        os.lseek(self.fd, 0, os.SEEK_END)
+
+    def lines(self):
+        out = []
+        if self.fd is None:
+            return out
+        while True:
+            try:
+                rec = os.read(self.fd, 8192)
+            except BlockingIOError:
+                return out
+            except BrokenPipeError:     # overwritten records: go on
+                continue
+            msg = rec.decode(errors="replace").split(";", 1)[-1].split("\n", 1)[0]
+            if self.tag in msg:
+                out.append(msg)
+
+    def resets(self):
+        return [m for m in self.lines() if RESET_RE.search(m)]
+
+    def wait_reset_end(self, secs=60):
+        """After an input meant to reset: its reset, if it began, ended."""
+        end = time.time() + secs
+        seen = []
+        while time.time() < end:
+            seen += self.lines()
+            if not any(RESET_RE.search(m) for m in seen) or \
+               any(RESET_END_RE.search(m) for m in seen):
+                return True
+            time.sleep(0.05)
+        return False
 
 
 def errname(e):
@@ -143,6 +205,7 @@ class Ioctls:
             "io" if io else "admin", "64" if big else "", op, c.flags, c.nsid, n, c.addr,
             c.metadata_len, c.cdw10, c.cdw11, c.cdw12, c.timeout_ms,
             "ctrl" if fd == self.fds[0] else "ns")
+        self.may_reset = io and c.timeout_ms in (1, 100)
         return desc, lambda: nvme_pt.libc.ioctl(fd, nr, ctypes.addressof(c))
 
     def submit_io(self, r):
@@ -165,6 +228,7 @@ class Ioctls:
 
     def make(self, r):
         x = r.random()
+        self.may_reset = False
         if x < 0.55:
             return self.pt(r)
         if x < 0.75:
@@ -174,6 +238,7 @@ class Ioctls:
             return "id", lambda: nvme_pt.libc.ioctl(fd, nvme_pt.NVME_IOCTL_ID, None)
         if x < 0.802:
             nr = r.choice([NVME_IOCTL_RESET, NVME_IOCTL_RESCAN])
+            self.may_reset = nr == NVME_IOCTL_RESET
             return "ioctl %#x" % nr, lambda: nvme_pt.libc.ioctl(fd, nr, None)
         # unknown numbers: type N with other numbers and sizes, and any
         nr = r.choice([(r.randrange(4) << 30) | (r.randrange(1 << 14) << 16) |
@@ -205,6 +270,7 @@ class Netlink:
             raise SystemExit("doorfuzz: no %s family" % name)
         self.ctrl = ctrl_index
         self.seq = 100
+        self.may_reset = False          # no FORMAT of namespace 1, no reset
 
     def payload(self, r):
         k = r.random()
@@ -335,6 +401,8 @@ def sysfs_worker(args):
         except OSError as e:
             res = errname(e.errno)
         counts[res] = counts.get(res, 0) + 1
+        if knob == "poll_queues" and res == "ok":
+            counts["poll_queues ok"] = counts.get("poll_queues ok", 0) + 1
         if res != "ok":
             with open(path, "rb") as f:
                 after = f.read()
@@ -373,6 +441,7 @@ def main():
     ap.add_argument("--tasks", type=int, default=4)
     ap.add_argument("--only")
     ap.add_argument("--log")
+    ap.add_argument("--no-reset-check", dest="reset_check", action="store_false")
     ap.add_argument("ctrl_dev")
     ap.add_argument("ns_dev")
     ap.add_argument("sysfs_ctrl")
@@ -396,10 +465,12 @@ def main():
         makers["ioctl"] = Ioctls(a.ctrl_dev, a.ns_dev)
     if "netlink" in doors:
         makers["netlink"] = Netlink(int(re.sub(r"\D", "", os.path.basename(a.sysfs_ctrl))))
+    kmsg = Kmsg(a.sysfs_ctrl, a.reset_check)
     for d in ("ioctl", "netlink"):
         if d not in makers:
             continue
         counts = {}
+        resets = 0
         t0 = time.time()
         for i in by_door[d]:
             r = random.Random("%s:%d" % (a.seed, i))
@@ -411,15 +482,32 @@ def main():
             if a.only:
                 print("%d %s -> %s" % (i, desc, res))
             counts[res] = counts.get(res, 0) + 1
-        print("doorfuzz: %s: %d inputs in %.0f s: %s" % (
+            if makers[d].may_reset:
+                if not kmsg.wait_reset_end():
+                    print("doorfuzz: FAILED (seed %s): input %d: %s -> %s: its reset did not end in 60 s" % (
+                        a.seed, i, desc, res), flush=True)
+                    return 1
+                resets += 1
+                continue
+            seen = kmsg.resets()
+            if seen:
+                print("doorfuzz: FAILED (seed %s): input %d: %s -> %s: the controller was reset: %s" % (
+                    a.seed, i, desc, res, " | ".join(seen)), flush=True)
+                return 1
+        print("doorfuzz: %s: %d inputs in %.0f s: %s; no reset but after the %d inputs meant to" % (
             d, len(by_door[d]), time.time() - t0,
-            " ".join("%s %d" % kv for kv in sorted(counts.items()))), flush=True)
+            " ".join("%s %d" % kv for kv in sorted(counts.items())), resets), flush=True)
     if "sysfs" in doors:
         t0 = time.time()
+        kmsg.lines()
         counts, fail = run_sysfs(a.seed, by_door["sysfs"], a.sysfs_ctrl, max(1, a.tasks))
         print("doorfuzz: sysfs: %d inputs in %.0f s: %s" % (
             len(by_door["sysfs"]), time.time() - t0,
             " ".join("%s %d" % kv for kv in sorted(counts.items()))), flush=True)
+        done = [m for m in kmsg.lines() if RESET_END_RE.search(m)]
+        if not fail and len(done) > counts.get("poll_queues ok", 0):
+            fail = "%d resets, %d accepted poll_queues writes: %s" % (
+                len(done), counts.get("poll_queues ok", 0), " | ".join(done))
         if fail:
             print("doorfuzz: FAILED (seed %s): %s" % (a.seed, fail), flush=True)
             rc = 1

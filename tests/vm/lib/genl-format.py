@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""genl-format.py CTRL NSID SES [--omit ATTR]: send the ssdtune netlink
-command FORMAT with raw generic netlink (no library), print the kernel's
-answer as an errno name ("OK" for an ack) and exit 0.  For the VM tests of
-bad FORMAT requests: attribute values are sent as given, --omit leaves
-one of ctrl, nsid, ses out.  Numbers come from
+"""genl-format.py CTRL NSID SES [--omit ATTR] [--extack]: send the ssdtune
+netlink command FORMAT with raw generic netlink (no library), print the
+kernel's answer as an errno name ("OK" for an ack) and exit 0.  For the VM
+tests of bad FORMAT requests: attribute values are sent as given, --omit
+leaves one of ctrl, nsid, ses out; --extack adds the kernel's extended ack
+message after the name ("EINVAL: integer out of range"), as the attribute
+policy sets it (a handler's own refusal has none).  Numbers come from
 include/uapi/linux/ssdtune.h (read at run time, not copied)."""
 import errno
 import os
@@ -20,6 +22,10 @@ CTRL_ATTR_FAMILY_NAME = 2
 NLM_F_REQUEST = 1
 NLM_F_ACK = 4
 NLMSG_ERROR = 2
+SOL_NETLINK = 270
+NETLINK_CAP_ACK = 10
+NETLINK_EXT_ACK = 11
+NLMSGERR_ATTR_MSG = 1
 
 UAPI = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                     "../../../include/uapi/linux/ssdtune.h")
@@ -62,6 +68,9 @@ def request(sock, family, cmd, attrs, seq):
 def main():
     args = sys.argv[1:]
     omit = None
+    extack = "--extack" in args
+    if extack:
+        args.remove("--extack")
     if "--omit" in args:
         i = args.index("--omit")
         omit = args[i + 1]
@@ -74,6 +83,9 @@ def main():
 
     sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
     sock.bind((0, 0))
+    # errors echo only the request's header, then the extended ack's TLVs
+    sock.setsockopt(SOL_NETLINK, NETLINK_CAP_ACK, 1)
+    sock.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
     kind, payload = request(sock, GENL_ID_CTRL, CTRL_CMD_GETFAMILY,
                             [attr(CTRL_ATTR_FAMILY_NAME, name.encode() + b"\0")], 1)
     if kind == NLMSG_ERROR:
@@ -99,7 +111,16 @@ def main():
     # (Python names 95 ENOTSUP; the kernel's name is EOPNOTSUPP)
     names = dict(errno.errorcode)
     names[errno.EOPNOTSUPP] = "EOPNOTSUPP"
-    print("OK" if err == 0 else names.get(err, str(err)))
+    out = "OK" if err == 0 else names.get(err, str(err))
+    off = 20                    # int error, struct nlmsghdr
+    while extack and off + 4 <= len(payload):
+        ln, t = struct.unpack("HH", payload[off:off + 4])
+        if ln < 4:
+            break
+        if t == NLMSGERR_ATTR_MSG:
+            out += ": " + payload[off + 4:off + ln].rstrip(b"\0").decode()
+        off += (ln + 3) & ~3
+    print(out)
     return 0
 
 

@@ -6,7 +6,8 @@ a file held open while the controller goes away.
   nvme_pt.py DEV id                   NVME_IOCTL_ID
   nvme_pt.py DEV admin OPCODE [k=v]   NVME_IOCTL_ADMIN_CMD; k: nsid, cdw10,
                                       cdw11, cdw12, len, addr (bad: an
-                                      unmapped address), meta_len, ioctl64=1
+                                      unmapped address), meta_len, timeout
+                                      (timeout_ms), ioctl64=1
   nvme_pt.py DEV io OPCODE [k=v]      NVME_IOCTL_IO_CMD, the same keys
   nvme_pt.py DEV submit OPCODE [k=v]  NVME_IOCTL_SUBMIT_IO; k: slba, nblocks
                                       (0-based), len (the buffer)
@@ -90,6 +91,7 @@ def admin(fd, opcode, kv, io=False):
     c.cdw11 = int(kv.get("cdw11", "0"), 0)
     c.cdw12 = int(kv.get("cdw12", "0"), 0)
     c.metadata_len = int(kv.get("meta_len", "0"), 0)
+    c.timeout_ms = int(kv.get("timeout", "0"), 0)
     n = int(kv.get("len", "0"), 0)
     buf = ctypes.create_string_buffer(max(n, 1))
     c.data_len = n
