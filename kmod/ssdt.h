@@ -398,12 +398,14 @@ static inline void ssdt_debug_admin_seen(struct ssdt_ctrl *ctrl,
 					 const struct nvme_completion *cqe)
 {
 	ctrl->dbg_admin_last = *cqe;
+	/* pairs with ssdt_debug_admin_stale(): the entry, then the flag */
 	smp_store_release(&ctrl->dbg_admin_last_set, true);
 }
 
 static inline bool ssdt_debug_admin_stale(struct ssdt_ctrl *ctrl,
 					  struct nvme_completion *old)
 {
+	/* pairs with ssdt_debug_admin_seen() */
 	if (!smp_load_acquire(&ctrl->dbg_admin_last_set) ||
 	    !ssdt_debug_drop(&ctrl->stale_admin_completions))
 		return false;
@@ -485,6 +487,7 @@ static inline bool ssdt_debug_admin_stale(struct ssdt_ctrl *ctrl,
 {
 	return false;
 }
+
 static inline u32 ssdt_debug_nl_queues_per_msg(void) { return 0; }
 static inline u32 ssdt_debug_scan_delay_ms(void) { return 0; }
 static inline bool ssdt_debug_ns_wp(void) { return false; }

@@ -228,7 +228,7 @@ static void pt_timeout_no_wrap(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ssdt_pt_timeout_s(1001, 60), 2u);
 	/* DIV_ROUND_UP() in 32 bits gave 0 from 0xfffffc19 on */
 	KUNIT_EXPECT_EQ(test, ssdt_pt_timeout_s(0xfffffc18, 60), 4294967u);
-	KUNIT_EXPECT_EQ(test, ssdt_pt_timeout_s(0xfffffc19, 60), 4294968u);
+	KUNIT_EXPECT_EQ(test, ssdt_pt_timeout_s(0xfffffc19, 60), 4294967u);
 	KUNIT_EXPECT_EQ(test, ssdt_pt_timeout_s(0xffffffff, 60), 4294968u);
 }
 
