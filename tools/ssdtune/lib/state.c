@@ -215,8 +215,16 @@ static int entry_load(struct state *s, struct json_object *e, const char *p,
 	if (state_add(s, key, path, old, val, pci, vec) ||
 	    state_identity(&s->e[s->n - 1], str(e, "serial"), str(e, "model")))
 		return lib_enomem(err);
-	if (json_object_object_get_ex(e, "interrupts", &v))
-		s->e[s->n - 1].interrupts = json_object_get_int64(v);
+	if (json_object_object_get_ex(e, "interrupts", &v)) {
+		/* written only as a count (>= 0) of a vector's interrupts */
+		long long n = json_object_is_type(v, json_type_int) ?
+			      json_object_get_int64(v) : -1;
+
+		if (n < 0)
+			return lib_errf(err, EINVAL, "%s: malformed entry %zu (interrupts is not a count)",
+					p, i);
+		s->e[s->n - 1].interrupts = n;
+	}
 	if (str(e, "by") && !strcmp(str(e, "by"), "set"))
 		s->e[s->n - 1].by_set = true;
 	s->e[s->n - 1].type = type;
