@@ -151,7 +151,6 @@ struct ssdt_ns {
 	u64 nsze;			/* in logical blocks */
 	u8 eui64[8];			/* identifiers at attach (rescans) */
 	u8 nguid[16];
-	bool ro;			/* write protected (NSATTR bit 0) */
 	struct gendisk *disk;		/* NULL: no namespace (now) */
 	bool used;			/* until the disk is freed (ssdt_ns.c) */
 };

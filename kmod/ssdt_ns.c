@@ -217,7 +217,6 @@ static int ssdt_ns_add(struct ssdt_ctrl *ctrl, u32 nsid,
 	ns->nsze = le64_to_cpu(id->nsze);
 	memcpy(ns->eui64, id->eui64, sizeof(ns->eui64));
 	memcpy(ns->nguid, id->nguid, sizeof(ns->nguid));
-	ns->ro = ssdt_ns_ro(id);
 
 	lim.lba_size = 1u << shift;
 	lim.max_hw_sectors = ssdt_ns_max_hw_sectors(ctrl);
@@ -255,7 +254,7 @@ static int ssdt_ns_add(struct ssdt_ctrl *ctrl, u32 nsid,
 		 nsid);
 	set_capacity(disk, ssdt_ns_sectors(ns->nsze, shift));
 	/* writes would fail one at a time with Namespace Is Write Protected */
-	set_disk_ro(disk, ns->ro);
+	set_disk_ro(disk, ssdt_ns_ro(id));
 	/*
 	 * In ns[] before it is added: adding reads the partition table, and
 	 * a reset, a poll_queues write, a firmware activation's hold or
@@ -430,10 +429,9 @@ static bool ssdt_ns_revalidate(struct ssdt_ctrl *ctrl, struct ssdt_ns *ns,
 			 ns->nsid, max >> 1);
 		ssdt_set_max_hw_sectors(ns->disk, max);
 	}
-	if (ro != ns->ro) {
+	if (ro != get_disk_ro(ns->disk)) {
 		dev_info(ssdt_dev(ctrl), "namespace %u: write protection %s\n",
 			 ns->nsid, ro ? "on" : "off");
-		ns->ro = ro;
 		set_disk_ro(ns->disk, ro);
 	}
 	return true;
