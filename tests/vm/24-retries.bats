@@ -141,30 +141,29 @@ read_back() {
 	[ "$(queue_sum retries)" = "$r0" ]
 }
 
-@test "50 completions replayed as late ones of the tag's previous use during fio verify are dropped and counted; the data verifies" {
+# dropped_during_verify HOOK OFF_MB LINE: 50 completions through the
+# debugfs HOOK during fio verify at OFF_MB MiB; all 50 dropped and
+# counted in the queues' stale_completions, LINE (a pattern) logged.
+dropped_during_verify() {
+	local s0 s1
 	s0=$(queue_sum stale_completions)
-	echo 50 >"$dbg/stale_completions"
+	echo 50 >"$dbg/$1"
 	fio_verify "$disk" --rw=randwrite --bs=4k --iodepth=16 \
-		--offset=$((OFF_MB + 8))M --size=8M
-	[ "$(cat "$dbg/stale_completions")" = 0 ]
-	s1=$(queue_sum stale_completions)
-	echo "stale completions: $s0 -> $s1"
-	[ $((s1 - s0)) -eq 50 ]
-	dmesg_new | grep -q 'stale completion .* dropped'
-	dmesg_clean_since_mark
-}
-
-@test "50 I/O completions delivered twice during fio verify: each second one is dropped and counted; the data verifies" {
-	s0=$(queue_sum stale_completions)
-	echo 50 >"$dbg/dup_completions"
-	fio_verify "$disk" --rw=randwrite --bs=4k --iodepth=16 \
-		--offset=$((OFF_MB + 24))M --size=8M
-	[ "$(cat "$dbg/dup_completions")" = 0 ]
+		--offset="$2"M --size=8M
+	[ "$(cat "$dbg/$1")" = 0 ]
 	s1=$(queue_sum stale_completions)
 	echo "dropped completions: $s0 -> $s1"
 	[ $((s1 - s0)) -eq 50 ]
-	dmesg_new | grep -q 'second completion .* dropped'
+	dmesg_new | grep -q "$3"
 	dmesg_clean_since_mark
+}
+
+@test "50 completions replayed as late ones of the tag's previous use during fio verify are dropped and counted; the data verifies" {
+	dropped_during_verify stale_completions $((OFF_MB + 8)) 'stale completion .* dropped'
+}
+
+@test "50 I/O completions delivered twice during fio verify: each second one is dropped and counted; the data verifies" {
+	dropped_during_verify dup_completions $((OFF_MB + 24)) 'second completion .* dropped'
 }
 
 # admin_pt ARGS...: one admin command through tests/vm/lib/nvme_pt.py on
