@@ -656,7 +656,7 @@ extern const struct attribute_group ssdt_feature_group;
 
 /* ssdt_coalesce_dev.c: coalescing knobs and host moderation */
 void ssdt_mod_init(struct ssdt_queue *q);
-void ssdt_mod_after_irq(struct ssdt_queue *q, u32 found);
+void ssdt_mod_after_irq(struct ssdt_queue *q, u32 found, u64 submitted);
 void ssdt_mod_stop(struct ssdt_queue *q);
 void ssdt_coalesce_restore(struct ssdt_ctrl *ctrl);
 extern const struct attribute_group ssdt_coalesce_group;

@@ -33,12 +33,21 @@
 #include "ssdt.h"
 #include "ssdt_coalesce.h"
 
+/* Of @submitted commands on @q, those not reaped yet (a hint). */
+static u32 ssdt_mod_out_of(struct ssdt_queue *q, u64 submitted)
+{
+	u64 n = submitted - q->completed - q->mod_lost;
+
+	/* a count read before a reap that others overtook: none out */
+	if ((s64)n < 0)
+		return 0;
+	return min_t(u64, n, q->depth);
+}
+
 /* Commands submitted on @q and not reaped yet (a hint: read racily). */
 static u32 ssdt_mod_outstanding(struct ssdt_queue *q)
 {
-	u64 n = READ_ONCE(q->submitted) - q->completed - q->mod_lost;
-
-	return min_t(u64, n, q->depth);
+	return ssdt_mod_out_of(q, READ_ONCE(q->submitted));
 }
 
 /*
@@ -62,15 +71,22 @@ static void ssdt_mod_knobs(struct ssdt_queue *q, u32 *thr, u32 *time_us)
 		ssdt_mod_adapt(&q->mod_est, *thr, *time_us, thr, time_us);
 }
 
-/* Called by the IRQ handler, cq_lock held, after it reaped @found. */
-void ssdt_mod_after_irq(struct ssdt_queue *q, u32 found)
+/*
+ * Called by the IRQ handler, cq_lock held, after it reaped @found, with
+ * @submitted the queue's submission count read before the reap.  What was
+ * submitted after it does not count: a reap can wake its submitter on
+ * another CPU (rq_affinity, a vector off the submitting CPU), which sends
+ * its next command before this runs; counted, a QD1 queue would look busy
+ * and be held for the window.
+ */
+void ssdt_mod_after_irq(struct ssdt_queue *q, u32 found, u64 submitted)
 {
 	u32 thr, time_us, out;
 	u64 now, eta;
 
 	if (!READ_ONCE(q->mod_time_us) || q->mod_masked)
 		return;
-	out = ssdt_mod_outstanding(q);
+	out = ssdt_mod_out_of(q, submitted);
 	if (!out) {
 		/* Idle queue (QD1): never held, and no clock read per I/O. */
 		ssdt_mod_sample(q, found, found, 0);

@@ -249,13 +249,16 @@ static irqreturn_t ssdt_irq(int irq, void *data)
 {
 	struct ssdt_queue *q = data;
 	DEFINE_IO_COMP_BATCH(iob);
+	u64 submitted;
 	int found;
 
 	spin_lock(&q->cq_lock);
 	q->interrupts++;
+	/* before the reap: see ssdt_mod_after_irq() */
+	submitted = READ_ONCE(q->submitted);
 	found = ssdt_cq_reap(q, &iob);
 	if (found)
-		ssdt_mod_after_irq(q, found);
+		ssdt_mod_after_irq(q, found, submitted);
 	spin_unlock(&q->cq_lock);
 	if (iob.complete)
 		iob.complete(&iob);
