@@ -14,6 +14,17 @@ setup() {
 	STATE=$BATS_TEST_TMPDIR/state
 }
 
+# queue_dirs: 4n128c's ssdt0 gets queues/qK/{irq,cpus} (K 0-8: vector K,
+# each I/O queue submitted to from the CPU its vector is on)
+queue_dirs() {
+	local k q=$FX/class/ssdtune/ssdt0/queues
+	for k in 0 1 2 3 4 5 6 7 8; do
+		mkdir -p "$q/q$k"
+		echo $((300 + k)) >"$q/q$k/irq"
+		if [ "$k" = 0 ]; then echo >"$q/q$k/cpus"; else cp "$PFX/irq/$((300 + k))/smp_affinity_list" "$q/q$k/cpus"; fi
+	done
+}
+
 py() {
 	printf '%s' "$output" | python3 -c "import json,sys; v=json.load(sys.stdin); print($1)"
 }
@@ -268,7 +279,7 @@ try-restart irqbalance.service" ]
 	run --separate-stderr ssdt apply --dry-run --profile latency --state-dir "$STATE"
 	[ "$status" -eq 0 ]
 	[ "$(printf '%s\n' "$output" | grep -c ' <- ')" -eq "$want" ]
-	[[ "$output" == *"/proc/irq/301/smp_affinity_list <- 16,80"* ]]
+	[[ "$output" == *"/proc/irq/300/smp_affinity_list <- 16,80"* ]]
 	[ "$(fx_sum)" = "$before" ]
 	[ ! -e "$STATE" ]
 }
@@ -292,13 +303,22 @@ try-restart irqbalance.service" ]
 
 @test "apply writes what the plan says and saves the originals first" {
 	make_topo 4n128c
+	queue_dirs
+	# queue 5 is submitted to from CPUs 80 (an interrupt core, where its
+	# vector is now) and 81 (an I/O core)
+	echo 80-81 >"$FX/class/ssdtune/ssdt0/queues/q5/cpus"
 	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
 	[ "$status" -eq 0 ]
-	[ "$(cat "$PFX/irq/305/smp_affinity_list")" = "16,80" ]
+	# the admin vector on the interrupt cores; an I/O queue's on its own
+	# CPUs, those of the I/O cores first, read when apply writes it
+	# (after poll_queues)
+	[ "$(cat "$PFX/irq/300/smp_affinity_list")" = "16,80" ]
+	[ "$(cat "$PFX/irq/305/smp_affinity_list")" = "81" ]
+	[ "$(cat "$PFX/irq/306/smp_affinity_list")" = "84" ]
 	[ "$(cat "$FX/devices/system/cpu/cpu17/cpuidle/state2/disable")" = 1 ]
 	[ "$(cat "$FX/devices/system/cpu/cpu15/cpuidle/state2/disable")" = 0 ]
 	[ "$(cat "$FX/devices/system/cpu/cpufreq/policy16/scaling_governor")" = performance ]
-	[ "$(cat "$FX/class/ssdtune/ssdt0/coalesce_profile")" = latency ]
+	[ "$(cat "$FX/class/ssdtune/ssdt0/coalesce_profile")" = off ]
 	[ "$(cat "$FX/class/ssdtune/ssdt0/power_limit_mw")" = 0 ]
 	output=$(cat "$STATE/state.json")
 	[ "$(py '[e["old"] for e in v["entries"] if e["key"] == "irq 0000:41:00.0 vector 5"]')" = "['80\\n']" ]
@@ -449,12 +469,16 @@ try-restart irqbalance.service" ]
 
 @test "apply killed midway (after 5 writes), then revert, restores the tree" {
 	make_topo 4n128c
+	queue_dirs
 	before=$(fx_sum)
 	SSDTUNE_TEST_ABORT_AFTER=5 run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
 	[ "$status" -eq 137 ]
 	[ "$(fx_sum)" != "$before" ]
-	[ "$(cat "$PFX/irq/304/smp_affinity_list")" = "16,80" ]
-	[ "$(cat "$PFX/irq/305/smp_affinity_list")" = 80 ]
+	# the admin vector, then the controller's four knobs: the disk's
+	# queue is not reached
+	[ "$(cat "$PFX/irq/300/smp_affinity_list")" = "16,80" ]
+	[ "$(cat "$FX/class/ssdtune/ssdt0/apst_max_latency_us")" = 0 ]
+	[ "$(cat "$FX/block/ssdt0n1/queue/nomerges")" = 0 ]
 	run --separate-stderr ssdt revert --state-dir "$STATE"
 	[ "$status" -eq 0 ]
 	[[ "$output" == "restored 5 of "* ]]
@@ -505,27 +529,28 @@ try-restart irqbalance.service" ]
 
 @test "verify holds after apply once vectors fire, and reports a manual change as drift" {
 	make_topo 4n128c
+	queue_dirs
 	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
 	[ "$status" -eq 0 ]
 	follow_effective
 	run --separate-stderr ssdt verify --state-dir "$STATE"
 	[ "$status" -eq 0 ]
-	[[ "${lines[-1]}" == "all 209 applied settings hold (profile latency)" ]]
+	[[ "${lines[-1]}" == "all 208 applied settings hold (profile latency)" ]]
 	# the same file of many CPUs holding one value is one line
 	[[ "$output" == *"ok     /sys/devices/system/cpu/cpufreq/policyN/scaling_governor on CPUs 16-31,48-63,80-95,112-127 = performance"* ]]
 	[ "${#lines[@]}" -lt 40 ]
 	run --separate-stderr ssdt verify --verbose --state-dir "$STATE"
 	[ "$status" -eq 0 ]
-	[ "${#lines[@]}" -eq 210 ]
+	[ "${#lines[@]}" -eq 209 ]
 	[[ "$output" == *"ok     /sys/devices/system/cpu/cpufreq/policy20/scaling_governor = performance"* ]]
 	echo powersave >"$FX/devices/system/cpu/cpufreq/policy20/scaling_governor"
 	echo 20 >"$PFX/irq/303/smp_affinity_list"
 	run --separate-stderr ssdt verify --state-dir "$STATE"
 	[ "$status" -eq 3 ]
 	assert_one_error_line
-	[ "$stderr" = "ssdtune: 2 of 209 applied settings drifted" ]
+	[ "$stderr" = "ssdtune: 2 of 208 applied settings drifted" ]
 	[[ "$output" == *"drift  /sys/devices/system/cpu/cpufreq/policy20/scaling_governor: applied performance, now powersave"* ]]
-	[[ "$output" == *"drift  /proc/irq/303/smp_affinity_list: applied 16,80, now 20"* ]]
+	[[ "$output" == *"drift  /proc/irq/303/smp_affinity_list: applied 24, now 20"* ]]
 	# the drifted CPU leaves its group
 	[[ "$output" == *"ok     /sys/devices/system/cpu/cpufreq/policyN/scaling_governor on CPUs 16-19,21-31,48-63,80-95,112-127 = performance"* ]]
 	run --separate-stderr ssdt verify --json --state-dir "$STATE"
@@ -535,23 +560,24 @@ try-restart irqbalance.service" ]
 
 @test "verify checks effective affinity, not only the requested mask" {
 	make_topo 4n128c
+	queue_dirs
 	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
 	follow_effective
 	echo 24 >"$PFX/irq/302/effective_affinity_list"
 	fire 302
 	run --separate-stderr ssdt verify --state-dir "$STATE"
 	[ "$status" -eq 3 ]
-	[[ "$output" == *"drift  /proc/irq/302/smp_affinity_list: effective affinity 24 is outside the applied 16,80"* ]]
+	[[ "$output" == *"drift  /proc/irq/302/smp_affinity_list: effective affinity 24 is outside the applied 20"* ]]
 }
 
 @test "verify right after apply calls a vector move that waits for its next interrupt pending, not drift" {
 	make_topo 4n128c
-	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
+	run --separate-stderr ssdt apply --profile iops --state-dir "$STATE"
 	[ "$status" -eq 0 ]
 	run --separate-stderr ssdt verify --state-dir "$STATE"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"pending /proc/irq/302/smp_affinity_list: effective affinity "*" moves into 16,80 at the vector's next interrupt (none since apply)"* ]]
-	[[ "${lines[-1]}" == "all "*" applied settings hold (profile latency); "*" vector moves wait for the vector's next interrupt" ]]
+	[[ "${lines[-1]}" == "all "*" applied settings hold (profile iops); "*" vector moves wait for the vector's next interrupt" ]]
 	# once it fires and the kernel still has it elsewhere, it is drift
 	fire 302
 	run --separate-stderr ssdt verify --json --state-dir "$STATE"
@@ -588,16 +614,14 @@ try-restart irqbalance.service" ]
 
 @test "latency plans one poll queue for an ssdtune controller without one and leaves that queue's vector alone; other profiles leave it" {
 	make_topo 4n128c
+	queue_dirs
 	q=$FX/class/ssdtune/ssdt0/queues
-	for k in 0 1 2 3 4 5 6 7 8; do
-		mkdir -p "$q/q$k"
-		echo $((300 + k)) >"$q/q$k/irq"
-	done
 	run --separate-stderr ssdt plan --profile latency
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"/sys/class/ssdtune/ssdt0/poll_queues: 0 -> 1  (ssdt0: one of its 8 I/O queues polled"* ]]
 	[[ "$output" == *"/proc/irq/308/smp_affinity_list: skipped: ssdt0q8 (0000:41:00.0 vector 8): its queue becomes a poll queue (poll_queues): left alone"* ]]
-	[[ "$output" == *"/proc/irq/307/smp_affinity_list: 88 -> 16,80"* ]]
+	# the others stay on the CPUs that submit to their queues
+	[[ "$output" == *"/proc/irq/307/smp_affinity_list: 88 already  (ssdt0q7 (0000:41:00.0 vector 7): on the CPUs that submit to queue 7"* ]]
 	# applied: queue 8 polls and has no vector; the next plan keeps it so
 	echo 1 >"$FX/class/ssdtune/ssdt0/poll_queues"
 	echo -1 >"$q/q8/irq"
@@ -621,6 +645,7 @@ try-restart irqbalance.service" ]
 
 @test "revert --force restores everything else when a saved device is gone, and names what it skipped" {
 	make_topo 4n128c
+	queue_dirs
 	cpu_sum() { (cd "$FX/devices/system/cpu" && find . -type f | LC_ALL=C sort | xargs md5sum) | md5sum; }
 	before=$(cpu_sum)
 	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
@@ -633,8 +658,9 @@ try-restart irqbalance.service" ]
 	[[ "$stderr" == *"saved values could not be restored (state kept in $STATE); first: irq 0000:41:00.0 vector "*": gone (device or vector not found)" ]]
 	run --separate-stderr ssdt revert --force --json --state-dir "$STATE"
 	[ "$status" -eq 0 ]
-	[ "$(py 'len(v["skipped"])')" = 9 ]
-	[ "$(py 'v["skipped"][0]')" = "irq 0000:41:00.0 vector 8" ]
+	# the vectors of its 8 queues with interrupts (the ninth polls now)
+	[ "$(py 'len(v["skipped"])')" = 8 ]
+	[ "$(py 'v["skipped"][0]')" = "irq 0000:41:00.0 vector 7" ]
 	[ ! -e "$STATE/state.json" ]
 	# the CPU settings (C-states, governors) are restored all the same
 	[ "$(cpu_sum)" = "$before" ]
@@ -670,12 +696,15 @@ try-restart irqbalance.service" ]
 	# (what the cut lost stays applied: that is the state to come back to)
 	mid=$(fx_sum)
 	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
-	sed -i '3s/.*/  {"key": junk},/' "$STATE/state.json"
+	line=$(grep -n '"key":"[^"]*coalesce_profile"' "$STATE/state.json" | cut -d: -f1)
+	[ -n "$line" ]
+	sed -i "${line}s/.*/  {\"key\": junk},/" "$STATE/state.json"
 	run --separate-stderr ssdt revert --force --json --state-dir "$STATE"
 	[ "$status" -eq 1 ]
 	[ "$(py 'str(v["damaged"]) + " " + str(v["lost"])')" = "True 1" ]
-	# everything but the entry of line 3 (IRQ 301's affinity) restored
-	echo 16 >"$PFX/irq/301/smp_affinity_list"
+	# everything but the junked entry (the coalescing profile) restored
+	[ "$(cat "$FX/class/ssdtune/ssdt0/coalesce_profile")" = off ]
+	echo balanced >"$FX/class/ssdtune/ssdt0/coalesce_profile"
 	[ "$(fx_sum)" = "$mid" ]
 }
 

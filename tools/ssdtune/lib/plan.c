@@ -10,17 +10,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/cpuset.h"
 #include "lib/plan.h"
 
 static const struct plan_rules profiles[PROFILE_COUNT] = {
-	[PROFILE_LATENCY] = { "latency", 2, 0, "performance", NULL, 1, "latency",
-			      "none", "2", "2" },
+	/*
+	 * latency: no coalescing (a threshold of 4 holds a QD1 completion
+	 * for the whole aggregation time on a drive that coalesces), and
+	 * each I/O vector on the CPUs that submit to its queue.
+	 */
+	[PROFILE_LATENCY] = { "latency", 2, 0, "performance", NULL, 1, "off",
+			      true, "none", "2", "2" },
 	[PROFILE_IOPS] = { "iops", 10, 1, "performance", NULL, 1, "iops",
-			   "none", "1", "1" },
+			   false, "none", "1", "1" },
 	[PROFILE_THROUGHPUT] = { "throughput", 50, 0, "performance", NULL, 1, "iops",
-				 "none", "0", "1" },
+				 false, "none", "0", "1" },
 	[PROFILE_BALANCED] = { "balanced", -1, 0, NULL, "balance_performance", -1,
-			       "balanced", NULL, NULL, NULL },
+			       "balanced", false, NULL, NULL, NULL },
 };
 
 const struct plan_rules *plan_rules(int profile)
@@ -46,6 +52,31 @@ const char *plan_profile_name(int profile)
 int plan_latency_bound_us(int profile)
 {
 	return profiles[profile].latency_us;
+}
+
+int plan_follow_target(const char *qcpus, const char *within, char *buf,
+		       size_t len)
+{
+	struct cpuset q, w, both;
+	int r = -ENOMEM, i;
+
+	if (cpuset_init(&q, 8192) || cpuset_init(&w, 8192) ||
+	    cpuset_init(&both, 8192))
+		goto out;
+	r = -EINVAL;
+	if (cpuset_add_list(&q, qcpus) || cpuset_add_list(&w, within) ||
+	    !cpuset_count(&q))
+		goto out;
+	for (i = 0; i < q.n; i++)
+		if (cpuset_has(&q, i) && cpuset_has(&w, i))
+			cpuset_set(&both, i);
+	cpuset_format(cpuset_count(&both) ? &both : &q, buf, len);
+	r = 0;
+out:
+	cpuset_free(&q);
+	cpuset_free(&w);
+	cpuset_free(&both);
+	return r;
 }
 
 void plan_irq_key(const char *bdf, int index, char *buf, size_t len)
@@ -111,6 +142,8 @@ void plan_free(struct plan *p)
 		free(p->items[i].reason);
 		free(p->items[i].serial);
 		free(p->items[i].model);
+		free(p->items[i].follow);
+		free(p->items[i].within);
 	}
 	free(p->items);
 	free(p->devs);

@@ -30,6 +30,11 @@ struct plan_rules {
 	const char *epp;	/* with a governor that keeps EPP */
 	int turbo;		/* 1 on, -1 leave it */
 	const char *coalesce;	/* ssdtune coalesce_profile */
+	bool irq_local;		/* an ssdtune I/O vector completes on the
+				 * CPUs that submit to its queue, those of
+				 * the I/O cores first (no cross-CPU
+				 * wake-up at low depth); else it goes to
+				 * the interrupt cores */
 	/* block queue of the device's disks; NULL: leave it */
 	const char *scheduler, *nomerges, *rq_affinity;
 };
@@ -91,6 +96,11 @@ struct plan_item {
 	int vector;		/* ... and MSI-X entry (irqvec.h); else -1 */
 	char *serial, *model;	/* a file of an ssdtune controller: its
 				 * identity (and bdf); else NULL */
+	char *follow;		/* a vector that follows its queue: the
+				 * queue's cpus file, read again when
+				 * apply writes it (an earlier poll_queues
+				 * write re-maps the queues); else NULL */
+	char *within;		/* ... and the CPUs it prefers there */
 };
 
 struct plan_dev {
@@ -128,6 +138,15 @@ void plan_free(struct plan *p);
 int plan_add(struct plan *p, enum plan_kind kind, const char *key,
 	     const char *path, const char *old, const char *val,
 	     const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
+/*
+ * Where a vector that follows its queue goes: the CPUs of @qcpus that are
+ * in @within, or all of @qcpus when none is (both cpulists).  @buf gets
+ * the cpulist; 0, or -EINVAL if either is malformed or @qcpus is empty,
+ * -ENOMEM.
+ */
+int plan_follow_target(const char *qcpus, const char *within, char *buf,
+		       size_t len);
 
 /* The key of interrupt vector (MSI-X entry) @index of @bdf. */
 void plan_irq_key(const char *bdf, int index, char *buf, size_t len);

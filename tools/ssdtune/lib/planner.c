@@ -183,10 +183,19 @@ static int split_node(const struct cores *c, int profile, int io_cores,
 	return 0;
 }
 
+/* Does vector @q of @pc follow its queue (the profile's irq_local)? */
+static bool follows_queue(const struct plan *p, const struct topo_pci *pc,
+			  const struct topo_irq *q)
+{
+	return plan_rules(p->profile)->irq_local && pc->ssdt[0] &&
+	       q->queue > 0 && q->qcpus[0] && q->managed != MANAGED_YES;
+}
+
 /*
  * The interrupt cores for @pc's vectors.  An ssdtune controller's I/O
  * vector whose queue is polled, now or from @polled on (queues/qK), has
- * no interrupt to place: left alone.
+ * no interrupt to place: left alone.  One that follows its queue is
+ * planned by plan_local_irqs(), after the controller's knobs.
  */
 static int plan_irqs(struct plan *p, const struct topo_pci *pc,
 		     const struct cpuset *irq, int nirq, int node, int polled)
@@ -214,6 +223,8 @@ static int plan_irqs(struct plan *p, const struct topo_pci *pc,
 				q->name[0] ? q->name : "?", pc->bdf, q->entry);
 			continue;
 		}
+		if (known && follows_queue(p, pc, q))
+			continue;
 		if (q->managed == MANAGED_YES) {
 			r = plan_add(p, PLAN_SKIP, key, path, q->effective, "",
 				"%s (%s vector %d): not steerable, not moved: %s; 'ssdtune attach %s' makes it steerable",
@@ -233,6 +244,56 @@ static int plan_irqs(struct plan *p, const struct topo_pci *pc,
 		}
 	}
 	return r;
+}
+
+/*
+ * The vectors that follow their queues (latency): each on the CPUs that
+ * submit to its queue, those of the I/O cores @io first, so a completion
+ * at low depth wakes its reader on the CPU it runs on, as stock's managed
+ * vectors do, and not through a second interrupt from an interrupt core.
+ * Planned after the controller's knobs: when the plan changes poll_queues
+ * (@remap), the queues are mapped anew, so apply reads each queue's CPUs
+ * again when it writes the vector (the target shown is today's map).
+ */
+static int plan_local_irqs(struct plan *p, const struct topo_pci *pc,
+			   const struct cpuset *io, int polled, bool remap)
+{
+	char key[128], path[PATH_MAX], want[TOPO_LIST], within[TOPO_LIST];
+	char cpus[PATH_MAX];
+	int i, r = 0;
+
+	cpuset_format(io, within, sizeof(within));
+	for (i = 0; i < pc->nirqs && !r; i++) {
+		const struct topo_irq *q = &pc->irqs[i];
+		struct plan_item *it;
+
+		if (!follows_queue(p, pc, q) || q->queue >= polled)
+			continue;
+		plan_irq_key(pc->bdf, q->entry, key, sizeof(key));
+		snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", q->irq);
+		r = plan_follow_target(q->qcpus, within, want, sizeof(want));
+		if (r)
+			return r;
+		r = plan_add(p, strcmp(q->affinity, want) ? PLAN_SET : PLAN_KEEP,
+			key, path, q->affinity, want,
+			"%s (%s vector %d): on the CPUs that submit to queue %d%s: a completion wakes its reader without an interrupt between CPUs%s",
+			q->name[0] ? q->name : "?", pc->bdf, q->entry, q->queue,
+			strcmp(want, q->qcpus) ? ", those of the I/O cores" : "",
+			remap ? "; read again after poll_queues maps the queues anew" : "");
+		if (r)
+			return r;
+		it = &p->items[p->nitems - 1];
+		snprintf(it->bdf, BDF_BUFSZ, "%s", pc->bdf);
+		it->vector = q->entry;
+		snprintf(cpus, sizeof(cpus), "queues/q%d/cpus", q->queue);
+		if (remap) {
+			it->follow = strdup(ssdtdev_path(path, sizeof(path), pc->ssdt, cpus));
+			it->within = strdup(within);
+			if (!it->follow || !it->within)
+				return -ENOMEM;
+		}
+	}
+	return 0;
 }
 
 /* The item just added is file @file of ssdtune controller @pc: key it by
@@ -652,6 +713,10 @@ int plan_build(const struct topo *t, const struct plan_opts *o, const int *sel,
 			r = plan_irqs(p, pc, irq, nirq, node->id, poll_from(p, o, pc));
 		if (!r)
 			r = plan_ssdt(p, o, pc);
+		if (!r)
+			r = plan_local_irqs(p, pc, &io, poll_from(p, o, pc),
+					    poll_target(p, o, pc) >= 0 &&
+					    poll_target(p, o, pc) != ctrl_number(pc->poll_queues));
 		if (!r)
 			r = plan_disks(p, pc);
 	}

@@ -223,6 +223,13 @@ static int gather_irqs(struct topo *t, struct topo_pci *pc,
 			 q->affinity, sizeof(q->affinity));
 		sys_read_opt(sys_pathf(p, sizeof(p), PROC_IRQ "/%d/effective_affinity_list", q->irq),
 			 q->effective, sizeof(q->effective));
+		if (q->queue > 0) {
+			char file[32];
+
+			snprintf(file, sizeof(file), "queues/q%d/cpus", q->queue);
+			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, file),
+				     q->qcpus, sizeof(q->qcpus));
+		}
 		if (q->affinity[0])
 			t->proc_irq = true;
 		classify_irq(q, pc->driver);

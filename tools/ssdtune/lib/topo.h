@@ -40,6 +40,7 @@ struct topo_irq {
 	int irq;
 	int entry;			/* identity: MSI-X entry (irqvec.h) */
 	int queue;			/* ssdtune: the queue it serves, or -1 */
+	char qcpus[TOPO_LIST];		/* ... its submitting CPUs ("": none) */
 	char name[64];			/* from /proc/interrupts */
 	char affinity[TOPO_LIST];	/* smp_affinity_list */
 	char effective[TOPO_LIST];	/* effective_affinity_list */

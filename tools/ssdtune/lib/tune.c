@@ -374,7 +374,37 @@ static void refused(struct state *s, const struct plan_item *it,
 		}
 }
 
-void tune_apply(const struct plan *p, struct state *s, struct tune_writes *w,
+/*
+ * The value of vector item @it that follows its queue, from the queue's
+ * CPUs now (an earlier write may have mapped the queues anew), into the
+ * item and its state entry.  0, 1 if the vector is there already (no
+ * write: revert restores only what was changed), or -errno (the item
+ * keeps its value).
+ */
+static int follow_queue(struct plan_item *it, struct state *s)
+{
+	char cpus[TOPO_LIST], want[TOPO_LIST], now[TOPO_LIST];
+	struct state_entry *e;
+	char *v;
+	int r;
+
+	r = state_read_raw(it->follow, cpus, sizeof(cpus));
+	if (!r)
+		r = plan_follow_target(cpus, it->within, want, sizeof(want));
+	if (r)
+		return r;
+	v = strdup(want);
+	if (!v)
+		return -ENOMEM;
+	free(it->val);
+	it->val = v;
+	e = s ? state_find(s, it->key) : NULL;
+	if (e && state_set(&e->val, want))
+		return -ENOMEM;
+	return !state_read_raw(it->path, now, sizeof(now)) && same_value(now, want);
+}
+
+void tune_apply(struct plan *p, struct state *s, struct tune_writes *w,
 		void (*written)(void *ctx, int done), void *ctx)
 {
 	char why[128];
@@ -382,10 +412,17 @@ void tune_apply(const struct plan *p, struct state *s, struct tune_writes *w,
 
 	memset(w, 0, sizeof(*w));
 	for (i = 0; i < p->nitems; i++) {
-		const struct plan_item *it = &p->items[i];
+		struct plan_item *it = &p->items[i];
 
-		if (it->kind != PLAN_SET)
+		/* a vector that follows its queue may have to move after all */
+		if (it->kind != PLAN_SET && !(it->kind == PLAN_KEEP && it->follow))
 			continue;
+		if (it->follow && (r = follow_queue(it, s))) {
+			if (r < 0)
+				write_failed(w, it->type, it->follow, r,
+					     "cannot read the queue's CPUs");
+			continue;
+		}
 		r = write_value(it->type, it->path, it->val, false, why, sizeof(why));
 		if (r && it->may_refuse && (r == -EIO || r == -EPERM || r == -EINVAL)) {
 			refused(s, it, w);

@@ -60,11 +60,15 @@ struct tune_writes {
 void tune_residue(const struct plan *p, struct state *s, struct tune_writes *w);
 
 /*
- * Write every PLAN_SET item of @p.  After each write that worked,
- * @written(@ctx, writes so far) if given.  A host IRQ the kernel refuses
- * to move is counted in w->refused and dropped from @s (if given).
+ * Write every PLAN_SET item of @p, in order (and a PLAN_KEEP vector that
+ * follows its queue, if the queue's CPUs moved).  After each write that
+ * worked, @written(@ctx, writes so far) if given.  A host IRQ the kernel
+ * refuses to move is counted in w->refused and dropped from @s (if
+ * given).  A vector that follows its queue (item->follow) gets its value
+ * from the queue's CPUs as they are when it is written, into the item
+ * and its entry in @s.
  */
-void tune_apply(const struct plan *p, struct state *s, struct tune_writes *w,
+void tune_apply(struct plan *p, struct state *s, struct tune_writes *w,
 		void (*written)(void *ctx, int done), void *ctx);
 
 /*

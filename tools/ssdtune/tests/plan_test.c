@@ -30,8 +30,9 @@ static void test_plan_profiles(void)
 	      "latency bounds C-state exit latency at 2 us; balanced sets none");
 	CHECK(!plan_rules(PROFILE_BALANCED)->governor &&
 	      !strcmp(plan_rules(PROFILE_IOPS)->governor, "performance") &&
-	      !strcmp(plan_rules(PROFILE_LATENCY)->coalesce, "latency"),
-	      "the rules: balanced leaves the governor, iops sets performance");
+	      !strcmp(plan_rules(PROFILE_LATENCY)->coalesce, "off") &&
+	      plan_rules(PROFILE_LATENCY)->irq_local && !plan_rules(PROFILE_IOPS)->irq_local,
+	      "the rules: balanced leaves the governor, iops sets performance, latency neither coalesces nor moves a vector off its queue");
 }
 
 static void test_plan_items(void)

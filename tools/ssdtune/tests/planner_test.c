@@ -125,9 +125,9 @@ static void test_plan_latency(void)
 	      !item(&p, CPU "cpufreq/policy0/scaling_governor"),
 	      "performance governor on the chosen cores only");
 	CHECK(is(&p, CPU "intel_pstate/no_turbo", PLAN_SET, "1", "0"), "turbo on via no_turbo");
-	CHECK(is(&p, "/sys/class/ssdtune/ssdt0/coalesce_profile", PLAN_SET, "balanced", "latency") &&
+	CHECK(is(&p, "/sys/class/ssdtune/ssdt0/coalesce_profile", PLAN_SET, "balanced", "off") &&
 	      is(&p, "/sys/class/ssdtune/ssdt0/power_limit_mw", PLAN_SET, "5000", "0"),
-	      "ssdtune controller: latency coalescing, no power limit");
+	      "ssdtune controller: no coalescing, no power limit");
 	CHECK(strstr(p.cmdline, "isolcpus=managed_irq,domain,5-7,13-15") &&
 	      strstr(p.cmdline, "irqaffinity=0-3,8-11"),
 	      "boot isolation covers the I/O cores; other interrupts go to housekeeping CPUs");
@@ -237,9 +237,64 @@ static void test_plan_config(void)
 	plan_free(&p);
 }
 
+/* latency: an I/O vector follows its queue's CPUs, those of the I/O cores
+ * first; read again at apply when the plan changes poll_queues */
+static void test_plan_follow(void)
+{
+	static const char *const qcpus[5] = { "", "4", "5,13", "6-7", "0" };
+	const struct plan_item *it;
+	struct topo t;
+	struct plan p;
+	char buf[64];
+	int i;
+
+	two_nodes(&t, "ssdtune");
+	for (i = 0; i < 5; i++) {
+		tq[i].queue = i;
+		snprintf(tq[i].qcpus, sizeof(tq[i].qcpus), "%s", qcpus[i]);
+	}
+	tp[0].poll_queues[0] = '0';
+	snprintf(tp[0].io_queues, sizeof(tp[0].io_queues), "4");
+	CHECK(!plan_build(&t, &(struct plan_opts){ .profile = PROFILE_LATENCY }, NULL, 0, &p),
+	      "latency plan with queue CPUs");
+	CHECK(is(&p, "/proc/irq/40/smp_affinity_list", PLAN_SET, "0-15", "4,12"),
+	      "the admin vector on the interrupt core");
+	CHECK(is(&p, "/proc/irq/41/smp_affinity_list", PLAN_SET, "0-15", "4") &&
+	      is(&p, "/proc/irq/42/smp_affinity_list", PLAN_SET, "0-15", "5,13") &&
+	      is(&p, "/proc/irq/43/smp_affinity_list", PLAN_SET, "0-15", "6-7"),
+	      "an I/O vector on the CPUs of its queue, the interrupt core's too when it has no other");
+	CHECK(is(&p, "/proc/irq/44/smp_affinity_list", PLAN_SKIP, "0-15", ""),
+	      "the queue that becomes a poll queue is left alone");
+	it = item(&p, "/proc/irq/42/smp_affinity_list");
+	CHECK(it && it->follow && !strcmp(it->follow, "/sys/class/ssdtune/ssdt0/queues/q2/cpus") &&
+	      !strcmp(it->within, "5-7,13-15") && it->vector == 2,
+	      "poll_queues changes: the vector is read again from its queue at apply");
+	for (i = 0; i < p.nitems && strcmp(p.items[i].path, "/sys/class/ssdtune/ssdt0/poll_queues"); i++)
+		;
+	CHECK(i < p.nitems && i < (int)(it - p.items), "poll_queues is written before the vectors");
+	plan_free(&p);
+	snprintf(tp[0].poll_queues, sizeof(tp[0].poll_queues), "1");
+	CHECK(!plan_build(&t, &(struct plan_opts){ .profile = PROFILE_LATENCY }, NULL, 0, &p) &&
+	      (it = item(&p, "/proc/irq/42/smp_affinity_list")) && !it->follow,
+	      "poll_queues as planned: today's queue CPUs are the target");
+	plan_free(&p);
+	CHECK(!plan_build(&t, &(struct plan_opts){ .profile = PROFILE_IOPS }, NULL, 0, &p) &&
+	      is(&p, "/proc/irq/42/smp_affinity_list", PLAN_SET, "0-15", "4,12"),
+	      "iops keeps its vectors on the interrupt cores");
+	plan_free(&p);
+	CHECK(!plan_follow_target("5,13", "5-7,13-15", buf, sizeof(buf)) && !strcmp(buf, "5,13") &&
+	      !plan_follow_target("4-5,12", "5-7,13-15", buf, sizeof(buf)) && !strcmp(buf, "5") &&
+	      !plan_follow_target("4", "5-7", buf, sizeof(buf)) && !strcmp(buf, "4") &&
+	      plan_follow_target("", "5-7", buf, sizeof(buf)) == -EINVAL &&
+	      plan_follow_target("x", "5-7", buf, sizeof(buf)) == -EINVAL,
+	      "follow target: the queue's CPUs among the I/O cores, else all of them; junk refused");
+	two_nodes(&t, "ssdtune");
+}
+
 void test_planner(void)
 {
 	test_plan_latency();
+	test_plan_follow();
 	test_plan_profiles();
 	test_plan_rules();
 	test_plan_config();
