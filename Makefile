@@ -96,6 +96,11 @@ bench-power: setup modules tools
 bench-stages: setup modules tools
 	@scripts/bench/stages.sh
 
+# Each profile applied against untuned stock, at its workloads (a report).
+.PHONY: bench-profiles
+bench-profiles: setup modules tools
+	@scripts/bench/profiles.sh
+
 # I/O under a noisy neighbour, stock vs ssdtune isolated (issue 36; a report).
 .PHONY: bench-noisy
 bench-noisy: setup modules tools

@@ -172,14 +172,7 @@ t0=$(date +%s)
 bind_to nvme 0
 dd if="$dev" of=/dev/null bs=1M count=512 iflag=direct status=none ||
 	die "cannot read the fio region once before round 1"
-for r in $(seq 1 "$ROUNDS"); do
-	order=$ARMS
-	[ $((r % 2)) -eq 0 ] && order=$(echo "$ARMS" | tr ' ' '\n' | tac | tr '\n' ' ')
-	for arm in $order; do
-		binding "$r" "$arm"
-	done
-	echo "bench: round $r of $ROUNDS done after $(($(date +%s) - t0)) s" >&2
-done
+bench_rounds bench "$ROUNDS" "$ARMS"
 if [ "$COST" = 1 ]; then
 	for arm in $ARMS; do
 		binding cost "$arm"

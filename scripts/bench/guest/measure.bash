@@ -19,33 +19,62 @@ irq_total() {
 		END { print s + 0 }' /proc/interrupts
 }
 
-# measure LABEL DEV BDF QD JOBS SECS [CPUS [ENGINE]]: 4K random read;
-# prints fiojson.py's line
+# ipi_total: the rescheduling and function-call interrupts so far, all CPUs
+ipi_total() {
+	awk '$1 == "RES:" || $1 == "CAL:" {
+		for (k = 2; k <= NF && $k ~ /^[0-9]+$/; k++) s += $k
+	} END { print s + 0 }' /proc/interrupts
+}
+
+# measure LABEL DEV BDF QD JOBS SECS [CPUS [ENGINE [RW [BS]]]]: 4K random
+# read (or fio's RW, e.g. read or randrw:70 (70% reads), at BS); prints
+# fiojson.py's line
 #   LABEL qd=QD jobs=JOBS iops=N mean_us=N p99_us=N irq_per_io=N err=N p50_us=N cpu_us_per_io=N
 # and keeps fio's JSON in $SSDT_TMP/LABEL-qdQD-jJOBS.json.  With CPUS (a
 # cpulist) the jobs are pinned, one CPU each in turn (cpus_allowed_policy
 # split), so that two drivers measured one after the other see the same
 # placement; without it (or "") the scheduler places them.  ENGINE is
-# libaio (default), io_uring, or io_uring-hipri (io_uring with IOPOLL: the
-# disk must have poll queues).
+# libaio (default), io_uring, psync (pread: one I/O in flight per job,
+# whatever QD says), or io_uring-hipri (io_uring with IOPOLL: the disk must
+# have poll queues).
 measure() {
 	local label=$1 dev=$2 bdf=$3 qd=$4 jobs=$5 secs=$6 cpus=${7:-} engine=${8:-libaio} irqs i0 i1 json
-	local opt=()
-	[ -n "$cpus" ] && opt=(--cpus_allowed="$cpus" --cpus_allowed_policy=split)
+	local rw=${9:-randread} bs=${10:-4k} opt=()
+	case $rw in
+	*:*) opt=(--rwmixread="${rw#*:}"); rw=${rw%%:*} ;;
+	esac
+	[ -n "$cpus" ] && opt+=(--cpus_allowed="$cpus" --cpus_allowed_policy=split)
 	case $engine in
-	libaio | io_uring) opt+=(--ioengine="$engine") ;;
+	libaio | io_uring | psync) opt+=(--ioengine="$engine") ;;
 	io_uring-hipri) opt+=(--ioengine=io_uring --hipri) ;;
 	*) echo "measure: unknown engine $engine" >&2; return 1 ;;
 	esac
 	irqs=$(dev_irqs "$bdf")
 	json=$SSDT_TMP/$label-qd$qd-j$jobs.json
-	i0=$(irq_total $irqs)
-	fio --name=m --filename="$dev" --direct=1 --rw=randread \
-		--bs=4k --iodepth="$qd" --numjobs="$jobs" --group_reporting \
+	i0=$(irq_total $irqs) p0=$(ipi_total)
+	fio --name=m --filename="$dev" --direct=1 --rw="$rw" \
+		--bs="$bs" --iodepth="$qd" --numjobs="$jobs" --group_reporting \
 		--size=512M --time_based --runtime="$secs" --ramp_time=1 \
 		--randrepeat=0 "${opt[@]}" --output-format=json --output="$json" || return 1
-	i1=$(irq_total $irqs)
-	python3 "$SSDT_REPO/scripts/bench/fiojson.py" "$json" "$label" "$qd" "$jobs" $((i1 - i0))
+	i1=$(irq_total $irqs) p1=$(ipi_total)
+	python3 "$SSDT_REPO/scripts/bench/fiojson.py" "$json" "$label" "$qd" "$jobs" \
+		$((i1 - i0)) ipis=$((p1 - p0))
+}
+
+# bench_rounds NAME ROUNDS ARMS: call binding R ARM for each round R and
+# arm, the arms' order reversed every other round (each arm's mean place
+# in a round is the same, so an order effect falls on all of them)
+bench_rounds() {
+	local name=$1 rounds=$2 arms=$3 r order arm t0
+	t0=$(date +%s)
+	for r in $(seq 1 "$rounds"); do
+		order=$arms
+		[ $((r % 2)) -eq 0 ] && order=$(echo "$arms" | tr ' ' '\n' | tac | tr '\n' ' ')
+		for arm in $order; do
+			binding "$r" "$arm"
+		done
+		echo "$name: round $r of $rounds done after $(($(date +%s) - t0)) s" >&2
+	done
 }
 
 # bench_warm DEV SECS: a discarded warm-up run (4 jobs at QD32)
