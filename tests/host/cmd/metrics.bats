@@ -182,3 +182,23 @@ assert s[0]["value"] == 1001 and s[0]["labels"]["controller"] == "ssdt0", s
 assert f["ssdtune_power_limit_watts"]["samples"][0]["value"] == 8.0
 '
 }
+
+@test "metrics --config: each configured controller present, 1 on ssdtune and 0 still on nvme; a bad --config is a usage error" {
+	printf 'controller = serial:S4N1SSDT\ncontroller = model:Other NVMe 1TB\ncontroller = serial:ABSENT\n' >"$BATS_TEST_TMPDIR/c.conf"
+	run --separate-stderr ssdt metrics --config "$BATS_TEST_TMPDIR/c.conf"
+	echo "$output $stderr"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	printf '%s\n' "$output" | "$PROMTOOL" check metrics
+	[ "$(sample 'ssdtune_config_controller_attached{pci_address="0000:41:00.0",driver="ssdtune",selector="serial:S4N1SSDT"}')" = 1 ]
+	[ "$(sample 'ssdtune_config_controller_attached{pci_address="0000:c1:00.0",driver="nvme",selector="model:Other NVMe 1TB"}')" = 0 ]
+	[ "$(grep -c '^ssdtune_config_controller_attached{' <<<"$output")" -eq 2 ]
+	# no configuration (none at the default path here): no such sample
+	run --separate-stderr ssdt metrics
+	[[ $output != *ssdtune_config_controller_attached* ]]
+	printf 'controller = bogus:1\n' >"$BATS_TEST_TMPDIR/bad.conf"
+	run --separate-stderr ssdt metrics --config "$BATS_TEST_TMPDIR/bad.conf"
+	[ "$status" -eq 2 ]
+	[[ $stderr == *"bad.conf:1:"* ]]
+	[ -z "$output" ]
+}
