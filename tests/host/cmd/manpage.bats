@@ -140,14 +140,8 @@ tool_knobs() {
 # same_names WHAT TOOL PAGE: files TOOL (what the tool accepts) and PAGE
 # (what the page names) hold the same lines; else each difference, and 1.
 same_names() {
-	local n bad=0
-	for n in $(grep -vxF -f "$3" "$2"); do
-		echo "ssdtune.8: no $1 $n, which the tool accepts"; bad=1
-	done
-	for n in $(grep -vxF -f "$2" "$3"); do
-		echo "ssdtune.8 names $1 $n, which the tool does not accept"; bad=1
-	done
-	return "$bad"
+	same_lines "$2" "$3" "ssdtune.8: no $1 %s, which the tool accepts" \
+		"ssdtune.8 names $1 %s, which the tool does not accept"
 }
 
 @test "the tool's option tables and the page name the same long options, and every short option is in OPTIONS" {
