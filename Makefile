@@ -31,10 +31,12 @@ all: modules tools
 setup:
 	@BUILD_DIR=$(BUILD) scripts/setup.sh
 
-# The module for KVER, else for the 6.1 and 6.12 test kernels, else for the
-# running kernel (scripts/build-modules.sh).
+# The module (a test build) for KVER, else for the 6.1 and 6.12 test
+# kernels and the running kernel, those with headers; RELEASE=1: the build
+# for a host, without the debugfs test hooks, for KVER or the running
+# kernel (scripts/build-modules.sh).
 modules:
-	@KVER=$(KVER) scripts/build-modules.sh
+	@KVER=$(KVER) RELEASE=$(RELEASE) scripts/build-modules.sh
 
 tools:
 	@scripts/need.sh tools

@@ -3,7 +3,8 @@
 # target needs?  When not, one line names the missing Debian packages and
 # the exit status is 1.  Never installs anything: build targets do not change the
 # host (only make setup, demo, check and the benches run scripts/setup.sh).
-# NEED_KVERS (modules): the kernels to check headers for.
+# NEED_KVERS (modules): the kernels to check headers for (under
+# SSDT_SYSROOT, a fake host's root, if set).
 # deb (make deb, scripts/deb.sh): the tool's build dependencies, and
 # dpkg-buildpackage, debhelper, dh-dkms, lintian and rsync.
 set -u
@@ -39,7 +40,7 @@ modules)
 	need_cmd make make
 	need_cmd cc gcc
 	for k in ${NEED_KVERS:-$(uname -r)}; do
-		[ -e "/lib/modules/$k/build/Makefile" ] || missing="$missing linux-headers-$k"
+		[ -e "${SSDT_SYSROOT:-}/lib/modules/$k/build/Makefile" ] || missing="$missing linux-headers-$k"
 	done
 	;;
 *)

@@ -301,3 +301,13 @@ topo_ident() {
 	mkdir -p "$FX/class/nvme"
 	ln -sr "$n" "$FX/class/nvme/nvme1"
 }
+
+# same_lines FILE1 FILE2 ONLY1 ONLY2: FILE1 and FILE2 hold the same lines
+# (in any order); else, for each line only in FILE1, ONLY1 with the line
+# in place of its %s (ONLY2 for FILE2's), and status 1.
+same_lines() {
+	local n bad=0
+	for n in $(grep -vxF -f "$2" "$1"); do echo "${3//%s/$n}"; bad=1; done
+	for n in $(grep -vxF -f "$1" "$2"); do echo "${4//%s/$n}"; bad=1; done
+	return "$bad"
+}

@@ -10,15 +10,30 @@
 #
 # vm-kernels: both (capabilities, file modes, generic netlink's group
 # permissions and network namespaces are the kernel's)
+#
+# What runs as nobody runs from a copy: a clone may sit where nobody
+# cannot enter (/root is 0700 on Debian), so the helpers and the tool go
+# to a directory of mode 0755 first (setup_file): files 0644, the tool 0755.
 
 load lib/common
 
-PT=$SSDT_REPO/tests/vm/lib/nvme_pt.py
 NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups"
 NO_SYS_ADMIN="setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin"
 NO_NET_ADMIN="setpriv --inh-caps=-net_admin --bounding-set=-net_admin"
 
 setup_file() {
+	# PT, GENL_FORMAT, TOOL: the copies every caller here can read
+	# (genl-format.py reads the uapi header beside it, as in the tree)
+	PRIV_DIR=$(mktemp -d /tmp/ssdt-priv.XXXXXX) || return 1
+	chmod 0755 "$PRIV_DIR"
+	install -d -m 0755 "$PRIV_DIR/tests/vm/lib" "$PRIV_DIR/include/uapi/linux"
+	install -m 0644 "$SSDT_REPO/tests/vm/lib/nvme_pt.py" "$SSDT_REPO/tests/vm/lib/genl-format.py" \
+		"$PRIV_DIR/tests/vm/lib/"
+	install -m 0644 "$SSDT_REPO/include/uapi/linux/ssdtune.h" "$PRIV_DIR/include/uapi/linux/"
+	install -m 0755 "$SSDT_TOOL" "$PRIV_DIR/ssdtune"
+	PT=$PRIV_DIR/tests/vm/lib/nvme_pt.py GENL_FORMAT=$PRIV_DIR/tests/vm/lib/genl-format.py
+	TOOL=$PRIV_DIR/ssdtune
+	export PRIV_DIR PT GENL_FORMAT TOOL
 	setup_attached
 	ns_dev=$(ssdt_disk)
 	ctrl_dev=${ns_dev%n1}
@@ -27,6 +42,7 @@ setup_file() {
 
 teardown_file() {
 	teardown_stock
+	rm -rf "$PRIV_DIR"
 }
 
 # sent CTRL: commands submitted on every queue of CTRL, admin queue included
@@ -93,8 +109,8 @@ sent() {
 	pat=$SSDT_TMP/priv-pattern
 	head -c 64K /dev/urandom >"$pat"
 	dd if="$pat" of="$ns_dev" bs=64K count=1 oflag=direct status=none
-	[ "$($NOBODY python3 "$SSDT_REPO/tests/vm/lib/genl-format.py" "$idx" 1 1)" = EPERM ]
-	[ "$($NO_NET_ADMIN python3 "$SSDT_REPO/tests/vm/lib/genl-format.py" "$idx" 1 1)" = EPERM ]
+	[ "$($NOBODY python3 "$GENL_FORMAT" "$idx" 1 1)" = EPERM ]
+	[ "$($NO_NET_ADMIN python3 "$GENL_FORMAT" "$idx" 1 1)" = EPERM ]
 	cmp -n 65536 "$pat" "$ns_dev"
 }
 
@@ -129,7 +145,7 @@ else:
 @test "the open doors answer nobody: the counter dump and every read-only file but energy_uj (0400, as RAPL's); the events group refuses nobody and root without CAP_NET_ADMIN in one line" {
 	local c f who v pid
 	c=$(ssdt_ctrl)
-	run $NOBODY "$SSDT_TOOL" --json monitor --stats
+	run $NOBODY "$TOOL" --json monitor --stats
 	[ "$status" -eq 0 ]
 	[ "$(py '[x["controller"] for x in v["controllers"]]')" = "['${c##*/}']" ]
 	for f in "$c"/*; do
@@ -148,13 +164,13 @@ else:
 	# empty state directory: root's, /var/lib/ssdtune, is not for nobody)
 	mkdir -p "$SSDT_TMP/nobody-state"
 	chmod 755 "$SSDT_TMP" "$SSDT_TMP/nobody-state"
-	run $NOBODY "$SSDT_TOOL" metrics --state-dir "$SSDT_TMP/nobody-state"
+	run $NOBODY "$TOOL" metrics --state-dir "$SSDT_TMP/nobody-state"
 	echo "$output" | grep -v '^ssdtune_' | head -n 20
 	[ "$status" -eq 0 ]
 	[[ $output != *ssdtune_energy_joules_total\{* ]]
 	[[ $output == *ssdtune_power_estimate_watts\{* ]]
 	for who in "$NOBODY" "$NO_NET_ADMIN"; do
-		run $who "$SSDT_TOOL" monitor --count 1 --timeout 10
+		run $who "$TOOL" monitor --count 1 --timeout 10
 		echo "$who: $status $output"
 		[ "$status" -eq 1 ]
 		[ "${#lines[@]}" -eq 1 ]

@@ -182,3 +182,58 @@ assert s[0]["value"] == 1001 and s[0]["labels"]["controller"] == "ssdt0", s
 assert f["ssdtune_power_limit_watts"]["samples"][0]["value"] == 8.0
 '
 }
+
+@test "metrics --config: each configured controller present, 1 on ssdtune and 0 still on nvme; a bad --config is a usage error" {
+	printf 'controller = serial:S4N1SSDT\ncontroller = model:Other NVMe 1TB\ncontroller = serial:ABSENT\n' >"$BATS_TEST_TMPDIR/c.conf"
+	run --separate-stderr ssdt metrics --config "$BATS_TEST_TMPDIR/c.conf"
+	echo "$output $stderr"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	printf '%s\n' "$output" | "$PROMTOOL" check metrics
+	[ "$(sample 'ssdtune_config_controller_attached{pci_address="0000:41:00.0",driver="ssdtune",selector="serial:S4N1SSDT"}')" = 1 ]
+	[ "$(sample 'ssdtune_config_controller_attached{pci_address="0000:c1:00.0",driver="nvme",selector="model:Other NVMe 1TB"}')" = 0 ]
+	[ "$(grep -c '^ssdtune_config_controller_attached{' <<<"$output")" -eq 2 ]
+	# no configuration (none at the default path here): no such sample
+	run --separate-stderr ssdt metrics
+	[[ $output != *ssdtune_config_controller_attached* ]]
+	printf 'controller = bogus:1\n' >"$BATS_TEST_TMPDIR/bad.conf"
+	run --separate-stderr ssdt metrics --config "$BATS_TEST_TMPDIR/bad.conf"
+	[ "$status" -eq 2 ]
+	[[ $stderr == *"bad.conf:1:"* ]]
+	[ -z "$output" ]
+}
+
+@test "the Grafana dashboard shows every metric ssdtune metrics prints and no other; the alert rules use only those and node_exporter's file time" {
+	local n bad=0
+	# every family printed: a state applied, a configuration
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	printf 'controller = serial:S4N1SSDT\n' >"$BATS_TEST_TMPDIR/c.conf"
+	run --separate-stderr ssdt metrics --state-dir "$STATE" --config "$BATS_TEST_TMPDIR/c.conf"
+	[ "$status" -eq 0 ]
+	sed -n 's/^# TYPE \([a-z_]*\) .*/\1/p' <<<"$output" | sort -u >"$BATS_TEST_TMPDIR/tool"
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/tool")" -ge 30 ]
+	python3 -c '
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+q = [t["expr"] for p in d["panels"] for t in p.get("targets", [])]
+q += [v["query"]["query"] for v in d["templating"]["list"] if v["type"] == "query"]
+print("\n".join(sorted({n for e in q for n in re.findall(r"\bssdtune_[a-z_]+", e)})))
+' "$REPO/misc/grafana/ssdtune-dashboard.json" >"$BATS_TEST_TMPDIR/dashboard"
+	same_lines "$BATS_TEST_TMPDIR/tool" "$BATS_TEST_TMPDIR/dashboard" \
+		"ssdtune metrics prints %s, which no panel of the dashboard shows" \
+		"the dashboard queries %s, which ssdtune metrics does not print" || bad=1
+	# the rules' metric names, comments aside
+	python3 -c '
+import re, sys
+for line in open(sys.argv[1]):
+    for n in re.findall(r"\b((?:ssdtune|node)_[a-z_]+)\b", line.split("#")[0]):
+        print(n)
+' "$REPO/misc/prometheus/ssdtune.rules.yml" | sort -u >"$BATS_TEST_TMPDIR/rules"
+	grep -q ssdtune_config_controller_attached "$BATS_TEST_TMPDIR/rules"
+	for n in $(grep -vxF -f "$BATS_TEST_TMPDIR/tool" "$BATS_TEST_TMPDIR/rules"); do
+		[ "$n" = node_textfile_mtime_seconds ] && continue
+		echo "the alert rules use $n, which ssdtune metrics does not print"; bad=1
+	done
+	return "$bad"
+}

@@ -71,3 +71,25 @@ assert (v["profile"], v["isolate"], v["io_cores"]) == ("latency", True, 2), v
 assert v["knobs"] == {"coalesce_profile": "adaptive", "power_limit_mw": "9000"}, v
 '
 }
+
+@test "the role installs the packages with apt, dependencies included, never with dpkg -i; with ssdtune-dkms the running kernel's headers first" {
+	local tasks=$REPO/misc/ansible/roles/ssdtune/tasks/install-deb.yml
+	run grep -rn 'dpkg -i' "$REPO/misc/ansible"
+	[ "$status" -eq 1 ] || { echo "$output"; false; }
+	python3 - "$tasks" <<'EOP'
+import sys, yaml
+tasks = yaml.safe_load(open(sys.argv[1]))
+apt = [t for t in tasks if "ansible.builtin.apt" in t]
+assert [sorted(t["ansible.builtin.apt"]) for t in apt] == [
+    ["cache_valid_time", "name", "update_cache"],
+    ["cache_valid_time", "deb", "update_cache"]], apt
+headers, debs = apt
+assert headers["ansible.builtin.apt"]["name"] == "linux-headers-{{ ssdtune_kernel_release }}", headers
+assert any("ssdtune-dkms_" in w for w in headers["when"]), headers
+assert debs["loop"] == "{{ ssdtune_debs }}", debs
+assert tasks.index(headers) < tasks.index(debs)
+EOP
+	# the kernel comes from the facts the example play gathers (min)
+	grep -q 'ansible_facts.kernel' "$REPO/misc/ansible/roles/ssdtune/defaults/main.yml"
+	grep -q 'gather_subset: \[min\]' "$REPO/misc/ansible/playbook.yml"
+}

@@ -33,6 +33,8 @@ setup_file() {
 	      vars:
 	        ssdtune_install: deb
 	        ssdtune_debs: ["$TOOL_DEB"]
+	        # the guest's apt lists stay as the host has them
+	        ssdtune_apt_update_cache: false
 	        ssdtune_controllers: ["serial:$SSDT_VM_NVME_SERIAL"]
 	        ssdtune_profile: latency
 	        ssdtune_knobs: {coalesce_threshold: 7, coalesce_mode: host}

@@ -133,6 +133,8 @@ const struct command set_command = {
 "                                        latency|adaptive|off\n"
 "  power_limit_mw=0..1000000 (0: none) power_limit_mode=hw|host|auto\n"
 "  apst_max_latency_us=0..100000000 (0: APST off)\n"
+"  poll_queues=0..64 (queues without interrupts, for io_uring IOPOLL;\n"
+"                    the I/O queues are made again live)\n"
 "  energy_model=VALUE (format: Documentation/ABI/testing/sysfs-class-ssdtune)\n"
 "Every value is checked before any is written; a bad one writes nothing.\n"
 "The files a knob changes are saved first in the state directory, as\n"

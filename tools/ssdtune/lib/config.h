@@ -6,7 +6,7 @@
  * --config.  One "key = value" a line:
  *
  *	# a comment; also after a blank at the end of a line
- *	controller = serial:S5GXNX0T123456	(repeatable)
+ *	controller = serial:S5GXNX0T123456	(repeatable; none: select nothing)
  *	controller = model:Samsung SSD 990 PRO 2TB
  *	controller = pci:0000:41:00.0
  *	profile = latency		(latency|iops|throughput|balanced)
@@ -74,8 +74,9 @@ void config_init(struct config *c, const char *file);
 int config_line(struct config *c, const char *line, struct lib_err *err);
 
 /*
- * After the last line: is the whole complete (at least one controller)?
- * 0 or -EINVAL with @err filled.
+ * After the last line: does the whole hold together (isolate needs a
+ * profile that keeps I/O cores)?  No controller line is valid: the file
+ * then selects nothing.  0 or -EINVAL with @err filled.
  */
 int config_finish(struct config *c, struct lib_err *err);
 

@@ -10,6 +10,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "lib/config.h"
+#include "lib/ctrls.h"
 #include "lib/knobtab.h"
 #include "lib/prometheus.h"
 #include "lib/ssdtdev.h"
@@ -26,6 +28,7 @@ enum {
 	M_TEMP, M_TEMP_WARN,
 	M_TUNING_INFO, M_TUNING_APPLIED, M_TUNING_SETTINGS, M_TUNING_DRIFTED,
 	M_TUNING_STALE, M_TUNING_DRIFT,
+	M_CONFIG_ATTACHED,
 	M_COUNT
 };
 
@@ -94,6 +97,8 @@ static const struct {
 		"1 if the state was saved before the last reboot (not applied since boot)." },
 	[M_TUNING_DRIFT] = { "ssdtune_tuning_drift", "gauge",
 		"1 if ssdtune verify would find drift (a drifted setting, or a stale state), else 0." },
+	[M_CONFIG_ATTACHED] = { "ssdtune_config_controller_attached", "gauge",
+		"A controller the configuration selects: 1 if it is on ssdtune, 0 if it is still on another driver (driver label) or on none." },
 };
 
 static const char *const ctrl_states[] = { "new", "live", "resetting", "dead", NULL };
@@ -332,8 +337,35 @@ static int metrics_of_tuning(struct metrics *m, const char *dir, struct lib_err 
 	return r ? r : applied(m, "1", t.drifted || t.stale ? "1" : "0");
 }
 
+/* Each controller present that @c selects: on ssdtune or not. */
+static int metrics_of_config(struct metrics *m, const struct config *c,
+			     struct lib_err *err)
+{
+	bool matched[CONFIG_MAX_CTRLS];
+	struct ctrl_id *ids = NULL;
+	char sel[300];
+	int n, i, j, r = 0;
+
+	n = ctrls_configured(c, &ids, matched, err);
+	if (n < 0)
+		return n;
+	for (i = 0; i < n && !r; i++) {
+		const struct ctrl_id *id = &ids[i];
+
+		sel[0] = '\0';
+		for (j = 0; j < c->nctrls; j++)
+			if (c->ctrls[j].line == id->line)
+				snprintf(sel, sizeof(sel), "%s:%s",
+					 config_by_name(c->ctrls[j].by), c->ctrls[j].value);
+		r = add(m, M_CONFIG_ATTACHED, ctrl_on_ssdtune(id) ? "1" : "0", 3,
+			"pci_address", id->bdf, "driver", id->driver, "selector", sel);
+	}
+	free(ids);
+	return r ? lib_enomem(err) : 0;
+}
+
 int metrics_gather(struct metrics *m, const char *state_dir,
-		   struct lib_err *err)
+		   const struct config *c, struct lib_err *err)
 {
 	int *ids = NULL, n, i, r = 0;
 
@@ -358,6 +390,8 @@ int metrics_gather(struct metrics *m, const char *state_dir,
 	r = metrics_of_tuning(m, state_dir, err);
 	if (r == -ENOMEM)
 		return lib_enomem(err);
+	if (!r && c)
+		r = metrics_of_config(m, c, err);
 	return r;
 }
 

@@ -3,8 +3,9 @@
  * The driver's counters and settings, and the tuning's state, as
  * Prometheus metrics (text exposition format 0.0.4), for node_exporter's
  * textfile collector.  Read from /sys/class/ssdtune (every controller and
- * queue) and the state directory (the applied profile, and whether verify
- * would find drift).  Names follow Prometheus conventions: the ssdtune_
+ * queue), the state directory (the applied profile, and whether verify
+ * would find drift) and the configuration (are the controllers it selects
+ * on ssdtune).  Names follow Prometheus conventions: the ssdtune_
  * prefix, base units (seconds, watts, celsius) in the name, _total on
  * counters; an enumeration is one sample per value, 1 for the current one.
  * Documentation/fleet.md lists them.  Reads only; writes only the output
@@ -15,6 +16,7 @@
 
 #include <stdio.h>
 
+#include "lib/config.h"
 #include "lib/error.h"
 
 #define METRIC_MAX_LABELS	6
@@ -39,13 +41,14 @@ struct metrics {
 };
 
 /*
- * Read every ssdtune controller and the state in @state_dir into @m.  A
- * file a controller cannot answer now (temperature, power state) leaves
- * its sample out.  0 or -errno with @err filled; metrics_free() in every
- * case.
+ * Read every ssdtune controller and the state in @state_dir into @m, and
+ * with a configuration @c (NULL: none) whether each controller present
+ * that it selects is on ssdtune.  A file a controller cannot answer now
+ * (temperature, power state) leaves its sample out.  0 or -errno with
+ * @err filled; metrics_free() in every case.
  */
 int metrics_gather(struct metrics *m, const char *state_dir,
-		   struct lib_err *err);
+		   const struct config *c, struct lib_err *err);
 void metrics_free(struct metrics *m);
 
 /* The exposition text of @m to @f.  0 or -errno (a write failed). */

@@ -102,7 +102,7 @@ static void test_render(void)
 static int gather(struct metrics *m, const char *dir, struct lib_err *err)
 {
 	memset(err, 0, sizeof(*err));
-	return metrics_gather(m, dir, err);
+	return metrics_gather(m, dir, NULL, err);
 }
 
 static void test_families(void)
