@@ -30,6 +30,7 @@ void test_prometheus(void);
 void test_dropin(void);
 void test_cgroup(void);
 void test_blkdev(void);
+void test_trust(void);
 
 /*
  * Files for the tests that need some (scratch.c): each directory is

@@ -29,6 +29,7 @@ int main(void)
 	test_dropin();
 	test_cgroup();
 	test_blkdev();
+	test_trust();
 	scratch_remove();
 	return tap_done();
 }
