@@ -5,9 +5,12 @@
  */
 #include "tap.h"
 #include "tests.h"
+#include "lib/state.h"
 
 int main(void)
 {
+	/* the saved states of the tests name files of the scratch tree */
+	state_allow_under(scratch_root());
 	test_bdf();
 	test_parse();
 	test_cpuset();
