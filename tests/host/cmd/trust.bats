@@ -127,3 +127,70 @@ ExecStartPre=/bin/sh -c id" dropin
 	[ "$(fx_sum)" != "$saved" ]
 }
 
+# The stand-in fio of bench.bats, on the default fixture (ssdt0n1).
+bench_host() {
+	rm -rf "$BATS_TEST_TMPDIR/sys" "$BATS_TEST_TMPDIR/proc"
+	PFX=
+	make_fixture
+	export PATH="$BATS_TEST_DIRNAME/../fixtures/bench-bin:$PATH"
+	export FAKE_FIO_LOG=$BATS_TEST_TMPDIR/fio.log
+	export FAKE_FIO_STATE=$BATS_TEST_TMPDIR/fio.state
+}
+
+@test "bench --out into a 0777 directory, another user's, or one whose jobs/ others can write: one line, exit 1, no job file, fio never run" {
+	local out=$BATS_TEST_TMPDIR/out
+	bench_host
+	mkdir "$out"
+	chmod 0777 "$out"
+	run --separate-stderr ssdt bench ssdt0n1 --bs 4k --qd 1 --rounds 3 --runtime 1 --out "$out"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[[ "$stderr" == *"refusing bench output directory $out: mode 0777 lets group or others write it"* ]]
+	[ -z "$(ls -A "$out")" ] && [ ! -s "$FAKE_FIO_LOG" ]
+	chmod 0755 "$out"
+	chown 65534 "$out"
+	run --separate-stderr ssdt bench ssdt0n1 --bs 4k --qd 1 --rounds 3 --runtime 1 --out "$out"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[[ "$stderr" == *"refusing bench output directory $out: owned by uid 65534, not root"* ]]
+	chown 0 "$out"
+	# another user's jobs/ could hold an exec_prerun= of theirs
+	mkdir -m 0777 "$out/jobs"
+	run --separate-stderr ssdt bench ssdt0n1 --bs 4k --qd 1 --rounds 3 --runtime 1 --out "$out"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[[ "$stderr" == *"refusing bench output directory $out/jobs: mode 0777"* ]]
+	[ -z "$(ls -A "$out/jobs")" ] && [ ! -s "$FAKE_FIO_LOG" ]
+}
+
+@test "bench without --out: a new 0700 directory of a name nobody could make first; a planted job file link is not followed" {
+	local out=$BATS_TEST_TMPDIR/out victim=$BATS_TEST_TMPDIR/victim
+	bench_host
+	mkdir "$BATS_TEST_TMPDIR/cwd"
+	cd "$BATS_TEST_TMPDIR/cwd"
+	run --separate-stderr ssdt bench ssdt0n1 --bs 4k --qd 1 --rounds 3 --runtime 1
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	d=$(echo ssdtune-bench-*)
+	[[ "$d" =~ ^ssdtune-bench-[0-9]{8}T[0-9]{6}Z-[A-Za-z0-9]{6}$ ]]
+	[ "$(stat -c '%a %u' "$d")" = "700 0" ] && [ -f "$d/bench.json" ]
+	[ "$(stat -c %a "$d/jobs")" = 700 ] && [ "$(stat -c %a "$d/raw")" = 700 ]
+	# a second run into the same --out writes each job file anew,
+	# even where a link stands in its place
+	echo mine >"$victim"
+	mkdir -m 0700 "$out" "$out/jobs"
+	ln -s "$victim" "$out/jobs/randread-4k-t1q1.fio"
+	run --separate-stderr ssdt bench ssdt0n1 --bs 4k --qd 1 --rounds 3 --runtime 1 --out "$out"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(cat "$victim")" = mine ]
+	[ -f "$out/jobs/randread-4k-t1q1.fio" ] && [ ! -L "$out/jobs/randread-4k-t1q1.fio" ]
+}
+
+@test "bench --ab keeps its state in apply's state directory, which it checks as apply does" {
+	bench_host
+	export SSDTUNE_BENCH_SELF=$BATS_TEST_DIRNAME/../fixtures/bench-bin/ssdtune-self
+	run --separate-stderr ssdt --json bench ssdt0n1 --ab latency --bs 4k --qd 1 \
+		--rounds 3 --runtime 1 --out "$BATS_TEST_TMPDIR/out"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(json .ab_state_dir)" = "$BATS_TEST_TMPDIR/default-state/bench-ab" ]
+	[ "$(stat -c %a "$BATS_TEST_TMPDIR/default-state")" = 700 ]
+}
