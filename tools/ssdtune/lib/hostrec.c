@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "lib/hostrec.h"
+#include "lib/parse.h"
 #include "lib/trust.h"
 #include "uapi/linux/ssdtune.h"
 
@@ -529,7 +530,7 @@ static const char *kind(mode_t m)
 
 static int replay_link(struct replay *p, int dfd, const char *name, int depth)
 {
-	char target[PATH_MAX];
+	char target[PATH_MAX], shown[256];
 	const char *t = target;
 	bool named = false;
 	ssize_t n = readlinkat(dfd, name, target, sizeof(target) - 1);
@@ -538,9 +539,10 @@ static int replay_link(struct replay *p, int dfd, const char *name, int depth)
 		return lib_errf(p->err, errno, "--root %s: cannot read the link %s: %s",
 				p->dir, p->rel, strerror(errno));
 	target[n] = '\0';
+	escape_value(target, shown, sizeof(shown));
 	if (target[0] == '/')
 		return lib_errf(p->err, EPERM, "--root %s: refusing the link %s -> %s: a recording's links are relative",
-				p->dir, p->rel, target);
+				p->dir, p->rel, shown);
 	while (*t) {
 		size_t len;
 
@@ -549,7 +551,7 @@ static int replay_link(struct replay *p, int dfd, const char *name, int depth)
 		if (len == 2 && !strncmp(t, "..", 2)) {
 			if (named || --depth < 0)
 				return lib_errf(p->err, EPERM, "--root %s: refusing the link %s -> %s: it leads outside the recording",
-						p->dir, p->rel, target);
+						p->dir, p->rel, shown);
 		} else if (len && !(len == 1 && *t == '.')) {
 			named = true;
 		}
@@ -570,12 +572,14 @@ static int replay_walk(struct replay *p, int dfd, int depth)
 		return lib_errf(p->err, errno, "--root %s: cannot read %s: %s", p->dir,
 				p->rel, strerror(errno));
 	while (!ret && (de = readdir(d))) {
+		char name[4 * NAME_MAX + 1];
 		struct stat st;
 		int sub;
 
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		snprintf(p->rel + at, sizeof(p->rel) - at, "/%s", de->d_name);
+		snprintf(p->rel + at, sizeof(p->rel) - at, "/%s",
+			 escape_value(de->d_name, name, sizeof(name)));
 		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW)) {
 			ret = lib_errf(p->err, errno, "--root %s: cannot read %s: %s", p->dir,
 				       p->rel, strerror(errno));

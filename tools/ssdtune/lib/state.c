@@ -16,6 +16,7 @@
 
 #include "lib/dropin.h"
 #include "lib/error.h"
+#include "lib/parse.h"
 #include "lib/planner.h"
 #include "lib/state.h"
 #include "lib/trust.h"
@@ -334,9 +335,13 @@ static int entry_load(struct state *s, struct json_object *e, const char *p,
 	if (vec < -1 || (vec >= 0 && (!pci || bdf_parse(pci, &b))))
 		return lib_errf(err, EINVAL, "%s: malformed entry %zu (vector %d without a PCI address)",
 				p, i, vec);
-	if (!state_path_allowed(path, type))
+	if (!state_path_allowed(path, type)) {
+		char shown[256];
+
 		return lib_errf(err, EPERM, "refusing state file %s: entry %zu names %s%s, which apply never writes",
-				p, i, type == TYPE_DROPIN ? "the drop-in " : "", path);
+				p, i, type == TYPE_DROPIN ? "the drop-in " : "",
+				escape_value(path, shown, sizeof(shown)));
+	}
 	if (state_add(s, key, path, old, val, pci, vec) ||
 	    state_identity(&s->e[s->n - 1], str(e, "serial"), str(e, "model")))
 		return lib_enomem(err);
