@@ -399,18 +399,18 @@ static void test_trusted(void)
 	unlink(p);
 	snprintf(q, sizeof(q), "%s/elsewhere.json", dir);
 	scratch_put(dir, "elsewhere.json", "{\"entries\": []}\n");
-	symlink(q, p);
+	CHECK(!symlink(q, p), "state.json planted as a link");
 	CHECK(state_load(dir, &s, &err) == -EPERM && strstr(err.msg, "is a symbolic link"),
 	      "state_load: a state file that is a link is refused");
 	unlink(p);
 	snprintf(p, sizeof(p), "%s/lock", dir);
-	symlink(q, p);
+	CHECK(!symlink(q, p), "lock planted as a link");
 	CHECK(state_lock(dir, &err) == -EPERM && strstr(err.msg, "is a symbolic link"),
 	      "state_lock: a lock file that is a link is refused, its target untouched");
 	unlink(p);
 	snprintf(s.profile, sizeof(s.profile), "x");
 	snprintf(p, sizeof(p), "%s/" STATE_FILE ".tmp", dir);
-	symlink(q, p);
+	CHECK(!symlink(q, p), "state.json.tmp planted as a link");
 	CHECK(!state_save(dir, &s, &err) &&
 	      !strcmp(scratch_get(dir, "elsewhere.json", q, sizeof(q)), "{\"entries\": []}\n"),
 	      "state_save: a planted temporary link is removed, not followed");

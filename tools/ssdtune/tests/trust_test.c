@@ -96,7 +96,7 @@ static void test_dirs(void)
 		close(fd);
 	chmod(dir, 0700);
 	snprintf(q, sizeof(q), "%s/link", dir);
-	symlink("below", q);
+	CHECK(!symlink("below", q), "a link to the directory below");
 	CHECK(trust_dir_open(q, "state directory", &err) == -EPERM &&
 	      strstr(err.msg, "it is a symbolic link"), "a link is refused");
 	snprintf(q, sizeof(q), "%s/none", dir);
