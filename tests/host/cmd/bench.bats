@@ -357,10 +357,11 @@ make_knobs() {
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	[ "$(cut -d' ' -f1-2 "$FAKE_FIO_LOG" | tr '\n' ';')" = \
 	  "randread-4k-t1q1 rw=randread;randread-4k-t1q1 rw=randread;randread-4k-t1q1 rw=randread;apply --profile;randread-4k-t1q1 rw=randread;randread-4k-t1q1 rw=randread;randread-4k-t1q1 rw=randread;revert --state-dir;" ]
-	# the bench's device only, and a state directory of the bench's own:
+	# the bench's device only, and a state directory of the bench's own
+	# inside apply's (never beside the output, which may be anywhere):
 	# its revert puts back what the admin had applied
-	grep -qx "apply --profile latency --state-dir $OUT/ab-state 0000:42:00.0" "$FAKE_FIO_LOG"
-	grep -qx "revert --state-dir $OUT/ab-state" "$FAKE_FIO_LOG"
+	grep -qx "apply --profile latency --state-dir $BATS_TEST_TMPDIR/default-state/bench-ab 0000:42:00.0" "$FAKE_FIO_LOG"
+	grep -qx "revert --state-dir $BATS_TEST_TMPDIR/default-state/bench-ab" "$FAKE_FIO_LOG"
 	[ -f "$OUT/baseline/bench.json" ]
 	[ -f "$OUT/tuned/bench.json" ]
 	[[ "$output" == *"A: $OUT/baseline/bench.json"* ]]
@@ -374,7 +375,7 @@ make_knobs() {
 	[ "$status" -eq 130 ]
 	assert_one_error_line
 	[[ "$stderr" == "ssdtune: interrupted by signal 2: interrupted before round 2 of randread-4k-t1q1 (what apply changed is reverted)" ]]
-	[ "$(tail -1 "$FAKE_FIO_LOG")" = "revert --state-dir $OUT/ab-state" ]
+	[ "$(tail -1 "$FAKE_FIO_LOG")" = "revert --state-dir $BATS_TEST_TMPDIR/default-state/bench-ab" ]
 	[ "$(grep -c rw=randread "$FAKE_FIO_LOG")" = 4 ]
 }
 
@@ -385,7 +386,7 @@ make_knobs() {
 	[ "$status" -eq 1 ]
 	assert_one_error_line
 	[[ "$stderr" == "ssdtune: ssdtune apply --profile latency failed (exit 137) and was reverted; the baseline is in $OUT/baseline" ]]
-	[ "$(tail -1 "$FAKE_FIO_LOG")" = "revert --state-dir $OUT/ab-state" ]
+	[ "$(tail -1 "$FAKE_FIO_LOG")" = "revert --state-dir $BATS_TEST_TMPDIR/default-state/bench-ab" ]
 }
 
 @test "--ab without apply/revert commands fails with one clear line before measuring" {

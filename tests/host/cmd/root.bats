@@ -63,16 +63,113 @@ fixture_topology() {
 	[[ "$(json .storage.0.pci_address)" =~ ^0000: ]]
 }
 
-@test "topology --save into a directory that is not empty: one line, exit 1, nothing written" {
-	mkdir "$BATS_TEST_TMPDIR/full"
+# A checksum of tree DIR: names, kinds, modes, link targets and contents.
+tree_sum() {
+	(cd "$1" && find . -printf '%p %y %m %l\n' | LC_ALL=C sort &&
+		find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r md5sum) | md5sum
+}
+
+@test "topology --save refuses a directory that is there already, empty, full or a link: one line, exit 1, nothing written" {
+	mkdir "$BATS_TEST_TMPDIR/empty" "$BATS_TEST_TMPDIR/full" "$BATS_TEST_TMPDIR/target"
 	echo keep >"$BATS_TEST_TMPDIR/full/a"
-	run --separate-stderr ssdt topology --save "$BATS_TEST_TMPDIR/full"
-	[ "$status" -eq 1 ]
-	assert_one_error_line
-	[[ "$stderr" == *"is not empty"* ]]
-	[ "$(ls -A "$BATS_TEST_TMPDIR/full")" = a ]
+	ln -s target "$BATS_TEST_TMPDIR/link"
+	for d in empty full link; do
+		run --separate-stderr ssdt topology --save "$BATS_TEST_TMPDIR/$d"
+		[ "$status" -eq 1 ] || { echo "$d: $status"; false; }
+		assert_one_error_line
+		[[ "$stderr" == *"refusing recording directory $BATS_TEST_TMPDIR/$d: it exists already"* ]]
+	done
+	[ -z "$(ls -A "$BATS_TEST_TMPDIR/empty")" ] && [ -z "$(ls -A "$BATS_TEST_TMPDIR/target")" ]
+	[ "$(ls -A "$BATS_TEST_TMPDIR/full")" = a ] && [ "$(cat "$BATS_TEST_TMPDIR/full/a")" = keep ]
+	[ "$(readlink "$BATS_TEST_TMPDIR/link")" = target ]
 	run --separate-stderr ssdt topology --save ""
 	[ "$status" -eq 2 ]
+}
+
+@test "topology --save follows no planted link: proc/cmdline to a root file in a pre-made directory is left alone; a new recording is root's, 0700" {
+	local pre=$BATS_TEST_TMPDIR/pre victim=$BATS_TEST_TMPDIR/victim rec=$BATS_TEST_TMPDIR/rec
+	make_topo vm
+	# what another user prepares in /tmp: an empty directory, then a
+	# proc/cmdline link to a root-owned 0600 file, and a proc link
+	# that would redirect the whole subtree
+	echo secret >"$victim"
+	chmod 0600 "$victim"
+	mkdir -p "$pre/proc" "$BATS_TEST_TMPDIR/elsewhere"
+	ln -s "$victim" "$pre/proc/cmdline"
+	ln -s "$BATS_TEST_TMPDIR/elsewhere" "$pre/sys"
+	run --separate-stderr ssdt topology --save "$pre"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[[ "$stderr" == *"it exists already"* ]]
+	[ "$(cat "$victim")" = secret ] && [ "$(stat -c %a "$victim")" = 600 ]
+	[ -z "$(ls -A "$BATS_TEST_TMPDIR/elsewhere")" ]
+	[ "$(readlink "$pre/proc/cmdline")" = "$victim" ]
+	# a new one: the directory 0700 and root's, the files with the
+	# modes they have on the host, no link but those of /sys
+	run --separate-stderr ssdt topology --save "$rec"
+	[ "$status" -eq 0 ]
+	[ "$(stat -c '%a %u' "$rec")" = "700 0" ]
+	[ "$(stat -c %a "$rec/proc")" = 755 ] && [ -f "$rec/proc/cmdline" ] && [ ! -L "$rec/proc/cmdline" ]
+	[ "$(stat -c %a "$rec/ssdtune-recording.txt")" = 644 ]
+	[ -z "$(find "$rec" -type l -lname '/*')" ]
+}
+
+# A recording of the vm fixture in $BATS_TEST_TMPDIR/rec, to spoil.
+recording() {
+	make_topo vm
+	REC=$BATS_TEST_TMPDIR/rec
+	mkdir "$REC"
+	cp -a "$FX" "$REC/sys" && cp -a "$PFX" "$REC/proc"
+	run --separate-stderr "$SSDTUNE" --root "$REC" topology --json
+	[ "$status" -eq 0 ]
+}
+
+# --root $REC topology: refused in one line, exit 1, with MESSAGE, the
+# recording as it was, and nothing opened (a FIFO would block a reader).
+refused_replay() {	# refused_replay MESSAGE
+	local before
+	before=$(tree_sum "$REC")
+	run --separate-stderr timeout 20 "$SSDTUNE" --root "$REC" topology
+	[ "$status" -eq 1 ] || { echo "status $status: $stderr"; return 1; }
+	assert_one_error_line
+	[[ "$stderr" == *"$1"* ]] || { echo "stderr: $stderr"; return 1; }
+	[ "$(tree_sum "$REC")" = "$before" ]
+}
+
+@test "--root refuses a recording with a link that leads outside it: climbing out of sys, absolute, or '..' after a name" {
+	local cpu
+	recording
+	cpu=$REC/sys/devices/system/cpu
+	ln -s ../../../../etc "$cpu/out"
+	refused_replay "refusing the link sys/devices/system/cpu/out -> ../../../../etc: it leads outside the recording"
+	rm "$cpu/out"
+	ln -s /etc/shadow "$cpu/abs"
+	refused_replay "refusing the link sys/devices/system/cpu/abs -> /etc/shadow: a recording's links are relative"
+	rm "$cpu/abs"
+	# cpu/up is ../.. (sys/devices), so cpu/up/../../.. would be above sys
+	ln -s ../.. "$cpu/up"
+	ln -s up/../../.. "$cpu/via"
+	refused_replay "refusing the link sys/devices/system/cpu/via -> up/../../..: it leads outside the recording"
+	rm "$cpu/up" "$cpu/via"
+	ln -s ../../../../proc "$REC/proc/irq/out"
+	refused_replay "refusing the link proc/irq/out -> ../../../../proc: it leads outside the recording"
+	rm "$REC/proc/irq/out"
+	ln -s /etc/hostname "$REC/proc/cmdline.new" && mv "$REC/proc/cmdline.new" "$REC/proc/cmdline"
+	refused_replay "refusing proc/cmdline: a link where a recording has a directory or a file"
+	rm -r "$REC/sys" && ln -s "$FX" "$REC/sys"
+	refused_replay "refusing sys: a link where a recording has a directory or a file"
+}
+
+@test "--root refuses a recording with a FIFO or a device node: named, never opened" {
+	recording
+	mkfifo "$REC/sys/devices/system/cpu/online.fifo"
+	refused_replay "refusing sys/devices/system/cpu/online.fifo: a FIFO (a recording holds only directories, regular files and links)"
+	rm "$REC/sys/devices/system/cpu/online.fifo"
+	mknod "$REC/proc/irq/zero" c 1 5
+	refused_replay "refusing proc/irq/zero: a character device"
+	rm "$REC/proc/irq/zero"
+	rm "$REC/proc/interrupts" && mkfifo "$REC/proc/interrupts"
+	refused_replay "refusing proc/interrupts: a FIFO"
 }
 
 @test "--root of what is no recording, and --root for a command that changes the host: usage errors, nothing read" {

@@ -433,7 +433,7 @@ bench_env() {
 	FAKE_APPLY_EXIT=137 run --separate-stderr ssdt --json bench ssdt0n1 --ab latency --bs 4k \
 		--qd 1 --rounds 3 --runtime 1 --out "$OUT.2"
 	json_err bench 1
-	[ "$(json .ab_state_dir)" = "$OUT.2/ab-state" ]
+	[ "$(json .ab_state_dir)" = "$BATS_TEST_TMPDIR/default-state/bench-ab" ]
 }
 
 @test "schema: metrics on the fixtures, with a profile applied, to a file; its errors" {

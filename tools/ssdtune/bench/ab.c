@@ -10,8 +10,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bench/engine.h"
+#include "lib/state.h"
 
 /* `ssdtune A B C [DEVICE]` as a subprocess, with --state-dir @dir.
  * SSDTUNE_BENCH_SELF names another program (the host tests' stand-in). */
@@ -51,17 +53,20 @@ int bench_ab(struct bench *b, const char *profile, const char *base,
 {
 	char pa[PATH_MAX], pb[PATH_MAX], dir[PATH_MAX];
 	struct json_object *rep = NULL, *cmp;
-	const char *slash;
 	int rc, rrc;
 
 	/* A state directory of the bench's own (unless --state-dir): its
-	 * revert restores what the admin had, applied profile or not. */
-	slash = strrchr(base, '/');
-	if (b->set->state_dir)
+	 * revert restores what the admin had, applied profile or not.  It
+	 * sits in apply's (STATE/bench-ab), which apply checks as its own;
+	 * never beside the output, which may be anywhere. */
+	if (b->set->state_dir) {
 		snprintf(dir, sizeof(dir), "%s", b->set->state_dir);
-	else
-		snprintf(dir, sizeof(dir), "%.*s/ab-state",
-			 slash ? (int)(slash - base) : 1, slash ? base : ".");
+	} else {
+		if (mkdir(state_dir_env(), 0700) && errno != EEXIST)
+			return lib_errf(err, errno, "cannot create state directory %s: %s",
+					state_dir_env(), strerror(errno));
+		snprintf(dir, sizeof(dir), "%s/bench-ab", state_dir_env());
+	}
 	json_object_object_add(out, "ab_state_dir", json_object_new_string(dir));
 	rc = bench_run(b, base, &rep, err);
 	json_object_put(rep);

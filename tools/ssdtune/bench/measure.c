@@ -10,10 +10,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench/engine.h"
 #include "bench/stats.h"
 #include "lib/state.h"
+#include "lib/trust.h"
 #include "lib/tune.h"
 #include "uapi/linux/ssdtune.h"
 
@@ -144,6 +146,7 @@ void bench_timestamp(char *buf, size_t len, const char *fmt)
 	strftime(buf, len, fmt, &tm);
 }
 
+/* @path and the directories above it; the last one 0700. */
 static int mkdirs(const char *path)
 {
 	char buf[PATH_MAX], *p;
@@ -157,8 +160,33 @@ static int mkdirs(const char *path)
 			return -errno;
 		*p = '/';
 	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
+	if (mkdir(buf, 0700) && errno != EEXIST)
 		return -errno;
+	return 0;
+}
+
+/*
+ * The output directory @dir and its raw/ and jobs/, made where missing,
+ * each root's and writable by nobody else (lib/trust.h): fio reads its
+ * job files from jobs/, and a job file runs what its exec_prerun= says.
+ */
+static int output_dirs(const char *dir, struct lib_err *err)
+{
+	static const char *const subs[] = { "", "/raw", "/jobs" };
+	char p[PATH_MAX];
+	size_t i;
+	int rc;
+
+	for (i = 0; i < sizeof(subs) / sizeof(subs[0]); i++) {
+		snprintf(p, sizeof(p), "%s%s", dir, subs[i]);
+		rc = mkdirs(p);
+		if (rc)
+			return lib_errf(err, -rc, "cannot create %s: %s", p, strerror(-rc));
+		rc = trust_dir_open(p, "bench output directory", err);
+		if (rc < 0)
+			return rc;
+		close(rc);
+	}
 	return 0;
 }
 
@@ -167,18 +195,16 @@ int bench_run(struct bench *b, const char *dir, struct json_object **out,
 {
 	const struct bench_settings *o = b->set;
 	struct json_object *rep = json_object_new_object(), *cj;
-	char p[PATH_MAX], when[32];
+	char when[32];
 	int i, rc;
 
 	*out = rep;
 	rc = place(b, err);
 	if (rc)
 		return rc;
-	snprintf(p, sizeof(p), "%s/raw", dir);
-	rc = mkdirs(p);
-	snprintf(p, sizeof(p), "%s/jobs", dir);
-	if (rc || (rc = mkdirs(p)))
-		return lib_errf(err, -rc, "cannot create %s: %s", p, strerror(-rc));
+	rc = output_dirs(dir, err);
+	if (rc)
+		return rc;
 	bench_timestamp(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ");
 	json_object_object_add(rep, "command", json_object_new_string("bench"));
 	json_object_object_add(rep, "version", json_object_new_string(SSDTUNE_VERSION));

@@ -402,8 +402,13 @@ static int cmd_bench(const struct command *cmd, struct cli *cli)
 			snprintf(dir, sizeof(dir), "%s", out_dir);
 		else
 			bench_timestamp(dir, sizeof(dir),
-					"ssdtune-bench-%Y%m%dT%H%M%SZ");
-		if (ab_profile)
+					"ssdtune-bench-%Y%m%dT%H%M%SZ-XXXXXX");
+		/* the default is new and 0700: a name nobody could guess and
+		 * prepare beforehand in a shared directory */
+		if (!out_dir && !cli->dry_run && !mkdtemp(dir))
+			rc = out_fail(EXIT_REFUSED, "cannot create %s: %s", dir,
+				      strerror(errno));
+		else if (ab_profile)
 			rc = ab(&b, dir, cli);
 		else if (cli->dry_run)
 			rc = dry_run(&b, cli->json);
@@ -444,7 +449,8 @@ const struct command bench_command = {
 "                     blkdiscard\n"
 "  --precondition     write the device twice, sequential 128k, first\n"
 "  --suite S          quick (default), pts-iops, pts-throughput, pts-latency\n"
-"  --out DIR          where the report goes (default ./ssdtune-bench-TIME)\n"
+"  --out DIR          where the report goes: root's, written by nobody else\n"
+"                     (default a new ./ssdtune-bench-TIME-XXXXXX, mode 0700)\n"
 "  --cpus LIST        run fio on these CPUs (default: the I/O cores the\n"
 "                     applied profile plans for the device, if one is applied)\n"
 "  --temp-warn C      mark a round suspect at this temperature (default: the\n"

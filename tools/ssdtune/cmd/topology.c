@@ -656,8 +656,9 @@ const struct command topology_command = {
 "are kernel-managed); cpuidle states, cpufreq governor/EPP, turbo, and\n"
 "whether irqbalance runs.  Changes nothing on the host.\n"
 "  --save DIR  also record the files of /sys and /proc read for this into\n"
-"              the new directory DIR, to send with a bug report: anyone\n"
-"              can replay it with 'ssdtune --root DIR topology' or 'plan'\n",
+"              the new directory DIR (made 0700; one that is there is\n"
+"              refused), to send with a bug report: anyone can replay\n"
+"              it with 'ssdtune --root DIR topology' or 'plan'\n",
 	.flags = CMD_REPLAY,
 	.min_args = 0, .max_args = 0,
 	.run = cmd_topology,

@@ -23,9 +23,13 @@ struct hostrec_stats {
 };
 
 /*
- * Record this host into @dir, which must not exist or be empty (it is
- * created 0755).  0, or -errno with @err; a file the kernel refuses to
- * read (write-only, EIO, EINVAL) is left out and counted in @st.
+ * Record this host into @dir, which must not exist: it is made 0700 and
+ * stays so (an existing one, or a link, is refused: another user could
+ * have prepared it).  Every file is created below its fd, O_EXCL and
+ * O_NOFOLLOW, 0600 until all is written; then each gets the mode of the
+ * file it copies, the directories below @dir 0755.  0, or -errno with
+ * @err; a file the kernel refuses to read (write-only, EIO, EINVAL) is
+ * left out and counted in @st.
  */
 int hostrec_save(const char *dir, struct hostrec_stats *st, struct lib_err *err);
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The saved state: load, atomic save, lock, remove. */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,9 +14,12 @@
 
 #include <json-c/json.h>
 
+#include "lib/dropin.h"
 #include "lib/error.h"
+#include "lib/parse.h"
 #include "lib/planner.h"
 #include "lib/state.h"
+#include "lib/trust.h"
 
 const char *state_dir_env(void)
 {
@@ -23,18 +28,62 @@ const char *state_dir_env(void)
 	return env && env[0] ? env : STATE_DIR_DEFAULT;
 }
 
+/* The state directory @dir, open and trusted (lib/trust.h); made 0700
+ * first if @create.  The fd, or -errno with @err (-ENOENT: not there). */
+static int state_dir_open(const char *dir, bool create, struct lib_err *err)
+{
+	if (create && mkdir(dir, 0700) && errno != EEXIST)
+		return lib_errf(err, errno, "cannot create state directory %s: %s",
+				dir, strerror(errno));
+	return trust_dir_open(dir, "state directory", err);
+}
+
+/* @name in the state directory open on @dfd, for reading: a regular file
+ * of root's that nobody else can write.  The fd, -ENOENT (@err
+ * untouched), or -errno with @err filled. */
+static int state_file_open(int dfd, const char *dir, const char *name,
+			   int flags, struct lib_err *err)
+{
+	char p[PATH_MAX];
+	int fd = openat(dfd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), r;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return -ENOENT;
+		if (errno == ELOOP)
+			return lib_errf(err, EPERM, "refusing state file %s: it is a symbolic link", p);
+		return lib_errf(err, errno, "cannot read %s: %s", p, strerror(errno));
+	}
+	r = trust_file_check(fd, p, "state file", err);
+	if (r) {
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
 int state_lock(const char *dir, struct lib_err *err)
 {
 	char p[PATH_MAX];
-	int fd;
+	int dfd, fd;
 
-	if (mkdir(dir, 0700) && errno != EEXIST)
-		return lib_errf(err, errno, "cannot create state directory %s: %s",
-				dir, strerror(errno));
+	dfd = state_dir_open(dir, true, err);
+	if (dfd < 0)
+		return dfd;
 	snprintf(p, sizeof(p), "%s/lock", dir);
-	fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	/* made once and kept (state_remove()): a new one, or the one there
+	 * if it is a file of root's */
+	fd = openat(dfd, "lock", O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 && errno == EEXIST)
+		fd = state_file_open(dfd, dir, "lock", O_RDWR, err);
+	else if (fd < 0)
+		fd = lib_errf(err, errno, "cannot open %s: %s", p, strerror(errno));
+	close(dfd);
+	if (fd == -ENOENT)
+		return lib_errf(err, ENOENT, "cannot open %s: it went as it was opened", p);
 	if (fd < 0)
-		return lib_errf(err, errno, "cannot open %s: %s", p, strerror(errno));
+		return fd;
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		int e = errno;
 
@@ -44,6 +93,24 @@ int state_lock(const char *dir, struct lib_err *err)
 					p);
 		return lib_errf(err, e, "cannot lock %s: %s", p, strerror(e));
 	}
+	return fd;
+}
+
+/* DIR/STATE_FILE for reading, from a trusted directory: the fd,
+ * -ENOENT (nothing saved; @err untouched), or -errno with @err. */
+static int state_open(const char *dir, struct lib_err *err)
+{
+	struct lib_err e = { 0 };
+	int dfd = state_dir_open(dir, false, &e), fd;
+
+	if (dfd == -ENOENT)
+		return -ENOENT;
+	if (dfd < 0) {
+		*err = e;
+		return dfd;
+	}
+	fd = state_file_open(dfd, dir, STATE_FILE, O_RDONLY, err);
+	close(dfd);
 	return fd;
 }
 
@@ -61,20 +128,27 @@ int state_boot_id(char *buf, size_t len)
 	return r < 0 ? r : buf[0] ? 0 : -ENODATA;
 }
 
-int state_read_raw(const char *path, char *buf, size_t len)
+/* All of @fd, up to @len - 1 bytes, NUL-terminated.  0 or -errno. */
+static int read_all(int fd, char *buf, size_t len)
 {
 	size_t used = 0;
 	ssize_t n = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	while (used + 1 < len && (n = read(fd, buf + used, len - 1 - used)) > 0)
+		used += (size_t)n;
+	buf[used] = '\0';
+	return n < 0 ? -errno : 0;
+}
+
+int state_read_raw(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), r;
 
 	if (fd < 0)
 		return -errno;
-	while (used + 1 < len && (n = read(fd, buf + used, len - 1 - used)) > 0)
-		used += (size_t)n;
-	n = n < 0 ? -errno : 0;
+	r = read_all(fd, buf, len);
 	close(fd);
-	buf[used] = '\0';
-	return (int)n;
+	return r;
 }
 
 int state_set(char **field, const char *val)
@@ -189,8 +263,57 @@ static const char *str(struct json_object *o, const char *k)
 	return json_object_get_string(v);
 }
 
+/* What apply, set and attach write, hence all that revert may write
+ * back: prefixes, then patterns of a whole path. */
+static const char *const allowed_under[] = {
+	"/proc/irq/", "/sys/devices/system/cpu/", "/sys/class/ssdtune/",
+	"/sys/fs/cgroup/", "/sys/devices/virtual/workqueue/",
+};
+static const char *extra_under;	/* state_allow_under() */
+
+/* No empty, "." or ".." component: a prefix means what it says. */
+static bool path_plain(const char *path)
+{
+	const char *c = path;
+
+	if (*c != '/')
+		return false;
+	while (*c == '/') {
+		size_t n = strcspn(++c, "/");
+
+		if (!n || (n == 1 && c[0] == '.') || (n == 2 && !strncmp(c, "..", 2)))
+			return false;
+		c += n;
+	}
+	return !*c;
+}
+
+void state_allow_under(const char *prefix)
+{
+	extra_under = prefix;
+}
+
+bool state_path_allowed(const char *path, int type)
+{
+	size_t i;
+
+	if (!path_plain(path))
+		return false;
+	if (type == TYPE_DROPIN)
+		return !strcmp(path, IRQBALANCE_DROPIN) || !strcmp(path, GRUB_DROPIN);
+	if (type == TYPE_CONTROLLER || type == TYPE_PARTITION)
+		return !strncmp(path, "/sys/fs/cgroup/", 15);
+	if (extra_under && !strncmp(path, extra_under, strlen(extra_under)) &&
+	    path[strlen(extra_under)] == '/')
+		return true;
+	for (i = 0; i < sizeof(allowed_under) / sizeof(allowed_under[0]); i++)
+		if (!strncmp(path, allowed_under[i], strlen(allowed_under[i])))
+			return true;
+	return !fnmatch("/sys/block/*/queue/*", path, FNM_PATHNAME);
+}
+
 /* Entry @i of state file @p onto @s; -EINVAL (@err) for one apply
- * never wrote. */
+ * never wrote, -EPERM for a path outside what apply writes. */
 static int entry_load(struct state *s, struct json_object *e, const char *p,
 		      size_t i, struct lib_err *err)
 {
@@ -212,6 +335,13 @@ static int entry_load(struct state *s, struct json_object *e, const char *p,
 	if (vec < -1 || (vec >= 0 && (!pci || bdf_parse(pci, &b))))
 		return lib_errf(err, EINVAL, "%s: malformed entry %zu (vector %d without a PCI address)",
 				p, i, vec);
+	if (!state_path_allowed(path, type)) {
+		char shown[256];
+
+		return lib_errf(err, EPERM, "refusing state file %s: entry %zu names %s%s, which apply never writes",
+				p, i, type == TYPE_DROPIN ? "the drop-in " : "",
+				escape_value(path, shown, sizeof(shown)));
+	}
 	if (state_add(s, key, path, old, val, pci, vec) ||
 	    state_identity(&s->e[s->n - 1], str(e, "serial"), str(e, "model")))
 		return lib_enomem(err);
@@ -236,14 +366,15 @@ int state_load(const char *dir, struct state *s, struct lib_err *err)
 	struct json_object *root, *arr = NULL, *opt;
 	char p[PATH_MAX];
 	size_t i, n;
-	int r = 0;
+	int fd, r = 0;
 
 	memset(s, 0, sizeof(*s));
 	snprintf(p, sizeof(p), "%s/" STATE_FILE, dir);
-	if (access(p, F_OK))
-		return errno == ENOENT ? -ENOENT :
-			lib_errf(err, errno, "cannot read %s: %s", p, strerror(errno));
-	root = json_object_from_file(p);
+	fd = state_open(dir, err);
+	if (fd < 0)
+		return fd;
+	root = json_object_from_fd(fd);
+	close(fd);
 	if (!root || !json_object_object_get_ex(root, "entries", &arr) ||
 	    !json_object_is_type(arr, json_type_array)) {
 		json_object_put(root);
@@ -315,20 +446,25 @@ int state_salvage(const char *dir, struct state *s, int *lost,
 	bool whole = false;	/* the document's last line is there */
 	struct stat st;
 	size_t i = 0;
-	int r = 0;
+	int fd, r = 0;
 
 	memset(s, 0, sizeof(*s));
 	*lost = 0;
 	snprintf(p, sizeof(p), "%s/" STATE_FILE, dir);
-	if (stat(p, &st))
-		return errno == ENOENT ? -ENOENT :
-			lib_errf(err, errno, "cannot read %s: %s", p, strerror(errno));
-	if (st.st_size > STATE_MAX_BYTES)
+	fd = state_open(dir, err);
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) || st.st_size > STATE_MAX_BYTES) {
+		close(fd);
 		return lib_errf(err, EFBIG, "%s: over %d bytes", p, STATE_MAX_BYTES);
+	}
 	text = malloc((size_t)st.st_size + 1);
-	if (!text)
+	if (!text) {
+		close(fd);
 		return lib_enomem(err);
-	r = state_read_raw(p, text, (size_t)st.st_size + 1);
+	}
+	r = read_all(fd, text, (size_t)st.st_size + 1);
+	close(fd);
 	if (r) {
 		free(text);
 		return lib_errf(err, -r, "cannot read %s: %s", p, strerror(-r));
@@ -348,8 +484,10 @@ int state_salvage(const char *dir, struct state *s, int *lost,
 		if (!e || !str(e, "key")) {
 			++*lost;
 		} else if (entry_load(s, e, p, i++, &ignored)) {
-			if (ignored.errnum == ENOMEM)
-				r = lib_enomem(err);
+			/* no state that names what apply never writes is
+			 * restored, not even the rest of it */
+			if (ignored.errnum == ENOMEM || ignored.errnum == EPERM)
+				r = lib_errf(err, ignored.errnum, "%s", ignored.msg);
 			++*lost;
 		}
 		json_object_put(e);
@@ -444,22 +582,30 @@ int state_save(const char *dir, const struct state *s, struct lib_err *err)
 	len = strlen(text);
 	snprintf(p, sizeof(p), "%s/" STATE_FILE, dir);
 	snprintf(tmp, sizeof(tmp), "%s/" STATE_FILE ".tmp", dir);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	dfd = state_dir_open(dir, false, err);
+	if (dfd < 0) {
+		if (dfd == -ENOENT)
+			lib_errf(err, ENOENT, "cannot write %s: %s", tmp, strerror(ENOENT));
+		json_object_put(root);
+		free(text);
+		return dfd;
+	}
+	/* a temporary file left by a killed run goes; the new one is ours */
+	unlinkat(dfd, STATE_FILE ".tmp", 0);
+	fd = openat(dfd, STATE_FILE ".tmp",
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0 || write(fd, text, len) != (ssize_t)len || fsync(fd)) {
 		r = lib_errf(err, errno, "cannot write %s: %s", tmp, strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		unlink(tmp);
-	} else if (close(fd) || rename(tmp, p)) {
+		unlinkat(dfd, STATE_FILE ".tmp", 0);
+	} else if (close(fd) || renameat(dfd, STATE_FILE ".tmp", dfd, STATE_FILE)) {
 		r = lib_errf(err, errno, "cannot save %s: %s", p, strerror(errno));
-		unlink(tmp);
-	} else {
-		dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (dfd < 0 || fsync(dfd))
-			r = lib_errf(err, errno, "cannot sync %s: %s", dir, strerror(errno));
-		if (dfd >= 0)
-			close(dfd);
+		unlinkat(dfd, STATE_FILE ".tmp", 0);
+	} else if (fsync(dfd)) {
+		r = lib_errf(err, errno, "cannot sync %s: %s", dir, strerror(errno));
 	}
+	close(dfd);
 	json_object_put(root);
 	free(text);
 	return r;
@@ -468,11 +614,18 @@ int state_save(const char *dir, const struct state *s, struct lib_err *err)
 int state_remove(const char *dir, struct lib_err *err)
 {
 	char p[PATH_MAX];
+	int dfd, r = 0;
 
 	/* The lock file stays: another run may be waiting on it, and a new
 	 * file of that name would give two runs a lock each. */
 	snprintf(p, sizeof(p), "%s/" STATE_FILE, dir);
-	if (unlink(p) && errno != ENOENT)
-		return lib_errf(err, errno, "cannot remove %s: %s", p, strerror(errno));
-	return 0;
+	dfd = state_dir_open(dir, false, err);
+	if (dfd == -ENOENT)
+		return 0;
+	if (dfd < 0)
+		return dfd;
+	if (unlinkat(dfd, STATE_FILE, 0) && errno != ENOENT)
+		r = lib_errf(err, errno, "cannot remove %s: %s", p, strerror(errno));
+	close(dfd);
+	return r;
 }

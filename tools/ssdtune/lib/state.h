@@ -46,16 +46,36 @@ struct state {
 	int n, cap;
 };
 
-/* Create @dir if needed and take its lock (non-blocking).  Returns the
- * lock fd, or -errno with @err filled. */
 /* The state directory without --state-dir: $SSDTUNE_STATE_DIR, or the default. */
 const char *state_dir_env(void);
+/*
+ * Create @dir (0700) if needed and take its lock (non-blocking).  @dir
+ * must be root's and writable by nobody else, as every directory above
+ * it unless sticky (lib/trust.h); the lock file is made O_EXCL, or is a
+ * regular file of root's; neither is reached through a link.  Returns
+ * the lock fd, or -errno with @err filled in one line (-EPERM: refused).
+ */
 int state_lock(const char *dir, struct lib_err *err);
 void state_unlock(int fd);
 
-/* 0; -ENOENT if nothing is saved (@err untouched); else -errno with
- * @err filled. */
+/*
+ * 0; -ENOENT if nothing is saved (@err untouched); else -errno with
+ * @err filled: -EPERM for a state directory or file that is not root's
+ * alone (lib/trust.h), or an entry whose path is not one apply writes
+ * (state_path_allowed()), -EINVAL for a malformed one.
+ */
 int state_load(const char *dir, struct state *s, struct lib_err *err);
+/*
+ * Is @path (of enum plan_type @type) one that apply, set or attach may
+ * write, so revert may write it back: under /proc/irq/,
+ * /sys/devices/system/cpu/, /sys/class/ssdtune/, /sys/fs/cgroup/ (a
+ * controller or partition only there), /sys/devices/virtual/workqueue/,
+ * or /sys/block/DISK/queue/FILE; a drop-in only IRQBALANCE_DROPIN or
+ * GRUB_DROPIN.  No ".", ".." or empty component.
+ */
+bool state_path_allowed(const char *path, int type);
+/* The unit tests' scratch tree (PREFIX/...) is allowed too. */
+void state_allow_under(const char *prefix);
 /*
  * What a damaged state file (state_load(): malformed) still proves: each
  * whole entry line of it (state_save() writes one entry a line) that

@@ -19,7 +19,7 @@ static void bail_out(const char *what, const char *path)
 	exit(1);
 }
 
-void scratch_dir(const char *name, char *buf, size_t len)
+const char *scratch_root(void)
 {
 	const char *tmp = getenv("TMPDIR");
 
@@ -29,6 +29,12 @@ void scratch_dir(const char *name, char *buf, size_t len)
 		if (!mkdtemp(root))
 			bail_out("the scratch directory", root);
 	}
+	return root;
+}
+
+void scratch_dir(const char *name, char *buf, size_t len)
+{
+	scratch_root();
 	if ((size_t)snprintf(buf, len, "%s/%s", root, name) >= len) {
 		errno = ENAMETOOLONG;
 		bail_out("scratch directory", name);

@@ -16,6 +16,7 @@
 
 #include "tap.h"
 #include "tests.h"
+#include "lib/dropin.h"
 #include "lib/planner.h"
 #include "lib/state.h"
 
@@ -88,7 +89,7 @@ static char *entry_line(char *text, int n)
 }
 
 /* A state file of @entries (JSON objects): load_text()'s result. */
-#define ENTRY "\"key\": \"k\", \"path\": \"/p\", \"old\": \"\", \"new\": \"1\""
+#define ENTRY "\"key\": \"k\", \"path\": \"/proc/irq/1/smp_affinity_list\", \"old\": \"\", \"new\": \"1\""
 static int load_entries(const char *dir, const char *entries, struct lib_err *err)
 {
 	char text[1024];
@@ -329,6 +330,92 @@ static void test_files(void)
 	free(saved);
 }
 
+/* Only what apply writes may come back from a state file; only a root
+ * directory and file are read. */
+static void test_trusted(void)
+{
+	static const struct { const char *path; int type; bool ok; } paths[] = {
+		{ "/proc/irq/45/smp_affinity_list", TYPE_FILE, true },
+		{ "/proc/irq/default_smp_affinity", TYPE_FILE, true },
+		{ "/sys/devices/system/cpu/cpu3/cpuidle/state2/disable", TYPE_FILE, true },
+		{ "/sys/class/ssdtune/ssdt0/coalesce_mode", TYPE_FILE, true },
+		{ "/sys/fs/cgroup/cgroup.subtree_control", TYPE_CONTROLLER, true },
+		{ "/sys/fs/cgroup/ssdtune.io", TYPE_PARTITION, true },
+		{ "/sys/devices/virtual/workqueue/cpumask", TYPE_FILE, true },
+		{ "/sys/block/nvme0n1/queue/scheduler", TYPE_FILE, true },
+		{ IRQBALANCE_DROPIN, TYPE_DROPIN, true },
+		{ GRUB_DROPIN, TYPE_DROPIN, true },
+		{ "/etc/x", TYPE_FILE, false },
+		{ "/etc/x", TYPE_DROPIN, false },
+		{ IRQBALANCE_DROPIN, TYPE_FILE, false },
+		{ "/etc/systemd/system/sshd.service.d/ssdtune.conf", TYPE_DROPIN, false },
+		{ "/proc/irq/../sys/kernel/core_pattern", TYPE_FILE, false },
+		{ "/proc/irq//1/x", TYPE_FILE, false },
+		{ "/proc/irq/./1", TYPE_FILE, false },
+		{ "/proc/irq", TYPE_FILE, false },
+		{ "/sys/block/nvme0n1/device/delete", TYPE_FILE, false },
+		{ "/sys/block/nvme0n1/queue/iosched/x", TYPE_FILE, false },
+		{ "/sys/devices/system/cpu/cpu0/../../../../etc/x", TYPE_FILE, false },
+		{ "/sys/class/ssdtune/ssdt0/coalesce_mode", TYPE_PARTITION, false },
+		{ "proc/irq/1/x", TYPE_FILE, false },
+	};
+	char dir[SCRATCH_LEN], p[PATH_MAX], q[PATH_MAX];
+	struct lib_err err = { 0 };
+	struct state s = { 0 };
+	bool ok = true;
+	size_t i;
+	int lost;
+
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		if (state_path_allowed(paths[i].path, paths[i].type) != paths[i].ok) {
+			printf("# %s (type %d): not %s\n", paths[i].path, paths[i].type,
+			       paths[i].ok ? "allowed" : "refused");
+			ok = false;
+		}
+	CHECK(ok, "state_path_allowed: what apply writes, and nothing else");
+	scratch_dir("state-trusted", dir, sizeof(dir));
+	CHECK(load_entries(dir, "{" ENTRY "}, {\"key\": \"x\", \"path\": \"/etc/x\", \"old\": \"\", \"new\": \"1\"}",
+			   &err) == -EPERM &&
+	      strstr(err.msg, "entry 1 names /etc/x, which apply never writes"),
+	      "state_load: an entry naming /etc/x refuses the whole state (-EPERM)");
+	CHECK(load_entries(dir, "{\"key\": \"x\", \"path\": \"/etc/systemd/system/sshd.service.d/ssdtune.conf\", \"old\": \"\", \"new\": \"1\", \"type\": \"dropin\"}",
+			   &err) == -EPERM && strstr(err.msg, "names the drop-in /etc/systemd/system/sshd"),
+	      "state_load: a drop-in of another unit is refused");
+	scratch_put(dir, STATE_FILE, "{\"profile\": \"x\", \"entries\": [\n  {" ENTRY "},\n"
+		    "  {\"key\": \"x\", \"path\": \"/etc/x\", \"old\": \"\", \"new\": \"1\"},\n");
+	CHECK(state_salvage(dir, &s, &lost, &err) == -EPERM && !s.n,
+	      "state_salvage: so is a damaged one with such an entry: nothing comes back");
+	chmod(dir, 0777);
+	CHECK(load_entries(dir, "{" ENTRY "}", &err) == -EPERM &&
+	      strstr(err.msg, "mode 0777 lets group or others write it"),
+	      "state_load: a 0777 state directory is refused");
+	CHECK(state_lock(dir, &err) == -EPERM, "state_lock: so it is there");
+	chmod(dir, 0700);
+	snprintf(p, sizeof(p), "%s/" STATE_FILE, dir);
+	chmod(p, 0666);
+	memset(&err, 0, sizeof(err));
+	CHECK(state_load(dir, &s, &err) == -EPERM && strstr(err.msg, "refusing state file"),
+	      "state_load: a state file others can write is refused");
+	unlink(p);
+	snprintf(q, sizeof(q), "%s/elsewhere.json", dir);
+	scratch_put(dir, "elsewhere.json", "{\"entries\": []}\n");
+	CHECK(!symlink(q, p), "state.json planted as a link");
+	CHECK(state_load(dir, &s, &err) == -EPERM && strstr(err.msg, "is a symbolic link"),
+	      "state_load: a state file that is a link is refused");
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/lock", dir);
+	CHECK(!symlink(q, p), "lock planted as a link");
+	CHECK(state_lock(dir, &err) == -EPERM && strstr(err.msg, "is a symbolic link"),
+	      "state_lock: a lock file that is a link is refused, its target untouched");
+	unlink(p);
+	snprintf(s.profile, sizeof(s.profile), "x");
+	snprintf(p, sizeof(p), "%s/" STATE_FILE ".tmp", dir);
+	CHECK(!symlink(q, p), "state.json.tmp planted as a link");
+	CHECK(!state_save(dir, &s, &err) &&
+	      !strcmp(scratch_get(dir, "elsewhere.json", q, sizeof(q)), "{\"entries\": []}\n"),
+	      "state_save: a planted temporary link is removed, not followed");
+}
+
 void test_state(void)
 {
 	test_entries();
@@ -337,4 +424,5 @@ void test_state(void)
 	test_salvage();
 	test_lock_remove();
 	test_files();
+	test_trusted();
 }

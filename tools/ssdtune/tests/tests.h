@@ -30,6 +30,7 @@ void test_prometheus(void);
 void test_dropin(void);
 void test_cgroup(void);
 void test_blkdev(void);
+void test_trust(void);
 
 /*
  * Files for the tests that need some (scratch.c): each directory is
@@ -39,6 +40,8 @@ void test_blkdev(void);
  */
 #define SCRATCH_LEN 256		/* room for a scratch directory's path */
 void scratch_dir(const char *name, char *buf, size_t len);
+/* The run's directory (made on the first call). */
+const char *scratch_root(void);
 /* Write @text to @dir/@file (created or truncated).  0 or -1. */
 int scratch_put(const char *dir, const char *file, const char *text);
 /* @dir/@file's bytes into @buf ("" if it cannot be read).  Returns @buf. */

@@ -5,9 +5,12 @@
  */
 #include "tap.h"
 #include "tests.h"
+#include "lib/state.h"
 
 int main(void)
 {
+	/* the saved states of the tests name files of the scratch tree */
+	state_allow_under(scratch_root());
 	test_bdf();
 	test_parse();
 	test_cpuset();
@@ -29,6 +32,7 @@ int main(void)
 	test_dropin();
 	test_cgroup();
 	test_blkdev();
+	test_trust();
 	scratch_remove();
 	return tap_done();
 }
