@@ -77,8 +77,12 @@ run_cells() {
 	for c in "$@"; do
 		read -r name engine rw bs qd <<<"$c"
 		[ "$arm" = nvme ] && [ "$engine" = io_uring-hipri ] && continue
+		# Debian 12's fio 3.33 has died of a double free in io_uring
+		# at 128K: one more try, said in the log
 		line=$(measure "$arm" "$dev" "$bdf" "$qd" 1 "$SECS" "$pin" "$engine" "$rw" "$bs") ||
-			die "fio failed: $arm $name $engine"
+			{ echo "profiles: fio failed: $arm $name $engine: once more" >&2
+			  line=$(measure "$arm" "$dev" "$bdf" "$qd" 1 "$SECS" "$pin" "$engine" "$rw" "$bs"); } ||
+			die "fio failed twice: $arm $name $engine"
 		echo "round=$r arm=$arm cell=$name engine=$engine rw=$rw bs=$bs $line" | tee -a "$raw.part" >&2
 	done
 }
