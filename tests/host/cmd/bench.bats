@@ -265,17 +265,17 @@ make_knobs() {
 }
 
 @test "bench compare prints setting, metric, A, B and delta %; a gain inside the spread is noise" {
-	FAKE_FIO_IOPS=1000,1010,990 run ssdt bench ssdt0n1 --bs 4k --qd 1,8 \
-		--rounds 3 --runtime 1 --out "$OUT.a"
+	FAKE_FIO_IOPS=1000,1010,990,1005,995 run ssdt bench ssdt0n1 --bs 4k --qd 1,8 \
+		--rounds 5 --runtime 1 --out "$OUT.a"
 	[ "$status" -eq 0 ]
 	rm -rf "$FAKE_FIO_STATE"
 	# QD1: +20% with tight runs; QD8: same series, so every figure is equal
-	FAKE_FIO_IOPS=1200,1210,1190 run ssdt bench ssdt0n1 --bs 4k --qd 1 \
-		--rounds 3 --runtime 1 --out "$OUT.b"
+	FAKE_FIO_IOPS=1200,1210,1190,1205,1195 run ssdt bench ssdt0n1 --bs 4k --qd 1 \
+		--rounds 5 --runtime 1 --out "$OUT.b"
 	[ "$status" -eq 0 ]
 	rm -rf "$FAKE_FIO_STATE"
-	FAKE_FIO_IOPS=1050,800,1200 run ssdt bench ssdt0n1 --bs 4k --qd 1 \
-		--rounds 3 --runtime 1 --out "$OUT.c"
+	FAKE_FIO_IOPS=1050,800,1200,1100,900 run ssdt bench ssdt0n1 --bs 4k --qd 1 \
+		--rounds 5 --runtime 1 --out "$OUT.c"
 	[ "$status" -eq 0 ]
 	run --separate-stderr ssdt bench compare "$OUT.a/bench.json" "$OUT.b/bench.json"
 	[ "$status" -eq 0 ]
@@ -288,7 +288,15 @@ make_knobs() {
 	[ "$(json .rows.0.metric)" = iops ]
 	[ "$(json .rows.0.delta_pct)" = 5.0 ]
 	[ "$(json .rows.0.verdict)" = "within noise" ]
-	[ "$(json .rows.0.a.n)" = 3 ]
+	[ "$(json .rows.0.a.n)" = 5 ]
+	# three rounds a side, 20% apart and tight: too few for a verdict
+	rm -rf "$FAKE_FIO_STATE"
+	FAKE_FIO_IOPS=1000,1010,990 run ssdt bench ssdt0n1 --bs 4k --qd 1 --rounds 3 --runtime 1 --out "$OUT.d"
+	rm -rf "$FAKE_FIO_STATE"
+	FAKE_FIO_IOPS=1200,1210,1190 run ssdt bench ssdt0n1 --bs 4k --qd 1 --rounds 3 --runtime 1 --out "$OUT.e"
+	run --separate-stderr ssdt --json bench compare "$OUT.d/bench.json" "$OUT.e/bench.json"
+	[ "$status" -eq 0 ]
+	[ "$(json .rows.0.verdict)" = "too few runs" ]
 }
 
 @test "bench compare refuses a file that is not a bench report, in one line" {
@@ -365,7 +373,8 @@ make_knobs() {
 	[ -f "$OUT/baseline/bench.json" ]
 	[ -f "$OUT/tuned/bench.json" ]
 	[[ "$output" == *"A: $OUT/baseline/bench.json"* ]]
-	[[ "$output" == *"within noise"* ]]
+	# three rounds a side give no verdict
+	[[ "$output" == *"too few runs"* ]]
 }
 
 @test "--ab: Ctrl-C during the tuned run stops it at the next round, reverts, and exits 130" {

@@ -98,7 +98,7 @@ void cmp_metric(const struct stat3 *a, const struct stat3 *b,
 	if (a->median != 0)
 		r->delta_pct = diff / fabs(a->median) * 100.0;
 	r->spread = fmax(a->max - a->min, b->max - b->min);
-	if (a->n < CMP_MIN_RUNS || b->n < CMP_MIN_RUNS)
+	if (a->n < CMP_VERDICT_RUNS || b->n < CMP_VERDICT_RUNS)
 		r->verdict = CMP_FEW_RUNS;
 	else if (fabs(diff) <= r->spread)
 		r->verdict = CMP_NOISE;

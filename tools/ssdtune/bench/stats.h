@@ -53,10 +53,17 @@ enum cmp_verdict {
 	CMP_BETTER,
 	CMP_WORSE,
 	CMP_NOISE,	/* |B - A| (medians) <= the larger min..max spread */
-	CMP_FEW_RUNS,	/* fewer than CMP_MIN_RUNS on either side */
+	CMP_FEW_RUNS,	/* fewer than CMP_VERDICT_RUNS on either side */
 	CMP_NA,		/* a value is missing, or A is 0 */
 };
-#define CMP_MIN_RUNS 3
+#define CMP_MIN_RUNS 3		/* rounds a bench cell needs at all */
+/*
+ * Rounds a side needs for better or worse: with 5 a side, every round of
+ * one above every round of the other happens by chance once in 126 (two-
+ * sided, the rounds exchangeable); with 3, once in 10, and the demo's
+ * QD32 p99 was once called worse so.
+ */
+#define CMP_VERDICT_RUNS 5
 
 struct cmp_result {
 	double delta_pct;	/* (B - A) / A * 100; NaN if A is 0 */

@@ -90,12 +90,13 @@ static void test_stat3(void)
 static enum cmp_verdict verdict(double a0, double a1, double a2, double b0,
 				double b1, double b2, bool higher, double *d)
 {
-	double a[3] = { a0, a1, a2 }, b[3] = { b0, b1, b2 };
+	/* five rounds a side: the median twice more */
+	double a[5] = { a0, a1, a2, a0, a0 }, b[5] = { b0, b1, b2, b0, b0 };
 	struct stat3 sa, sb;
 	struct cmp_result r;
 
-	stat3_of(a, 3, &sa);
-	stat3_of(b, 3, &sb);
+	stat3_of(a, 5, &sa);
+	stat3_of(b, 5, &sb);
 	cmp_metric(&sa, &sb, higher, &r);
 	if (d)
 		*d = r.delta_pct;
@@ -123,7 +124,16 @@ static void test_compare(void)
 	stat3_of(b, 2, &sb);
 	cmp_metric(&sa, &sb, true, &r);
 	CHECK(r.verdict == CMP_FEW_RUNS && fabs(r.delta_pct - 100) < 1e-9,
-	      "compare: fewer than 3 runs a side says so (delta still given)");
+	      "compare: fewer than 5 runs a side says so (delta still given)");
+	{
+		double a3[3] = { 100, 101, 99 }, b3[3] = { 130, 131, 129 };
+
+		stat3_of(a3, 3, &sa);
+		stat3_of(b3, 3, &sb);
+		cmp_metric(&sa, &sb, true, &r);
+		CHECK(r.verdict == CMP_FEW_RUNS,
+		      "compare: 3 tight rounds a side, 30% apart: too few for a verdict");
+	}
 	CHECK(verdict(0, 0, 0, 1, 1, 1, true, &d) == CMP_NA && isnan(d),
 	      "compare: no delta % against a zero baseline");
 	CHECK(!strcmp(cmp_verdict_name(CMP_NOISE), "within noise"),
