@@ -43,6 +43,11 @@ measure() {
 	case $rw in
 	*:*) opt=(--rwmixread="${rw#*:}"); rw=${rw%%:*} ;;
 	esac
+	# a job that writes flushes at its end, so the host's writeback of the
+	# image does not fall on the next run
+	case $rw in
+	*rw | *write) opt+=(--end_fsync=1) ;;
+	esac
 	[ -n "$cpus" ] && opt+=(--cpus_allowed="$cpus" --cpus_allowed_policy=split)
 	case $engine in
 	libaio | io_uring | psync) opt+=(--ioengine="$engine") ;;
