@@ -472,9 +472,12 @@ static void print_plan(const struct plan *p)
 
 	o = (size_t)snprintf(line, sizeof(line), "profile %s", plan_profile_name(p->profile));
 	if (plan_latency_bound_us(p->profile) >= 0)
-		snprintf(line + o, sizeof(line) - o,
-			 ": C-states with exit latency above %d us off on the chosen cores",
-			 plan_latency_bound_us(p->profile));
+		o += (size_t)snprintf(line + o, sizeof(line) - o,
+				      ": C-states with exit latency above %d us off on the chosen cores",
+				      plan_latency_bound_us(p->profile));
+	if (plan_rules(p->profile)->trade && o < sizeof(line))
+		snprintf(line + o, sizeof(line) - o, "; trades %s",
+			 plan_rules(p->profile)->trade);
 	print_line(line);
 	for (i = 0; i < p->ndevs; i++) {
 		const struct plan_dev *d = &p->devs[i];

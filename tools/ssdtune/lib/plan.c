@@ -20,13 +20,16 @@ static const struct plan_rules profiles[PROFILE_COUNT] = {
 	 * each I/O vector on the CPUs that submit to its queue.
 	 */
 	[PROFILE_LATENCY] = { "latency", 2, 0, "performance", NULL, 1, "off",
-			      true, "none", "2", "2" },
+			      true, "none", "2", "2",
+			      "CPU for latency: a polled reader spins its core, and idle cores stay awake" },
 	[PROFILE_IOPS] = { "iops", 10, 1, "performance", NULL, 1, "iops",
-			   false, "none", "1", "1" },
+			   false, "none", "1", "1",
+			   "latency for CPU: a completion may wait for its batch (coalescing)" },
 	[PROFILE_THROUGHPUT] = { "throughput", 50, 0, "performance", NULL, 1, "iops",
-				 false, "none", "0", "1" },
+				 false, "none", "0", "1",
+				 "latency for CPU: a completion may wait for its batch (coalescing)" },
 	[PROFILE_BALANCED] = { "balanced", -1, 0, NULL, "balance_performance", -1,
-			       "balanced", false, NULL, NULL, NULL },
+			       "balanced", false, NULL, NULL, NULL, NULL },
 };
 
 const struct plan_rules *plan_rules(int profile)

@@ -37,6 +37,8 @@ struct plan_rules {
 				 * the interrupt cores */
 	/* block queue of the device's disks; NULL: leave it */
 	const char *scheduler, *nomerges, *rq_affinity;
+	const char *trade;	/* what the profile gives up, for plan's
+				 * summary line; NULL: nothing */
 };
 
 /* The rules of @profile, a valid enum plan_profile. */
