@@ -34,7 +34,7 @@ rm -rf "$OUT" && mkdir -p "$OUT" || die "cannot make $OUT"
 require_module || die "ssdtune.ko is not built for $(uname -r)"
 say "guest: $(uname -r), $(nproc) CPUs; NUMA: node 0 CPUs $(trim /sys/devices/system/node/node0/cpulist), node 1 CPUs $(trim /sys/devices/system/node/node1/cpulist)"
 echo "NVMe controller $bdf (serial $SSDT_VM_NVME_SERIAL) on NUMA node $(trim "/sys/bus/pci/devices/$bdf/numa_node"), driver $(pci_driver "$bdf")"
-pin0=$(expand_cpulist "$(cat "/sys/bus/pci/devices/$bdf/local_cpulist")" | awk 'NR == 1')
+pin0=$(expand_cpulist "$(cat "/sys/bus/pci/devices/$bdf/local_cpulist")" | awk '{print $1}')
 
 # jobs ARM PIN: the three jobs, into demo.raw
 jobs() {
@@ -68,7 +68,7 @@ arm_tuned() {
 	io=$("$SSDT_TOOL" plan --profile latency --json "$bdf" |
 		python3 -c 'import json, sys; print(json.load(sys.stdin)["io_cpus"])') ||
 		die "cannot read the plan's I/O cores"
-	pin=$(expand_cpulist "$io" | awk 'NR == 1')
+	pin=$(expand_cpulist "$io" | awk '{print $1}')
 	show && echo "   fio on CPU $pin, the plan's first I/O core"
 	jobs tuned "$pin"
 	show && say "ssdtune revert"

@@ -66,7 +66,7 @@ require_module || die "ssdtune.ko is not built for $kver"
 for p in $ARMS_P; do
 	cells "$p" >/dev/null || die "PROFILES_ARMS: no profile '$p'"
 done
-stock_pin=$(expand_cpulist "$(cat "/sys/bus/pci/devices/$bdf/local_cpulist")" | awk 'NR == 1')
+stock_pin=$(expand_cpulist "$(cat "/sys/bus/pci/devices/$bdf/local_cpulist")" | awk '{print $1}')
 : >"$raw.part"
 
 # run_cells R ARM PIN CELL...: measure each cell (one "name engine rw bs
@@ -107,7 +107,7 @@ binding() {
 		io=$("$SSDT_TOOL" plan --profile "$arm" --json "$bdf" |
 			python3 -c 'import json, sys; print(json.load(sys.stdin)["io_cpus"])') ||
 			die "cannot read the $arm plan's I/O cores"
-		pin=$(expand_cpulist "$io" | awk 'NR == 1')
+		pin=$(expand_cpulist "$io" | awk '{print $1}')
 		[ -n "$pin" ] || die "the $arm plan names no I/O core"
 		mapfile -t c < <(cells "$arm")
 	fi
