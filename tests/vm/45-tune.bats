@@ -116,13 +116,48 @@ affinities() {
 	[ "$(py '[c["old"] + ">" + c["new"] for c in v["changes"] if c.get("path", "").endswith("/poll_queues")][0]')" = "0>1" ]
 }
 
-@test "apply steers every queue vector to node 1's interrupt core; verify holds; a manual change is drift; revert restores byte for byte" {
+@test "apply --profile latency: poll_queues first, then each queue's vector on the CPUs that submit to it, the I/O core first; verify holds; revert restores" {
+	bdf=$(nvme_bdf)
+	before=$(affinities)
+	run --separate-stderr ssdt plan --profile latency --json "$bdf"
+	ioc=$(py 'v["devices"][0]["io_cpus"]')
+	irqc=$(py 'v["devices"][0]["irq_cpus"]')
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE" "$bdf"
+	[ "$status" -eq 0 ] || { echo "apply: $stderr"; false; }
+	c=$(ssdt_ctrl)
+	[ "$(trim "$c/poll_queues")" = 1 ]
+	ioset=" $(expand_cpulist "$ioc") "
+	# the queues as the poll queue left them: the vector follows its queue
+	while read -r q irq; do
+		read -r aff <"/proc/irq/$irq/smp_affinity_list"
+		if [ "$q" = q0 ]; then
+			[ "$aff" = "$irqc" ] || { echo "admin vector on $aff, want $irqc"; false; }
+			continue
+		fi
+		want="" all=""
+		for cpu in $(expand_cpulist "$(trim "$c/queues/$q/cpus")"); do
+			all+="$cpu "
+			[[ $ioset == *" $cpu "* ]] && want+="$cpu "
+		done
+		[ -n "$want" ] || want=$all
+		echo "$q irq $irq: queue CPUs $all, affinity $aff"
+		[ "$(expand_cpulist "$aff" | tr '\n' ' ')" = "$want" ]
+	done < <(ssdt_queue_irqs)
+	fire_all
+	run --separate-stderr ssdt verify --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "verify: $stderr"; false; }
+	run --separate-stderr ssdt revert --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "revert: $stderr"; false; }
+	[ "$(affinities)" = "$before" ]
+}
+
+@test "apply --profile iops steers every queue vector to node 1's interrupt core; verify holds; a manual change is drift; revert restores byte for byte" {
 	bdf=$(nvme_bdf)
 	before=$(affinities)
 	echo "before:"; echo "$before"
-	run --separate-stderr ssdt plan --profile latency --json "$bdf"
+	run --separate-stderr ssdt plan --profile iops --json "$bdf"
 	irqc=$(py 'v["devices"][0]["irq_cpus"]')
-	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE" "$bdf"
+	run --separate-stderr ssdt apply --profile iops --state-dir "$STATE" "$bdf"
 	echo "$output" | tail -5
 	[ "$status" -eq 0 ] || { echo "apply: $stderr"; false; }
 	while read -r q irq; do
