@@ -91,7 +91,7 @@ boot() {
 rm -f "$BUILD/results/debug-subsys.tap" "$BUILD/results/debug-fuzz.tap"
 boot debug -- "${files[@]}"
 # 100,000 generated inputs at the doors take about 65 minutes under KASAN
-# (session 37: 3903 s with the boot): a boot of their own, so that each
+# (3903 s with the boot when last measured): a boot of their own, so that each
 # stays inside VM_TIMEOUT, with its own kmemleak check
 [ $# -eq 0 ] && boot debug-fuzz -- tests/vm/29-doorfuzz.bats tests/vm/debug/kmemleak.bats
 # the namespace rescan tests need the subsystem of vm.sh --subsys: a boot

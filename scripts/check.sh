@@ -115,7 +115,7 @@ deb_suite() {
 # They run as SCHED_IDLE (nice 19 where chrt cannot): the guests' timers
 # run on the host's clock, so a guest that waits for the CPU waits in its
 # own time too.  At nice 10 the VM files that ran beside them took 1.3 to
-# 1.7 times as long as on the other kernel's boot (session 27's run): a
+# 1.7 times as long as on the other kernel's boot (when measured): a
 # niced task still keeps its slice when a QEMU thread wakes, an idle-class
 # one does not.
 (

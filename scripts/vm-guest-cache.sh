@@ -8,7 +8,7 @@
 # time, read-only, under the tag ssdtroot; here it is mounted with
 # cache=loose and put under new overlays on /usr, /etc and the repository,
 # so that a program read once stays in the guest's page cache.  Measured
-# on 6.12 (session 34): an exec of /bin/true 99 -> 76 ms, python3 -c pass
+# on 6.12: an exec of /bin/true 99 -> 76 ms, python3 -c pass
 # 1.0 -> 0.53 s; 58-privileges and 57-passthrough 210 -> 186 s.
 #
 # The host's root does not change under a running suite: nothing the

@@ -28,7 +28,7 @@ fi
 rm -f "$BUILD/results/bench-$kver.txt"
 start=$(date +%s)
 # the guest's console (what the kernel logs at KERN_ERR or worse) kept:
-# session 38's guest ended in the cost pass and nothing said why
+# a guest that ends in the cost pass says why
 scripts/vm.sh --timeout "${VM_TIMEOUT:-3600}" --log "$BUILD/results/bench-$kver.vm.log" "$kver" -- \
 	env BENCH_QDS="${BENCH_QDS:-1 8 32 128}" BENCH_ROUNDS="${BENCH_ROUNDS:-$rounds}" \
 	BENCH_PROFILE="${BENCH_PROFILE-adaptive}" BENCH_PIN="${BENCH_PIN:-1}" \
