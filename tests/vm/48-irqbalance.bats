@@ -40,14 +40,15 @@ teardown_file() {
 }
 
 
-# Apply latency to the controller; $irqc is its interrupt core.
-apply_latency() {
+# Apply iops to the controller (the profile that puts every vector on
+# the interrupt cores); $irqc is its interrupt core.
+apply_iops() {
 	bdf=$(nvme_bdf)
-	run --separate-stderr ssdt plan --profile latency --json "$bdf"
+	run --separate-stderr ssdt plan --profile iops --json "$bdf"
 	[ "$status" -eq 0 ]
 	# one python start (slow under TCG) for both
 	IFS='|' read -r irqc io < <(py '"|".join((v["devices"][0]["irq_cpus"], v["io_cpus"]))')
-	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE" "$bdf"
+	run --separate-stderr ssdt apply --profile iops --state-dir "$STATE" "$bdf"
 	[ "$status" -eq 0 ] || { echo "apply: $stderr"; return 1; }
 }
 
@@ -71,7 +72,7 @@ show_vectors() {
 }
 
 @test "without the plan's options, one irqbalance pass moves vectors off the interrupt core (the failure the options prevent)" {
-	apply_latency
+	apply_iops
 	[ "$(moved)" = 0 ]
 	run timeout 60 "$IRQB" --oneshot --foreground "$IRQB_INTERVAL"
 	show_vectors
@@ -79,11 +80,11 @@ show_vectors() {
 }
 
 @test "with the plan's --banirq and IRQBALANCE_BANNED_CPULIST, irqbalance leaves every vector on the interrupt core and bans the I/O core" {
-	apply_latency
+	apply_iops
 	# the plan gives the options while an irqbalance runs
 	cp /bin/sleep "$SSDT_TMP/irqbalance"
 	"$SSDT_TMP/irqbalance" 30 3>&- &
-	run --separate-stderr ssdt plan --profile latency --json "$bdf"
+	run --separate-stderr ssdt plan --profile iops --json "$bdf"
 	kill $!
 	[ "$status" -eq 0 ]
 	IFS='|' read -r unit args banned < <(py '"|".join(str(v["irqbalance"][k])
@@ -91,8 +92,8 @@ show_vectors() {
 	[ "$unit" = False ]
 	echo "args: $args; banned: $banned"
 	[ "$banned" = "$io" ]
-	# every vector of the device, the one kept for the poll queue the
-	# latency plan made included
+	# every vector of the device, the admin one included (iops makes no
+	# poll queue)
 	[ "$(echo "$args" | wc -w)" = "$(ls "/sys/bus/pci/devices/$bdf/msi_irqs" | wc -l)" ]
 	# shellcheck disable=SC2086
 	IRQBALANCE_BANNED_CPULIST=$banned run timeout 60 "$IRQB" --oneshot --foreground --debug \

@@ -218,13 +218,13 @@ tuning_sum() {
 }
 
 # bats test_tags=full-only
-@test "bench --ab latency runs baseline, apply, tuned run, revert and compare, and leaves the host as found" {
+@test "bench --ab iops runs baseline, apply, tuned run, revert and compare, and leaves the host as found" {
 	setup_attached
 	disk=$(ssdt_disk)
 	state=$SSDT_TMP/ab-state
 	rm -rf "$state"
 	before=$(tuning_sum)
-	run ssdt bench "$disk" --bs 4k --qd 8 --rounds 3 --runtime 1 --ab latency \
+	run ssdt bench "$disk" --bs 4k --qd 8 --rounds 3 --runtime 1 --ab iops \
 		--state-dir "$state" --out "$OUT/ab"
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -235,8 +235,8 @@ tuning_sum() {
 	prof = lambda run: {c["ssdtune"]["coalesce_profile"]
 	                    for c in json.load(open(sys.argv[1] + "/" + run + "/bench.json"))["cells"].values()}
 	b, t = prof("baseline"), prof("tuned")
-	assert t == {"latency"}, t
-	assert "latency" not in b, b
+	assert t == {"iops"}, t
+	assert "iops" not in b, b
 	EOF2
 	[ "$(tuning_sum)" = "$before" ]
 	[ ! -e "$state/state.json" ]
