@@ -110,7 +110,7 @@ def main():
             f.write("%s %s %s\n" % (job, " ".join("%g" % x for x in iops),
                                     " ".join("%g" % x for x in p99)))
     with open(base + ".gp", "w") as f:
-        f.write("""set terminal pngcairo size 1100,450
+        f.write("""set terminal pngcairo size 1100,450 noenhanced
 set output 'demo.png'
 set style data histograms
 set style histogram clustered gap 1
