@@ -259,7 +259,7 @@ static int plan_local_irqs(struct plan *p, const struct topo_pci *pc,
 			   const struct cpuset *io, int polled, bool remap)
 {
 	char key[128], path[PATH_MAX], want[TOPO_LIST], within[TOPO_LIST];
-	char cpus[PATH_MAX];
+	char cpus[32];
 	int i, r = 0;
 
 	cpuset_format(io, within, sizeof(within));
@@ -285,8 +285,8 @@ static int plan_local_irqs(struct plan *p, const struct topo_pci *pc,
 		it = &p->items[p->nitems - 1];
 		snprintf(it->bdf, BDF_BUFSZ, "%s", pc->bdf);
 		it->vector = q->entry;
-		snprintf(cpus, sizeof(cpus), "queues/q%d/cpus", q->queue);
 		if (remap) {
+			snprintf(cpus, sizeof(cpus), "queues/q%d/cpus", q->queue);
 			it->follow = strdup(ssdtdev_path(path, sizeof(path), pc->ssdt, cpus));
 			it->within = strdup(within);
 			if (!it->follow || !it->within)
@@ -350,6 +350,15 @@ static int poll_from(const struct plan *p, const struct plan_opts *o,
 	int want = poll_target(p, o, pc), nio = ctrl_number(pc->io_queues);
 
 	return want > 0 && nio > 0 ? nio - want + 1 : INT_MAX;
+}
+
+/* Does the plan write @pc's poll_queues (and so map its queues anew)? */
+static bool poll_changes(const struct plan *p, const struct plan_opts *o,
+			 const struct topo_pci *pc)
+{
+	int want = poll_target(p, o, pc);
+
+	return want >= 0 && want != ctrl_number(pc->poll_queues);
 }
 
 /*
@@ -715,8 +724,7 @@ int plan_build(const struct topo *t, const struct plan_opts *o, const int *sel,
 			r = plan_ssdt(p, o, pc);
 		if (!r)
 			r = plan_local_irqs(p, pc, &io, poll_from(p, o, pc),
-					    poll_target(p, o, pc) >= 0 &&
-					    poll_target(p, o, pc) != ctrl_number(pc->poll_queues));
+					    poll_changes(p, o, pc));
 		if (!r)
 			r = plan_disks(p, pc);
 	}
