@@ -33,3 +33,10 @@ for c in 1s8c:throughput:3 2s24c:latency:2 4n128c:iops:4 vm:latency:1; do
 	prof=${prof%:*}
 	plan "$fx" "plan-$fx-$prof-io$n.txt" --profile "$prof" --io-cores "$n"
 done
+# the many-drive fixtures (manydrives.bats): iops and latency
+for fx in 2s64c16d 2n8d 4n24d 1n12d mix; do
+	"$repo/tests/host/fixtures/mktopo.py" "$fx" "$tmp/$fx/sys" "$tmp/$fx/proc"
+	for prof in iops latency; do
+		plan "$fx" "plan-$fx-$prof.txt" --profile "$prof"
+	done
+done

@@ -436,7 +436,7 @@ static void print_item(const struct plan_item *it)
 static void print_items(const struct plan *p)
 {
 	struct plan_group *g = NULL;
-	char what[PATH_MAX + 64], how[512];
+	char what[PATH_MAX + 64], how[TOPO_LIST + 128];
 	int i, n = 0;
 
 	if (verbose || plan_group(p, &g, &n)) {
@@ -452,7 +452,12 @@ static void print_items(const struct plan *p)
 			continue;
 		}
 		snprintf(what, sizeof(what), "%s on %s", g[i].what, g[i].who);
-		if (it->kind == PLAN_SET)
+		if (g[i].mixed)	/* vectors, each its own value */
+			snprintf(how, sizeof(how), "%s CPUs %s, each vector on one of them (--verbose: each)",
+				 it->kind == PLAN_SET ? "->" : "already on", g[i].val);
+		else if (it->kind == PLAN_SET && g[i].val[0])	/* vectors */
+			snprintf(how, sizeof(how), "-> %s", it->val);
+		else if (it->kind == PLAN_SET)
 			snprintf(how, sizeof(how), "%s -> %s",
 				 it->old[0] ? it->old : "\"\"", it->val);
 		else if (it->kind == PLAN_KEEP)

@@ -11,7 +11,7 @@
 
 #define CPU_DIR "/sys/devices/system/cpu/"
 
-enum member { M_NONE, M_CPU, M_VECTOR };
+enum member { M_NONE, M_CPU, M_VECTOR, M_DEV };
 
 /* What an item shares with the others of its group, and its members. */
 struct shape {
@@ -21,6 +21,7 @@ struct shape {
 	int ids[64], nids;	/* CPUs, or the vector */
 	int irq;		/* M_VECTOR: its IRQ ... */
 	char bdf[BDF_BUFSZ];	/* ... and function */
+	char name[64];		/* M_DEV: the controller or disk */
 };
 
 /*
@@ -90,7 +91,7 @@ static int cpu_shape(const struct plan_item *it, struct shape *sh)
 	return 0;
 }
 
-/* A skipped vector: "/proc/irq/N/...", reason "NAME (BDF vector V): ..." */
+/* A vector: "/proc/irq/N/...", reason "NAME (BDF vector V): ..." */
 static int vector_shape(const struct plan_item *it, struct shape *sh)
 {
 	const char *r = strstr(it->reason, "): "), *open = strchr(it->reason, '(');
@@ -98,7 +99,7 @@ static int vector_shape(const struct plan_item *it, struct shape *sh)
 	long irq;
 	int v;
 
-	if (it->kind != PLAN_SKIP || !r || !open || open > r ||
+	if (!r || !open || open > r ||
 	    strncmp(it->path, "/proc/irq/", 10) ||
 	    sscanf(open + 1, "%31s vector %d)", sh->bdf, &v) != 2)
 		return -1;
@@ -113,11 +114,41 @@ static int vector_shape(const struct plan_item *it, struct shape *sh)
 	return 0;
 }
 
+/*
+ * A file of one controller or disk: "/sys/class/ssdtune/NAME/FILE" or
+ * "/sys/block/NAME/queue/FILE", its reason "NAME: ...".
+ */
+static int dev_shape(const struct plan_item *it, struct shape *sh)
+{
+	static const char *const dirs[] = { "/sys/class/ssdtune/", "/sys/block/" };
+	size_t i, d, n;
+	const char *rest;
+
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		d = strlen(dirs[i]);
+		if (strncmp(it->path, dirs[i], d))
+			continue;
+		n = strcspn(it->path + d, "/");
+		if (!n || n >= sizeof(sh->name) || !it->path[d + n] ||
+		    strncmp(it->reason, it->path + d, n) ||
+		    strncmp(it->reason + n, ": ", 2))
+			return -1;
+		memcpy(sh->name, it->path + d, n);
+		sh->name[n] = '\0';
+		rest = it->path + d + n;
+		snprintf(sh->what, sizeof(sh->what), "%s*%s", dirs[i], rest);
+		sh->m = M_DEV;
+		sh->reason = it->reason + n + 2;
+		return 0;
+	}
+	return -1;
+}
+
 static void item_shape(const struct plan_item *it, struct shape *sh)
 {
 	memset(sh, 0, sizeof(*sh));
 	if (it->kind == PLAN_NOTE || it->type != TYPE_FILE ||
-	    (cpu_shape(it, sh) && vector_shape(it, sh))) {
+	    (cpu_shape(it, sh) && vector_shape(it, sh) && dev_shape(it, sh))) {
 		memset(sh, 0, sizeof(*sh));
 		snprintf(sh->what, sizeof(sh->what), "%s", it->path);
 		sh->reason = it->reason;
@@ -131,18 +162,61 @@ static bool same(const struct plan_item *a, const struct shape *sa,
 	       a->type == b->type && !strcmp(sa->what, sb->what) &&
 	       !strcmp(sa->reason, sb->reason) &&
 	       (a->kind == PLAN_SKIP ||	/* a skip shows no value */
+		sa->m == M_VECTOR ||	/* each its own: the group shows all */
 		(!strcmp(a->old, b->old) && !strcmp(a->val, b->val))) &&
 	       !strcmp(sa->bdf, sb->bdf);
+}
+
+/* The values group @g's vectors are set to, as one cpulist, and whether
+ * its members differ in value. */
+static void vector_values(const struct plan *p, const int *of,
+			  struct plan_group *g, int gi)
+{
+	const struct plan_item *a = &p->items[g->first];
+	struct cpuset all;
+	int i;
+
+	if (cpuset_init(&all, 8192))
+		return;
+	for (i = g->first; i < p->nitems; i++) {
+		if (of[i] != gi)
+			continue;
+		g->mixed |= strcmp(a->val, p->items[i].val) != 0;
+		if (cpuset_add_list(&all, p->items[i].val))
+			g->mixed = true;
+	}
+	cpuset_format(&all, g->val, sizeof(g->val));
+	cpuset_free(&all);
+}
+
+/* "N controllers: ssdt0, ssdt1" (or disks) into @g->who. */
+static void name_devs(const struct plan *p, const struct shape *sh,
+		      const int *of, struct plan_group *g, int gi)
+{
+	size_t o;
+	int i;
+
+	o = (size_t)snprintf(g->who, sizeof(g->who), "%d %s:", g->n,
+			     strstr(sh[g->first].what, "/sys/block/") ? "disks" : "controllers");
+	for (i = g->first; i < p->nitems && o < sizeof(g->who); i++)
+		if (of[i] == gi)
+			o += (size_t)snprintf(g->who + o, sizeof(g->who) - o, "%s %s",
+					      i == g->first ? "" : ",", sh[i].name);
 }
 
 /* The members of group @g (every item of @p shaped like its first) */
 static int name_members(const struct plan *p, const struct shape *sh,
 			const int *of, struct plan_group *g, int gi)
 {
-	int *ids = malloc(sizeof(int) * (size_t)(64 * g->n)), *irqs;
+	int *ids, *irqs;
 	char list[TOPO_LIST], irql[TOPO_LIST];
 	int i, k, n = 0, nirq = 0;
 
+	if (sh[g->first].m == M_DEV) {
+		name_devs(p, sh, of, g, gi);
+		return 0;
+	}
+	ids = malloc(sizeof(int) * (size_t)(64 * g->n));
 	irqs = malloc(sizeof(int) * (size_t)g->n);
 	if (!ids || !irqs) {
 		free(ids);
@@ -159,12 +233,15 @@ static int name_members(const struct plan *p, const struct shape *sh,
 	qsort(ids, (size_t)n, sizeof(int), int_cmp);
 	qsort(irqs, (size_t)nirq, sizeof(int), int_cmp);
 	cpulist_format(ids, (size_t)n, list, sizeof(list));
-	if (sh[g->first].m == M_VECTOR)
+	if (sh[g->first].m == M_VECTOR) {
 		snprintf(g->who, sizeof(g->who), "%d vectors of %s (%s, IRQs %s)",
 			 g->n, sh[g->first].bdf, list,
 			 cpulist_format(irqs, (size_t)nirq, irql, sizeof(irql)));
-	else
+		if (p->items[g->first].kind != PLAN_SKIP)
+			vector_values(p, of, g, gi);
+	} else {
 		snprintf(g->who, sizeof(g->who), "CPUs %s", list);
+	}
 	free(ids);
 	free(irqs);
 	return 0;

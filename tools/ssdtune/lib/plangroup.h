@@ -2,9 +2,11 @@
 /*
  * A plan as a person reads it: the items that write the same file of
  * different CPUs (cpuN/..., cpufreq/policyN/...) the same way for the
- * same reason, or that skip vectors of one function for the same reason,
- * are one group.  Pure: the text of plan and apply prints one line a
- * group; --verbose and --json keep every item.
+ * same reason, the vectors of one function placed or skipped for the
+ * same reason, and the same file of several controllers or disks set the
+ * same way for the same reason, are one group.  Pure: the text of plan
+ * and apply prints one line a group; --verbose and --json keep every
+ * item.
  */
 #ifndef SSDTUNE_LIB_PLANGROUP_H
 #define SSDTUNE_LIB_PLANGROUP_H
@@ -18,7 +20,12 @@ struct plan_group {
 	char who[TOPO_LIST + 96];	/* "CPUs 2-3" or "16 vectors of BDF
 					 * (1-16, IRQs 201-216)" */
 	const char *reason;	/* the first item's reason without its
-				 * CPU or vector name (points into it) */
+				 * CPU, vector, controller or disk name
+				 * (points into it) */
+	char val[TOPO_LIST];	/* vectors set or kept: every CPU they go
+				 * to, one cpulist */
+	bool mixed;		/* ... and they go to different CPUs (what
+				 * each read before may differ in any case) */
 };
 
 /* @path as a file of one CPU or cpufreq policy ("cpuN/...",

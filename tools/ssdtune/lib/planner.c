@@ -22,6 +22,7 @@
 #include "lib/parse.h"
 #include "lib/planner.h"
 #include "lib/planner_isol.h"
+#include "lib/planner_size.h"
 #include "lib/knobtab.h"
 #include "lib/ssdtdev.h"
 #include "lib/sysfs.h"
@@ -149,95 +150,203 @@ static const struct topo_node *find_node(const struct topo *t, int id)
 	return NULL;
 }
 
-/* Interrupt and I/O cores of @node: @irq gets whole cores, @io the rest
- * (at most @io_cores of them, 0: all), and CPU 0's core (last in @c) only
- * if nothing else is left. */
-static int split_node(const struct cores *c, int profile, int io_cores,
-		      struct cpuset **irq, int *nirq, struct cpuset *io)
+/*
+ * The plan of one node: its cores, how many take interrupts (sized to
+ * the drives, lib/planner_size.h), its I/O cores, and the slots of its
+ * drives.  Every device planned on the node shares it.
+ */
+struct node_plan {
+	const struct topo_node *node;
+	struct cores cores;
+	int usable;		/* cores for interrupts or I/O */
+	int *devs, ndevs;	/* t->pcis indices planned here */
+	int *nvec, ndrives;	/* drives with vectors for the interrupt cores */
+	int *flat, nflat;	/* the interrupt cores' CPUs, in order */
+	double *load;		/* ... what stock drives put on each */
+	struct size_node sz;
+	struct cpuset irq, io;
+	int next;		/* the next drive's slot */
+};
+
+/* Which cores may serve: CPU 0's core (last) left out if at least one
+ * other core remains for interrupts and one for I/O. */
+static int usable_cores(const struct cores *c)
 {
-	int want = 1, usable = c->n, i;
 	bool zero_last = c->n > 1 && cpuset_has(&c->core[c->n - 1], 0);
 
-	if (plan_rules(profile)->irq_cores_per8)
-		want = c->n / 8 * plan_rules(profile)->irq_cores_per8;
-	if (want < 1)
-		want = 1;
-	/* Leave CPU 0's core out if at least one I/O core remains. */
-	if (zero_last && c->n - 1 >= want + 1)
-		usable = c->n - 1;
-	if (want > usable - 1)
-		want = usable > 1 ? usable - 1 : 1;
-	*irq = calloc((size_t)want, sizeof(**irq));
-	if (!*irq)
+	return zero_last && c->n - 1 >= 2 ? c->n - 1 : c->n;
+}
+
+/* The profile's interrupt cores for a node of @ncores cores, before any
+ * drive is counted. */
+static int base_cores(int profile, int ncores)
+{
+	int want = ncores / 8 * plan_rules(profile)->irq_cores_per8;
+
+	return want < 1 ? 1 : want;
+}
+
+/* Size node @np for its @ndrives drives and fill its interrupt and I/O
+ * cores (@io_cores: at most that many I/O cores, 0 all). */
+static int size_plan(struct node_plan *np, int profile, int io_cores,
+		     const double *cpu_load)
+{
+	struct cores *c = &np->cores;
+	int *ncpus = calloc((size_t)c->n + 1, sizeof(int)), i, k, cpu, last;
+	double *load;
+	int total = 0;
+
+	if (!ncpus)
 		return -ENOMEM;
-	*nirq = want;
-	for (i = 0; i < want; i++)
-		(*irq)[i] = c->core[i];
-	cpuset_clear(io);
-	if (io_cores > 0 && usable > want + io_cores)
-		usable = want + io_cores;
-	for (i = want; i < usable; i++)
-		cpuset_or(io, &c->core[i]);
-	if (usable == 1)	/* one core: interrupts and I/O share it */
-		cpuset_or(io, &c->core[0]);
+	for (i = 0; i < c->n; i++) {
+		ncpus[i] = cpuset_count(&c->core[i]);
+		total += ncpus[i];
+	}
+	np->flat = calloc((size_t)total + 1, sizeof(int));
+	load = calloc((size_t)total + 1, sizeof(double));
+	if (!np->flat || !load) {
+		free(ncpus);
+		free(load);
+		return -ENOMEM;
+	}
+	for (i = 0, k = 0; i < c->n; i++)
+		for (cpu = 0; cpu < c->core[i].n; cpu++)
+			if (cpuset_has(&c->core[i], cpu)) {
+				np->flat[k] = cpu;
+				load[k++] = cpu_load[cpu];
+			}
+	np->usable = usable_cores(c);
+	np->sz = (struct size_node){
+		.ncores = c->n, .core_ncpus = ncpus, .load = load,
+		.usable = np->usable, .base = base_cores(profile, c->n),
+		.io_cores = io_cores, .nvec = np->nvec, .ndrives = np->ndrives,
+	};
+	size_node(&np->sz);
+	np->nflat = 0;
+	for (i = 0; i < np->sz.irq_cores; i++) {
+		cpuset_or(&np->irq, &c->core[i]);
+		np->nflat += ncpus[i];
+	}
+	last = np->usable;
+	if (io_cores > 0 && last > np->sz.irq_cores + io_cores)
+		last = np->sz.irq_cores + io_cores;
+	for (i = np->sz.irq_cores; i < last; i++)
+		cpuset_or(&np->io, &c->core[i]);
+	if (np->usable == 1)	/* one core: interrupts and I/O share it */
+		cpuset_or(&np->io, &c->core[0]);
+	np->load = load;
+	np->sz.load = NULL;
+	np->sz.core_ncpus = NULL;
+	free(ncpus);
 	return 0;
 }
 
-/* Does vector @q of @pc follow its queue (the profile's irq_local)? */
+/* Does vector @q of @pc follow its queue (the profile's irq_local, or
+ * @local: the node's drives complete on their queues' CPUs)? */
 static bool follows_queue(const struct plan *p, const struct topo_pci *pc,
-			  const struct topo_irq *q)
+			  const struct topo_irq *q, bool local)
 {
-	return plan_rules(p->profile)->irq_local && pc->ssdt[0] &&
+	return (plan_rules(p->profile)->irq_local || local) && pc->ssdt[0] &&
 	       q->queue > 0 && q->qcpus[0] && q->managed != MANAGED_YES;
 }
 
+/* What the plan does with a vector. */
+enum vec_way {
+	VEC_NO_QUEUE,	/* a poll queue's, serving none now */
+	VEC_POLLED,	/* its queue becomes a poll queue */
+	VEC_FOLLOWS,	/* follows its queue (plan_local_irqs()) */
+	VEC_MANAGED,	/* kernel-managed: not steerable */
+	VEC_IRQ_CORE,	/* to the interrupt cores */
+};
+
+/* Does @pc say which queue each vector serves (ssdtune's queues/qK)? */
+static bool queues_known(const struct topo_pci *pc)
+{
+	int i;
+
+	for (i = 0; i < pc->nirqs; i++)
+		if (pc->ssdt[0] && pc->irqs[i].queue >= 0)
+			return true;
+	return false;
+}
+
+static enum vec_way vec_way(const struct plan *p, const struct topo_pci *pc,
+			    const struct topo_irq *q, bool known, int polled,
+			    bool local)
+{
+	if (known && q->entry > 0 && q->queue < 0)
+		return VEC_NO_QUEUE;
+	if (known && q->queue >= polled)
+		return VEC_POLLED;
+	if (known && follows_queue(p, pc, q, local))
+		return VEC_FOLLOWS;
+	if (q->managed == MANAGED_YES)
+		return VEC_MANAGED;
+	return VEC_IRQ_CORE;
+}
+
+/* The I/O vectors of @pc that the plan puts on interrupt cores: its
+ * interrupt work there (the admin vector's is none to speak of). */
+static int irq_core_vectors(const struct plan *p, const struct topo_pci *pc,
+			    int polled, bool local)
+{
+	bool known = queues_known(pc);
+	int i, n = 0;
+
+	for (i = 0; i < pc->nirqs; i++)
+		n += pc->irqs[i].entry > 0 &&
+		     vec_way(p, pc, &pc->irqs[i], known, polled, local) == VEC_IRQ_CORE;
+	return n;
+}
+
 /*
- * The interrupt cores for @pc's vectors.  An ssdtune controller's I/O
- * vector whose queue is polled, now or from @polled on (queues/qK), has
- * no interrupt to place: left alone.  One that follows its queue is
+ * The interrupt cores for @pc's vectors, round robin over @irq (a
+ * drive's slot, or the node's interrupt cores).  An ssdtune controller's
+ * I/O vector whose queue is polled, now or from @polled on (queues/qK),
+ * has no interrupt to place: left alone.  One that follows its queue is
  * planned by plan_local_irqs(), after the controller's knobs.
  */
 static int plan_irqs(struct plan *p, const struct topo_pci *pc,
-		     const struct cpuset *irq, int nirq, int node, int polled)
+		     const struct cpuset *irq, int nirq, int node, int polled,
+		     bool local, const char *why)
 {
 	char key[128], path[PATH_MAX], want[TOPO_LIST];
-	bool known = false;	/* which queue each vector serves */
+	bool known = queues_known(pc);
 	int i, k = 0, r = 0;
 
-	for (i = 0; i < pc->nirqs; i++)
-		known |= pc->ssdt[0] && pc->irqs[i].queue >= 0;
 	for (i = 0; i < pc->nirqs && !r; i++) {
 		const struct topo_irq *q = &pc->irqs[i];
 
 		plan_irq_key(pc->bdf, q->entry, key, sizeof(key));
 		snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", q->irq);
-		if (known && q->entry > 0 && q->queue < 0) {
+		switch (vec_way(p, pc, q, known, polled, local)) {
+		case VEC_NO_QUEUE:
 			r = plan_add(p, PLAN_SKIP, key, path, q->affinity, "",
 				"%s vector %d: serves no queue (a poll queue's, kept for when it takes interrupts): left alone",
 				pc->bdf, q->entry);
 			continue;
-		}
-		if (known && q->queue >= polled) {
+		case VEC_POLLED:
 			r = plan_add(p, PLAN_SKIP, key, path, q->affinity, "",
 				"%s (%s vector %d): its queue becomes a poll queue (poll_queues): left alone",
 				q->name[0] ? q->name : "?", pc->bdf, q->entry);
 			continue;
-		}
-		if (known && follows_queue(p, pc, q))
+		case VEC_FOLLOWS:
 			continue;
-		if (q->managed == MANAGED_YES) {
+		case VEC_MANAGED:
 			r = plan_add(p, PLAN_SKIP, key, path, q->effective, "",
 				"%s (%s vector %d): not steerable, not moved: %s; 'ssdtune attach %s' makes it steerable",
 				q->name[0] ? q->name : "?", pc->bdf, q->entry,
 				q->managed_why, pc->bdf);
 			continue;
+		case VEC_IRQ_CORE:
+			break;
 		}
 		cpuset_format(&irq[k % nirq], want, sizeof(want));
 		k++;
 		r = plan_add(p, strcmp(q->affinity, want) ? PLAN_SET : PLAN_KEEP, key,
 			path, q->affinity, want,
-			"%s (%s vector %d): interrupt core on node %d, the device's, apart from the I/O cores",
-			q->name[0] ? q->name : "?", pc->bdf, q->entry, node);
+			"%s (%s vector %d): %s on node %d, the device's, apart from the I/O cores",
+			q->name[0] ? q->name : "?", pc->bdf, q->entry, why, node);
 		if (!r) {
 			snprintf(p->items[p->nitems - 1].bdf, BDF_BUFSZ, "%s", pc->bdf);
 			p->items[p->nitems - 1].vector = q->entry;
@@ -247,27 +356,27 @@ static int plan_irqs(struct plan *p, const struct topo_pci *pc,
 }
 
 /*
- * The vectors that follow their queues (latency): each on the CPUs that
- * submit to its queue, those of the I/O cores @io first, so a completion
- * at low depth wakes its reader on the CPU it runs on, as stock's managed
+ * The vectors that follow their queues: each on the CPUs that submit to
+ * its queue, those of the node's I/O cores first, so a completion at low
+ * depth wakes its reader on the CPU it runs on, as stock's managed
  * vectors do, and not through a second interrupt from an interrupt core.
  * Planned after the controller's knobs: when the plan changes poll_queues
  * (@remap), the queues are mapped anew, so apply reads each queue's CPUs
  * again when it writes the vector (the target shown is today's map).
  */
 static int plan_local_irqs(struct plan *p, const struct topo_pci *pc,
-			   const struct cpuset *io, int polled, bool remap)
+			   const struct node_plan *n, int polled, bool remap)
 {
 	char key[128], path[PATH_MAX], want[TOPO_LIST], within[TOPO_LIST];
 	char cpus[32];
 	int i, r = 0;
 
-	cpuset_format(io, within, sizeof(within));
+	cpuset_format(&n->io, within, sizeof(within));
 	for (i = 0; i < pc->nirqs && !r; i++) {
 		const struct topo_irq *q = &pc->irqs[i];
 		struct plan_item *it;
 
-		if (!follows_queue(p, pc, q) || q->queue >= polled)
+		if (!follows_queue(p, pc, q, n->sz.local) || q->queue >= polled)
 			continue;
 		plan_irq_key(pc->bdf, q->entry, key, sizeof(key));
 		snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", q->irq);
@@ -276,8 +385,8 @@ static int plan_local_irqs(struct plan *p, const struct topo_pci *pc,
 			return r;
 		r = plan_add(p, strcmp(q->affinity, want) ? PLAN_SET : PLAN_KEEP,
 			key, path, q->affinity, want,
-			"%s (%s vector %d): on the CPUs that submit to queue %d%s: a completion wakes its reader without an interrupt between CPUs%s",
-			q->name[0] ? q->name : "?", pc->bdf, q->entry, q->queue,
+			"%s (%s vector %d): on the CPUs that submit to its queue%s: a completion wakes its reader without an interrupt between CPUs%s",
+			q->name[0] ? q->name : "?", pc->bdf, q->entry,
 			strcmp(want, q->qcpus) ? ", those of the I/O cores" : "",
 			remap ? "; read again after poll_queues maps the queues anew" : "");
 		if (r)
@@ -651,14 +760,231 @@ static bool selected(const int *sel, int nsel, int i, const struct topo_pci *pc)
 	return false;
 }
 
+/* Has @node a CPU that can serve (online, or of unknown state)? */
+static bool node_serves(const struct topo *t, const struct topo_node *node)
+{
+	int i;
+
+	for (i = 0; i < node->ncpus; i++) {
+		const struct topo_cpu *c = cpu_of(t, node->cpus[i]);
+
+		if (!c || c->online)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The index in t->nodes of the node @pc is planned on: its own, or where
+ * that has no CPU to serve or is unknown, the nearest one that has (the
+ * first, if unknown).  -1 if no node has a CPU.  A note says which.
+ */
+static int plan_node_index(struct plan *p, const struct topo *t,
+			   const struct topo_pci *pc, int *r)
+{
+	const struct topo_node *own = find_node(t, pc->node);
+	int from = own ? (int)(own - t->nodes) : -1, best = -1, i, dist;
+
+	if (own && node_serves(t, own))
+		return from;
+	for (i = 0; i < t->nnodes; i++) {
+		if (!node_serves(t, &t->nodes[i]))
+			continue;
+		dist = from >= 0 && t->nodes[from].distance ? t->nodes[from].distance[i] : 0;
+		if (best < 0 || (from >= 0 && t->nodes[from].distance &&
+				 dist < t->nodes[from].distance[best]))
+			best = i;
+	}
+	if (best < 0)
+		return -1;
+	if (!own && t->nnodes > 1)
+		*r = plan_add(p, PLAN_NOTE, "note node", "", "", "",
+			"%s: NUMA node unknown: planning on node %d",
+			pc->bdf, t->nodes[best].id);
+	else if (own)
+		*r = plan_add(p, PLAN_NOTE, "note node", "", "", "",
+			"%s: its node %d has no CPU: planning on node %d, the nearest that has",
+			pc->bdf, own->id, t->nodes[best].id);
+	return best;
+}
+
+/* The first CPU of cpulist @list, or -1. */
+static int first_cpu(const char *list)
+{
+	unsigned int n;
+
+	if (parse_dec(&list, &n) || n > INT_MAX)
+		return -1;
+	return (int)n;
+}
+
+/*
+ * What the vectors the plan does not move put on each CPU, in drives'
+ * worth (@load[ncpu]): a stock drive's kernel-managed ones, and every I/O
+ * vector of an NVMe function not in the plan.
+ */
+static void fixed_load(const struct topo *t, const int *sel, int nsel,
+		       double *load, int ncpu)
+{
+	int i, k, n, cpu;
+
+	for (i = 0; i < t->npcis; i++) {
+		const struct topo_pci *pc = &t->pcis[i];
+		bool planned = selected(sel, nsel, i, pc);
+
+		if (!pci_class_is_nvme(pc->class24))
+			continue;
+		for (k = 0, n = 0; k < pc->nirqs; k++)
+			n += pc->irqs[k].entry > 0 &&
+			     (!planned || pc->irqs[k].managed == MANAGED_YES);
+		for (k = 0; n && k < pc->nirqs; k++) {
+			const struct topo_irq *q = &pc->irqs[k];
+
+			if (q->entry <= 0 || (planned && q->managed != MANAGED_YES))
+				continue;
+			cpu = first_cpu(q->effective[0] ? q->effective : q->affinity);
+			if (cpu >= 0 && cpu < ncpu)
+				load[cpu] += 1.0 / n;
+		}
+	}
+}
+
+static void node_plan_free(struct node_plan *np)
+{
+	cores_free(&np->cores);
+	free(np->devs);
+	free(np->nvec);
+	free(np->flat);
+	free(np->load);
+	cpuset_free(&np->irq);
+	cpuset_free(&np->io);
+}
+
+/* One line for node @np: which way its interrupt cores were chosen, and
+ * why. */
+static int node_note(struct plan *p, const struct node_plan *np)
+{
+	char irq[TOPO_LIST], io[TOPO_LIST];
+	int i, nvec = 0;
+
+	cpuset_format(&np->irq, irq, sizeof(irq));
+	cpuset_format(&np->io, io, sizeof(io));
+	for (i = 0; i < np->ndrives; i++)
+		nvec += np->nvec[i];
+	if (!np->ndrives)
+		return plan_add(p, PLAN_NOTE, "note node", "", "", "",
+			"node %d: %d device%s, none with I/O vectors for interrupt cores (%s): interrupt cores %s, for the admin vectors; I/O cores %s",
+			np->node->id, np->ndevs, np->ndevs == 1 ? "" : "s",
+			plan_rules(p->profile)->irq_local ?
+			"the profile completes each queue on its own CPUs" :
+			"polled or kernel-managed", irq, io);
+	if (np->sz.local)
+		return plan_add(p, PLAN_NOTE, "note node", "", "", "",
+			"node %d: queue-local completions: interrupt cores for its %d drive%s with interrupt-driven queues (%d vectors) would take %d of its %d cores and leave too few for I/O (%d wanted): each I/O vector stays on the CPUs that submit to its queue, as stock's do; interrupt cores %s keep the rest; I/O cores %s",
+			np->node->id, np->ndrives, np->ndrives == 1 ? "" : "s",
+			nvec, np->sz.want_cores, np->usable,
+			np->sz.io_cores > 0 ? np->sz.io_cores : np->sz.want_cores,
+			irq, io);
+	return plan_add(p, PLAN_NOTE, "note node", "", "", "",
+		"node %d: interrupt cores %s sized to its %d drive%s with interrupt-driven queues (%d vectors), each on CPUs of its own: the busiest interrupt CPU carries %.2f of a drive's interrupts (at most %.0f); I/O cores %s",
+		np->node->id, irq, np->ndrives, np->ndrives == 1 ? "" : "s",
+		nvec, np->sz.share, SIZE_CPU_CAPACITY, io);
+}
+
+/* Size every node that has devices: np[k] for t->nodes[k]. */
+static int plan_nodes(struct plan *p, const struct topo *t,
+		      const struct plan_opts *o, struct node_plan *np,
+		      const double *load, int ncpu)
+{
+	int k, j, nv, r = 0;
+
+	for (k = 0; k < t->nnodes && !r; k++) {
+		struct node_plan *n = &np[k];
+
+		if (!n->ndevs)
+			continue;
+		if ((r = node_cores(t, n->node, ncpu, &n->cores)))
+			return r;
+		if (!n->cores.n)
+			return -ENODEV;
+		n->nvec = calloc((size_t)n->ndevs, sizeof(int));
+		if (!n->nvec)
+			return -ENOMEM;
+		for (j = 0; j < n->ndevs; j++) {
+			const struct topo_pci *pc = &t->pcis[n->devs[j]];
+
+			nv = irq_core_vectors(p, pc, poll_from(p, o, pc), false);
+			if (nv > 0)
+				n->nvec[n->ndrives++] = nv;
+		}
+		r = size_plan(n, p->profile, o->io_cores, load);
+		if (!r)
+			r = node_note(p, n);
+	}
+	return r;
+}
+
+static void dev_irq_free(struct cpuset *irq, int nirq, int slot)
+{
+	int i;
+
+	for (i = 0; slot > 0 && i < nirq; i++)
+		cpuset_free(&irq[i]);
+	free(irq);
+}
+
+/*
+ * The interrupt CPUs of @pc, a device of node @n, into *@irq (*@nirq
+ * sets, round robin) and @cpus: a slot of its own if its I/O vectors go
+ * to the interrupt cores, each core of the slot a set; else the node's
+ * interrupt cores.  Returns whether it has a slot, or -ENOMEM.
+ */
+static int dev_irq_cpus(struct node_plan *n, int nv, struct cpuset **irq,
+			int *nirq, struct cpuset *cpus, int ncpu)
+{
+	int first, count, i, c, g = -1, last = -1;
+	bool slot = !n->sz.local && nv > 0 && n->ndrives;
+
+	*irq = calloc((size_t)(slot ? n->nflat : n->sz.irq_cores) + 1, sizeof(**irq));
+	if (!*irq)
+		return -ENOMEM;
+	cpuset_clear(cpus);
+	if (!slot) {
+		for (i = 0; i < n->sz.irq_cores; i++)
+			(*irq)[i] = n->cores.core[i];	/* shared, not owned */
+		*nirq = n->sz.irq_cores;
+		cpuset_or(cpus, &n->irq);
+		return 0;
+	}
+	size_slot(n->next++ % n->ndrives, n->ndrives, n->nflat, &first, &count);
+	for (i = first; i < first + count; i++) {
+		for (c = 0; !cpuset_has(&n->cores.core[c], n->flat[i]); c++)
+			;
+		if (c != last) {
+			if (cpuset_init(&(*irq)[++g], ncpu)) {
+				dev_irq_free(*irq, g, 1);
+				*irq = NULL;
+				return -ENOMEM;
+			}
+			last = c;
+		}
+		cpuset_set(&(*irq)[g], n->flat[i]);
+		cpuset_set(cpus, n->flat[i]);
+	}
+	*nirq = g + 1;
+	return 1;
+}
+
 int plan_build(const struct topo *t, const struct plan_opts *o, const int *sel,
 	       int nsel, struct plan *p)
 {
 	int profile = o->profile;
-	int ncpu = max_cpu(t), i, r = 0, nirq = 0;
+	int ncpu = max_cpu(t), i, r = 0, nirq = 0, slot = 0;
 	/* shared: the one core of a device's node, interrupts and I/O */
-	struct cpuset all_irq, all_io, shared, chosen, io, *irq = NULL;
-	struct cores cores = { 0 };
+	struct cpuset all_irq, all_io, shared, chosen, *irq = NULL;
+	struct node_plan *np;
+	double *load;
+	int *at;
 
 	memset(p, 0, sizeof(*p));
 	p->profile = profile;
@@ -666,75 +992,99 @@ int plan_build(const struct topo *t, const struct plan_opts *o, const int *sel,
 	p->boot = o->boot && profile != PROFILE_BALANCED;
 	p->io_cores = o->io_cores;
 	p->devs = calloc((size_t)t->npcis + 1, sizeof(*p->devs));
-	if (!p->devs || cpuset_init(&all_irq, ncpu) || cpuset_init(&all_io, ncpu) ||
-	    cpuset_init(&shared, ncpu) || cpuset_init(&chosen, ncpu) ||
-	    cpuset_init(&io, ncpu))
+	np = calloc((size_t)t->nnodes + 1, sizeof(*np));
+	at = calloc((size_t)t->npcis + 1, sizeof(int));
+	load = calloc((size_t)ncpu + 1, sizeof(double));
+	if (!p->devs || !np || !at || !load || cpuset_init(&all_irq, ncpu) ||
+	    cpuset_init(&all_io, ncpu) || cpuset_init(&shared, ncpu) ||
+	    cpuset_init(&chosen, ncpu)) {
+		free(np);
+		free(at);
+		free(load);
 		return -ENOMEM;
+	}
+	for (i = 0; i < t->nnodes && !r; i++) {
+		np[i].node = &t->nodes[i];
+		if (cpuset_init(&np[i].irq, ncpu) || cpuset_init(&np[i].io, ncpu))
+			r = -ENOMEM;
+	}
+	/* which node each device is planned on, then each node sized */
+	for (i = 0; i < t->npcis && !r; i++) {
+		struct node_plan *n;
+
+		at[i] = -1;
+		if (!selected(sel, nsel, i, &t->pcis[i]))
+			continue;
+		at[i] = plan_node_index(p, t, &t->pcis[i], &r);
+		if (at[i] < 0) {
+			r = r ? r : -ENODEV;
+			break;
+		}
+		n = &np[at[i]];
+		if (!n->devs && !(n->devs = calloc((size_t)t->npcis, sizeof(int))))
+			r = -ENOMEM;
+		else
+			n->devs[n->ndevs++] = i;
+	}
+	if (!r) {
+		fixed_load(t, sel, nsel, load, ncpu);
+		r = plan_nodes(p, t, o, np, load, ncpu);
+	}
 	for (i = 0; i < t->npcis && !r; i++) {
 		const struct topo_pci *pc = &t->pcis[i];
-		const struct topo_node *node;
+		struct node_plan *n;
 		struct plan_dev *d;
-		int k;
+		int k, polled;
 
-		if (!selected(sel, nsel, i, pc))
+		if (at[i] < 0)
 			continue;
+		n = &np[at[i]];
+		polled = poll_from(p, o, pc);
 		d = &p->devs[p->ndevs++];
 		snprintf(d->bdf, sizeof(d->bdf), "%s", pc->bdf);
 		snprintf(d->driver, sizeof(d->driver), "%s", pc->driver);
 		snprintf(d->ssdt, sizeof(d->ssdt), "%s", pc->ssdt);
-		node = find_node(t, pc->node);
-		if (!node) {
-			node = &t->nodes[0];
-			if (t->nnodes > 1)
-				r = plan_add(p, PLAN_NOTE, "note node", "", "", "",
-					"%s: NUMA node unknown: planning on node %d",
-					pc->bdf, node->id);
-		}
-		d->node = node->id;
-		cores_free(&cores);
-		free(irq);
+		d->node = n->node->id;
+		dev_irq_free(irq, nirq, slot);
 		irq = NULL;
-		if (r || (r = node_cores(t, node, ncpu, &cores)))
-			break;
-		if (!cores.n) {
-			r = -ENODEV;
+		slot = dev_irq_cpus(n, irq_core_vectors(p, pc, polled, n->sz.local),
+				    &irq, &nirq, &chosen, ncpu);
+		if (slot < 0) {
+			r = slot;
 			break;
 		}
-		if ((r = split_node(&cores, profile, o->io_cores, &irq, &nirq, &io)))
-			break;
-		cpuset_clear(&chosen);
-		for (k = 0; k < nirq; k++)
-			cpuset_or(&chosen, &irq[k]);
 		cpuset_format(&chosen, d->irq_cpus, sizeof(d->irq_cpus));
-		cpuset_format(&io, d->io_cpus, sizeof(d->io_cpus));
-		cpuset_or(&all_irq, &chosen);
-		cpuset_or(&all_io, &io);
+		cpuset_format(&n->io, d->io_cpus, sizeof(d->io_cpus));
+		cpuset_or(&all_irq, &n->irq);
+		cpuset_or(&all_io, &n->io);
 		d->nvectors = pc->nirqs;
 		for (k = 0; k < pc->nirqs; k++)
 			d->nmanaged += pc->irqs[k].managed == MANAGED_YES;
-		if (cores.n == 1)
-			cpuset_or(&shared, &io);
-		if (cores.n == 1)
+		if (n->cores.n == 1) {
+			cpuset_or(&shared, &n->io);
 			r = plan_add(p, PLAN_NOTE, "note shared", "", "", "",
 				"%s: node %d has one core: interrupts and I/O share it",
-				pc->bdf, node->id);
+				pc->bdf, n->node->id);
+		}
 		if (!r)
-			r = plan_irqs(p, pc, irq, nirq, node->id, poll_from(p, o, pc));
+			r = plan_irqs(p, pc, irq, nirq, n->node->id, polled,
+				      n->sz.local, slot ? "interrupt CPUs of its own" :
+				      "interrupt core");
 		if (!r)
 			r = plan_ssdt(p, o, pc);
 		if (!r)
-			r = plan_local_irqs(p, pc, &io, poll_from(p, o, pc),
-					    poll_changes(p, o, pc));
+			r = plan_local_irqs(p, pc, n, polled, poll_changes(p, o, pc));
 		if (!r)
 			r = plan_disks(p, pc);
 	}
+	dev_irq_free(irq, nirq, slot);
 	if (!r && !p->ndevs)
 		r = -ENODEV;
 	if (!r) {
-		/* I/O cores of one device may be another's interrupt cores
-		 * (same node, iops profile): interrupts win, but for the
-		 * one core of a node, which stays both (isolation keeps the
-		 * host's work off it). */
+		/* I/O cores of one node's devices may be another's interrupt
+		 * cores (a device planned on a node not its own): interrupts
+		 * win, but for the one core of a node, which stays both
+		 * (isolation keeps the host's work off it). */
 		for (i = 0; i < ncpu; i++)
 			if (cpuset_has(&all_irq, i) && !cpuset_has(&shared, i))
 				all_io.on[i] = false;
@@ -761,12 +1111,14 @@ int plan_build(const struct topo *t, const struct plan_opts *o, const int *sel,
 		r = plan_isolation(p, t, o, &all_io, ncpu);
 	if (!r)
 		r = plan_advice(p, t);
-	cores_free(&cores);
-	free(irq);
+	for (i = 0; i < t->nnodes; i++)
+		node_plan_free(&np[i]);
+	free(np);
+	free(at);
+	free(load);
 	cpuset_free(&all_irq);
 	cpuset_free(&all_io);
 	cpuset_free(&shared);
 	cpuset_free(&chosen);
-	cpuset_free(&io);
 	return r;
 }

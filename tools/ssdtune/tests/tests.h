@@ -17,6 +17,7 @@ void test_irqvec(void);
 void test_ssdtdev(void);
 void test_plan(void);
 void test_planner(void);
+void test_planner_size(void);
 void test_plangroup(void);
 void test_config(void);
 void test_ctrlview(void);

@@ -19,6 +19,7 @@ int main(void)
 	test_ssdtdev();
 	test_plan();
 	test_planner();
+	test_planner_size();
 	test_plangroup();
 	test_config();
 	test_ctrlview();
