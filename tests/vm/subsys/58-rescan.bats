@@ -212,7 +212,14 @@ stock_head() {
 		echo "/dev/${p%%c*}n1"
 		return 0
 	done
-	err "no path of namespace 1 under ${OTHER#/dev/}"
+	# a kernel without CONFIG_NVME_MULTIPATH (the debug kernel of make
+	# check-debug): the controller's own disk
+	for p in /sys/class/nvme/"${OTHER#/dev/}"/nvme*n1; do
+		[ -e "$p" ] || continue
+		echo "/dev/${p##*/}"
+		return 0
+	done
+	err "no disk of namespace 1 under ${OTHER#/dev/}"
 }
 
 lbs() { cat "/sys/block/${1#/dev/}/queue/logical_block_size"; }
