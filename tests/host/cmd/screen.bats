@@ -21,7 +21,7 @@ setup() {
 	} >"$BATS_TEST_TMPDIR/bin/ssdtune"
 	chmod +x "$BATS_TEST_TMPDIR/bin/ssdtune"
 	SOCK=$BATS_TEST_TMPDIR/tmux.sock
-	tmux -S "$SOCK" -f /dev/null new-session -d -x 80 -y 24 \
+	tmux -S "$SOCK" -f /dev/null new -d -x 80 -y 24 \
 		env -i HOME="$BATS_TEST_TMPDIR" TERM=xterm PATH="$BATS_TEST_TMPDIR/bin:$PATH" \
 		PS1='SCREEN$ ' bash --norc --noprofile
 	tmux -S "$SOCK" set-option -g history-limit 5000 >/dev/null
