@@ -54,7 +54,28 @@ static struct json_object *steady_json(const struct bench_settings *o,
 	return s;
 }
 
-/* median/min/max of every metric over rounds [first, last] */
+/* Whether every round of [first, last] that has percentile @key holds
+ * enough samples for it (and one does). */
+static bool meaningful(struct json_object *rounds, int first, int last,
+		       const char *key)
+{
+	bool any = false;
+	int i;
+
+	for (i = first; i <= last; i++) {
+		struct json_object *r = json_object_array_get_idx(rounds, i);
+
+		if (isnan(bench_jnum(r, key)))
+			continue;
+		if (!json_object_get_boolean(bench_jget(bench_jget(r, "meaningful"), key)))
+			return false;
+		any = true;
+	}
+	return any;
+}
+
+/* median/min/max of every metric over rounds [first, last], and whether
+ * each percentile is meaningful there */
 static struct json_object *summary_json(struct json_object *rounds, int first,
 					int last)
 {
@@ -78,6 +99,9 @@ static struct json_object *summary_json(struct json_object *rounds, int first,
 		bench_add_num(m, "min", st.min);
 		bench_add_num(m, "max", st.max);
 		json_object_object_add(m, "n", json_object_new_int(st.n));
+		if (bench_metrics[k].pct > 0)
+			json_object_object_add(m, "meaningful", json_object_new_boolean(
+				meaningful(rounds, first, last, bench_metrics[k].key)));
 		json_object_object_add(s, bench_metrics[k].key, m);
 	}
 	return s;

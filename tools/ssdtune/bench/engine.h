@@ -74,18 +74,31 @@ int bench_round(const struct bench *b, const char *dir, const char *id,
 		int round, struct json_object **out, struct lib_err *err);
 /* round.c: @text as file @path; 0 or -errno. */
 int bench_write_text(const char *path, const char *text);
+/* round.c: @d's figures into @r as PREFIXiops, PREFIXmbps,
+ * PREFIXclat_mean_us, PREFIXclat_p50_us .. PREFIXclat_p99_9999_us (null
+ * where fio gave none) and, for a prefix, PREFIXios; into @meaningful
+ * each percentile's key, true when the round's samples meet
+ * bench_pct_meaningful(). */
+void bench_dir_json(struct json_object *r, struct json_object *meaningful,
+		    const char *prefix, const struct fio_dir *d);
 /* @v as @key, null if NaN. */
 void bench_add_num(struct json_object *o, const char *key, double v);
 
 /* render.c: per-round figures, in report order: the key in JSON and CSV,
- * the column head, and whether more is better (for compare). */
+ * the column head, whether more is better (for compare), and which
+ * percentile it is. */
 struct bench_metric {
 	const char *key;
 	const char *head;
 	bool higher_is_better;
+	double pct;	/* a latency percentile (99.9): its summary says
+			 * whether it is meaningful; else 0 */
 };
 extern const struct bench_metric bench_metrics[];
 extern const int bench_nmetrics;
+/* the first bench_nmetrics_base: the CSV's columns before temperature_c
+ * (the rest come after steady_state, so older columns keep their place) */
+extern const int bench_nmetrics_base;
 
 /* render.c: @rep's "files", then bench.csv, bench.txt, the PNGs (what
  * gnuplot could not make is said in "plots_skipped") and bench.json in

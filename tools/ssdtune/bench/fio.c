@@ -64,8 +64,8 @@ static int global_format(const struct bench_job *j, char *buf, size_t len)
 			"ioengine=%s\n"
 			"direct=1\n"
 			"group_reporting=1\n"
-			"unified_rw_reporting=mixed\n"
-			"percentile_list=50:99:99.9:99.99\n"
+			"unified_rw_reporting=both\n"
+			"percentile_list=50:99:99.9:99.99:99.9999\n"
 			"%s%s%s",
 			j->filename, j->ioengine,
 			j->cpus ? "cpus_allowed=" : "", j->cpus ? j->cpus : "",
@@ -109,6 +109,11 @@ int bench_precondition_format(const struct bench_job *j, char *buf,
 			    "loops=2\n");
 }
 
+const double fio_pcts[FIO_NPCT] = { 50, 99, 99.9, 99.99, 99.9999 };
+const char *const fio_pct_names[FIO_NPCT] = {
+	"p50", "p99", "p99_9", "p99_99", "p99_9999",
+};
+
 static double num(struct json_object *o, const char *key)
 {
 	struct json_object *v;
@@ -125,88 +130,128 @@ static struct json_object *get(struct json_object *o, const char *key)
 	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
 }
 
-struct dir_sum {
-	double iops, bw, ios, lat_sum;
-	double pct[4], pct_ios;	/* percentiles of the busiest direction */
-};
-
-static void add_direction(struct json_object *d, struct dir_sum *s)
+/* One direction object of fio's JSON ("read", "mixed") into @d; false if
+ * it holds no I/O. */
+static bool read_dir(struct json_object *o, struct fio_dir *d)
 {
-	static const char *const keys[4] = {
-		"50.000000", "99.000000", "99.900000", "99.990000",
-	};
-	struct json_object *clat = get(d, "clat_ns"), *p;
-	double ios = num(d, "total_ios");
+	struct json_object *clat = get(o, "clat_ns"), *p = get(clat, "percentile");
+	double ios = num(o, "total_ios"), n = num(clat, "N");
+	char key[32];
 	int i;
 
-	if (!d || isnan(ios) || ios <= 0)
+	memset(d, 0, sizeof(*d));
+	for (i = 0; i < FIO_NPCT; i++)
+		d->pct_us[i] = NAN;
+	d->clat_mean_us = NAN;
+	if (!o || isnan(ios) || ios <= 0)
+		return false;
+	d->iops = num(o, "iops");
+	d->bw_bytes = num(o, "bw_bytes");
+	d->ios = (long long)ios;
+	d->samples = isnan(n) ? d->ios : (long long)n;
+	d->clat_mean_us = num(clat, "mean") / 1000.0;
+	for (i = 0; i < FIO_NPCT; i++) {
+		/* fio names a percentile with %f: 99.9999 -> "99.999900" */
+		snprintf(key, sizeof(key), "%f", fio_pcts[i]);
+		d->pct_us[i] = num(p, key) / 1000.0;
+	}
+	return true;
+}
+
+/* No "mixed": the directions added up, the percentiles of the busier. */
+static void add_dir(struct fio_dir *all, const struct fio_dir *d)
+{
+	double lat;
+
+	if (!d->ios)
 		return;
-	s->iops += num(d, "iops");
-	s->bw += num(d, "bw_bytes");
-	s->ios += ios;
-	s->lat_sum += num(clat, "mean") * ios;
-	if (ios <= s->pct_ios)
-		return;
-	p = get(clat, "percentile");
-	for (i = 0; i < 4; i++)
-		s->pct[i] = num(p, keys[i]);
-	s->pct_ios = ios;
+	lat = (all->ios ? all->clat_mean_us * all->ios : 0) +
+	      d->clat_mean_us * d->ios;
+	all->iops += d->iops;
+	all->bw_bytes += d->bw_bytes;
+	if (d->samples > all->samples) {
+		memcpy(all->pct_us, d->pct_us, sizeof(all->pct_us));
+		all->samples = d->samples;
+	}
+	all->ios += d->ios;
+	all->clat_mean_us = lat / all->ios;
+}
+
+/* One job (reporting group) of fio's JSON into @f; -1 and @err if it
+ * failed or did no I/O. */
+static int parse_job(struct json_object *job, struct fio_figures *f,
+		     char *err, size_t errlen)
+{
+	struct fio_dir trim;
+
+	if (num(job, "error") > 0) {
+		snprintf(err, errlen, "fio job failed: error %d",
+			 (int)num(job, "error"));
+		return -1;
+	}
+	read_dir(get(job, "read"), &f->read);
+	read_dir(get(job, "write"), &f->write);
+	if (!read_dir(get(job, "mixed"), &f->all)) {
+		read_dir(NULL, &f->all);
+		read_dir(get(job, "trim"), &trim);
+		add_dir(&f->all, &f->read);
+		add_dir(&f->all, &f->write);
+		add_dir(&f->all, &trim);
+	}
+	if (f->all.ios <= 0) {
+		snprintf(err, errlen, "fio completed no I/O");
+		return -1;
+	}
+	/* fio's usr_cpu and sys_cpu are percent of job_runtime (ms, summed
+	 * over the group's jobs) */
+	f->runtime_s = num(job, "job_runtime") / 1000.0;
+	f->cpu_s = (num(job, "usr_cpu") + num(job, "sys_cpu")) / 100.0 *
+		   f->runtime_s;
+	return 0;
+}
+
+/* The JSON object of @json and its "jobs" (at least @min), or NULL. */
+static struct json_object *parse_root(const char *json, int min,
+				      struct json_object **jobs, char *err,
+				      size_t errlen)
+{
+	struct json_object *root = json_tokener_parse(json);
+
+	if (!root || !json_object_is_type(root, json_type_object)) {
+		snprintf(err, errlen, "fio output is not a JSON object");
+		json_object_put(root);
+		return NULL;
+	}
+	*jobs = get(root, "jobs");
+	if (!*jobs || !json_object_is_type(*jobs, json_type_array) ||
+	    (int)json_object_array_length(*jobs) < min) {
+		snprintf(err, errlen, "fio output has no jobs");
+		json_object_put(root);
+		return NULL;
+	}
+	return root;
+}
+
+static void version_of(struct json_object *root, struct fio_figures *f)
+{
+	struct json_object *v = get(root, "fio version");
+
+	snprintf(f->version, sizeof(f->version), "%s",
+		 v ? json_object_get_string(v) : "");
 }
 
 int fio_parse(const char *json, struct fio_figures *f, char *err,
 	      size_t errlen)
 {
-	struct json_object *root, *jobs, *job, *v;
-	struct dir_sum s = { 0 };
-	int i;
+	struct json_object *root, *jobs;
+	int rc;
 
 	memset(f, 0, sizeof(*f));
-	root = json_tokener_parse(json);
-	if (!root || !json_object_is_type(root, json_type_object)) {
-		snprintf(err, errlen, "fio output is not a JSON object");
-		json_object_put(root);
+	root = parse_root(json, 1, &jobs, err, errlen);
+	if (!root)
 		return -1;
-	}
-	v = get(root, "fio version");
-	snprintf(f->version, sizeof(f->version), "%s",
-		 v ? json_object_get_string(v) : "");
-	jobs = get(root, "jobs");
-	if (!jobs || !json_object_is_type(jobs, json_type_array) ||
-	    json_object_array_length(jobs) < 1) {
-		snprintf(err, errlen, "fio output has no jobs");
-		json_object_put(root);
-		return -1;
-	}
-	job = json_object_array_get_idx(jobs, 0);
-	if (num(job, "error") > 0) {
-		snprintf(err, errlen, "fio job failed: error %d",
-			 (int)num(job, "error"));
-		json_object_put(root);
-		return -1;
-	}
-	for (i = 0; i < 4; i++)
-		s.pct[i] = NAN;
-	if (get(job, "mixed")) {
-		add_direction(get(job, "mixed"), &s);
-	} else {
-		add_direction(get(job, "read"), &s);
-		add_direction(get(job, "write"), &s);
-		add_direction(get(job, "trim"), &s);
-	}
-	if (s.ios <= 0) {
-		snprintf(err, errlen, "fio completed no I/O");
-		json_object_put(root);
-		return -1;
-	}
-	f->iops = s.iops;
-	f->bw_bytes = s.bw;
-	f->ios = (long long)s.ios;
-	f->clat_mean_us = s.lat_sum / s.ios / 1000.0;
-	f->clat_p50_us = s.pct[0] / 1000.0;
-	f->clat_p99_us = s.pct[1] / 1000.0;
-	f->clat_p99_9_us = s.pct[2] / 1000.0;
-	f->clat_p99_99_us = s.pct[3] / 1000.0;
-	f->runtime_s = num(job, "job_runtime") / 1000.0;
+	version_of(root, f);
+	rc = parse_job(json_object_array_get_idx(jobs, 0), f, err, errlen);
 	json_object_put(root);
-	return 0;
+	return rc;
 }

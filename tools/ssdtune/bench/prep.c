@@ -140,7 +140,7 @@ int bench_precondition(const struct bench *b, const char *dir,
 	p = json_object_new_object();
 	json_object_object_add(p, "method", json_object_new_string(
 		"sequential 128k writes, QD32, the whole device twice"));
-	bench_add_num(p, "mbps", f.bw_bytes / 1e6);
+	bench_add_num(p, "mbps", f.all.bw_bytes / 1e6);
 	bench_add_num(p, "seconds", (sys_now_ms() - t0) / 1000.0);
 	json_object_object_add(rep, "precondition", p);
 	return 0;

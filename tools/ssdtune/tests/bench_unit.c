@@ -199,8 +199,9 @@ static void test_jobs(void)
 	      strstr(buf, "bs=4096\n") && strstr(buf, "iodepth=32\n") &&
 	      strstr(buf, "numjobs=4\n") && strstr(buf, "runtime=5\n") &&
 	      strstr(buf, "cpus_allowed=2-3\n") &&
-	      strstr(buf, "unified_rw_reporting=mixed\n"),
-	      "bench_job_format writes the cell's fio job");
+	      strstr(buf, "unified_rw_reporting=both\n") &&
+	      strstr(buf, "percentile_list=50:99:99.9:99.99:99.9999\n"),
+	      "bench_job_format writes the cell's fio job, reads and writes apart");
 	CHECK(!strcmp(bench_cell_id(&c, id, sizeof(id)), "rand-70r-4k-t4q32"),
 	      "bench_cell_id of a mix");
 	c = (struct bench_cell){ 100, false, 131072, 1, 1 };
@@ -253,25 +254,47 @@ static void test_fio_parse(void)
 
 	j = slurp("randread-4k-mixed.json");
 	CHECK(j && !fio_parse(j, &f, err, sizeof(err)) &&
-	      near(f.iops, 57359.64036) && f.ios == 57417 &&
-	      near(f.clat_p50_us, 104.960) && near(f.clat_p99_us, 921.600) &&
-	      near(f.clat_p99_9_us, 3358.720) &&
-	      near(f.clat_p99_99_us, 6651.904) &&
-	      !strcmp(f.version, "fio-3.33") && f.bw_bytes > 0 &&
-	      near(f.bw_bytes / f.iops, 4096) && f.clat_mean_us > 0,
-	      "fio_parse: captured 4k randread (unified mixed)");
+	      near(f.all.iops, 57359.64036) && f.all.ios == 57417 &&
+	      near(f.all.pct_us[0], 104.960) && near(f.all.pct_us[1], 921.600) &&
+	      near(f.all.pct_us[2], 3358.720) &&
+	      near(f.all.pct_us[3], 6651.904) && isnan(f.all.pct_us[4]) &&
+	      !strcmp(f.version, "fio-3.33") && f.all.bw_bytes > 0 &&
+	      near(f.all.bw_bytes / f.all.iops, 4096) && f.all.clat_mean_us > 0 &&
+	      f.read.ios == 0 && f.write.ios == 0,
+	      "fio_parse: captured 4k randread (unified mixed: no directions apart)");
 	free(j);
 	j = slurp("randrw-70-4k-2jobs-mixed.json");
 	CHECK(j && !fio_parse(j, &f, err, sizeof(err)) &&
-	      near(f.iops, 66709.290709) && f.ios == 66776 &&
-	      near(f.clat_p99_us, 296.960),
+	      near(f.all.iops, 66709.290709) && f.all.ios == 66776 &&
+	      near(f.all.pct_us[1], 296.960),
 	      "fio_parse: captured 70/30 mix, 2 jobs group-reported");
 	free(j);
 	j = slurp("randrw-70-4k-split.json");
 	CHECK(j && !fio_parse(j, &f, err, sizeof(err)) &&
-	      near(f.iops, 33975.024975 + 14521.478521) &&
-	      f.ios == 34009 + 14536 && near(f.clat_p99_us, 168.960),
+	      near(f.all.iops, 33975.024975 + 14521.478521) &&
+	      f.all.ios == 34009 + 14536 && near(f.all.pct_us[1], 168.960) &&
+	      f.read.ios == 34009 && f.write.ios == 14536 &&
+	      near(f.write.pct_us[1], 280.576),
 	      "fio_parse: read+write reported apart are added; percentiles of the busier side");
+	free(j);
+	j = slurp("randrw-70-4k-both.json");
+	CHECK(j && !fio_parse(j, &f, err, sizeof(err)) &&
+	      near(f.all.iops, 36217.782218) && f.all.ios == 36254 &&
+	      near(f.all.pct_us[1], 403.456) && near(f.all.pct_us[4], 5603.328),
+	      "fio_parse: unified_rw_reporting=both, all from \"mixed\"");
+	CHECK(j && !fio_parse(j, &f, err, sizeof(err)) &&
+	      near(f.read.iops, 25393.606394) && f.read.ios == 25419 &&
+	      f.read.samples == 25419 && near(f.read.pct_us[0], 84.480) &&
+	      near(f.read.pct_us[4], 5537.792) &&
+	      near(f.read.clat_mean_us, 95.008534089) &&
+	      near(f.write.iops, 10824.175824) && f.write.ios == 10835 &&
+	      near(f.write.pct_us[1], 528.384) &&
+	      near(f.write.pct_us[4], 5603.328) &&
+	      near(f.write.bw_bytes, 44335824),
+	      "fio_parse: both: reads and writes apart, p50..p99.9999 each");
+	CHECK(j && !fio_parse(j, &f, err, sizeof(err)) &&
+	      near(f.cpu_s, (2.9 + 30.8) / 100) && near(f.runtime_s, 1.0),
+	      "fio_parse: fio's own CPU seconds from usr_cpu + sys_cpu of job_runtime");
 	free(j);
 	CHECK(fio_parse("not json", &f, err, sizeof(err)) == -1 &&
 	      !strcmp(err, "fio output is not a JSON object"),
@@ -288,6 +311,23 @@ static void test_fio_parse(void)
 	      "fio_parse refuses a run without I/O");
 }
 
+static void test_pct_meaningful(void)
+{
+	CHECK(bench_pct_samples(50) == 20 && bench_pct_samples(99) == 1000 &&
+	      bench_pct_samples(99.9) == 10000 &&
+	      bench_pct_samples(99.99) == 100000 &&
+	      bench_pct_samples(99.9999) == 10000000,
+	      "percentile p needs 10/(1-p) samples: p50 20 .. p99.9999 10^7");
+	CHECK(bench_pct_meaningful(99.9, 10000) &&
+	      !bench_pct_meaningful(99.9, 9999) &&
+	      bench_pct_meaningful(99.9999, 10000000) &&
+	      !bench_pct_meaningful(99.9999, 9999999),
+	      "a percentile is meaningful from exactly its sample count on");
+	CHECK(bench_pct_samples(100) == -1 && bench_pct_samples(0) == -1 &&
+	      !bench_pct_meaningful(100, 1LL << 62),
+	      "p0 and p100 are no percentiles of the rule");
+}
+
 int main(void)
 {
 	test_steady_state();
@@ -296,5 +336,6 @@ int main(void)
 	test_parse_flags();
 	test_jobs();
 	test_fio_parse();
+	test_pct_meaningful();
 	return tap_done();
 }
