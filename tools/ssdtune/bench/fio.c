@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
 
@@ -93,6 +94,47 @@ int bench_job_format(const struct bench_job *j, const struct bench_cell *c,
 			    j->runtime_s, bench_cell_id(c, id, sizeof(id)),
 			    bench_fio_rw(c->read_pct, c->random), mix, c->bs,
 			    c->depth, c->threads);
+}
+
+int bench_multi_job_format(const struct bench_job *j, int n,
+			   const struct bench_cell *c, char *buf, size_t len)
+{
+	char id[64], mix[32] = "", name[128];
+	int i, r;
+
+	if (c->read_pct != 0 && c->read_pct != 100)
+		snprintf(mix, sizeof(mix), "rwmixread=%d\n", c->read_pct);
+	bench_cell_id(c, id, sizeof(id));
+	r = snprintf(buf, len,
+		     "[global]\n"
+		     "ioengine=%s\n"
+		     "direct=1\n"
+		     "group_reporting=1\n"
+		     "unified_rw_reporting=both\n"
+		     "percentile_list=50:99:99.9:99.99:99.9999\n"
+		     "time_based=1\n"
+		     "runtime=%d\n"
+		     "norandommap=1\n"
+		     "randrepeat=0\n"
+		     "rw=%s\n%s"
+		     "bs=%ld\n"
+		     "iodepth=%d\n"
+		     "numjobs=%d\n",
+		     j[0].ioengine, j[0].runtime_s,
+		     bench_fio_rw(c->read_pct, c->random), mix, c->bs, c->depth,
+		     c->threads);
+	for (i = 0; i < n; i++) {
+		const char *dev = strrchr(j[i].filename, '/');
+
+		snprintf(name, sizeof(name), "%s.%s", id, dev ? dev + 1 : j[i].filename);
+		r = append(buf, len, r, "\n[%s]\nnew_group\nfilename=%s\n", name,
+			   j[i].filename);
+		if (j[i].cpus)
+			r = append(buf, len, r,
+				   "cpus_allowed=%s\ncpus_allowed_policy=split\n",
+				   j[i].cpus);
+	}
+	return r;
 }
 
 int bench_precondition_format(const struct bench_job *j, char *buf,
@@ -252,6 +294,141 @@ int fio_parse(const char *json, struct fio_figures *f, char *err,
 		return -1;
 	version_of(root, f);
 	rc = parse_job(json_object_array_get_idx(jobs, 0), f, err, errlen);
+	json_object_put(root);
+	return rc;
+}
+
+/* A latency histogram: (value in ns, count) pairs, in any order. */
+struct hist {
+	struct bin { double ns; long long n; } *v;
+	size_t len, cap;
+};
+
+static int hist_add(struct hist *h, struct json_object *bins)
+{
+	json_object_object_foreach(bins, key, val) {
+		char *end;
+		double ns = strtod(key, &end);
+
+		if (end == key || *end || !json_object_is_type(val, json_type_int))
+			return -1;
+		if (h->len == h->cap) {
+			size_t cap = h->cap ? h->cap * 2 : 1024;
+			struct bin *v = realloc(h->v, cap * sizeof(*v));
+
+			if (!v)
+				return -1;
+			h->v = v;
+			h->cap = cap;
+		}
+		h->v[h->len].ns = ns;
+		h->v[h->len++].n = json_object_get_int64(val);
+	}
+	return 0;
+}
+
+static int bin_cmp(const void *a, const void *b)
+{
+	const struct bin *x = a, *y = b;
+
+	return (x->ns > y->ns) - (x->ns < y->ns);
+}
+
+/* fio's rule (stat.c, calc_clat_percentiles) on the merged bins. */
+static void hist_pcts(struct hist *h, struct fio_dir *d)
+{
+	long long total = 0, sum = 0;
+	size_t i;
+	int j = 0;
+
+	for (i = 0; i < h->len; i++)
+		total += h->v[i].n;
+	if (!total)
+		return;
+	qsort(h->v, h->len, sizeof(*h->v), bin_cmp);
+	for (i = 0; i < h->len && j < FIO_NPCT; i++) {
+		sum += h->v[i].n;
+		while (j < FIO_NPCT && sum >= fio_pcts[j] / 100.0 * total)
+			d->pct_us[j++] = h->v[i].ns / 1000.0;
+	}
+}
+
+static const struct fio_dir *dir_of(const struct fio_figures *f, int which)
+{
+	return which == 0 ? &f->all : which == 1 ? &f->read : &f->write;
+}
+
+/*
+ * Direction @which (0 all, 1 read, 2 write; fio's "mixed", "read",
+ * "write") of every group together into @d; percentiles only if every
+ * group with I/O that way gave its histogram.  -1 if a histogram is
+ * malformed.
+ */
+static int merge_dir(struct json_object *jobs, int n,
+		     const struct fio_figures *dev, int which,
+		     struct fio_dir *d)
+{
+	static const char *const keys[] = { "mixed", "read", "write" };
+	struct hist h = { 0 };
+	bool whole = true;
+	double lat = 0;
+	int i, rc = 0;
+
+	read_dir(NULL, d);
+	for (i = 0; i < n; i++) {
+		const struct fio_dir *x = dir_of(&dev[i], which);
+		struct json_object *o = get(json_object_array_get_idx(jobs, i), keys[which]);
+		struct json_object *bins = get(get(o, "clat_ns"), "bins");
+
+		if (!x->ios)
+			continue;
+		d->iops += x->iops;
+		d->bw_bytes += x->bw_bytes;
+		d->ios += x->ios;
+		d->samples += x->samples;
+		lat += x->clat_mean_us * x->ios;
+		if (!bins)
+			whole = false;
+		else if (hist_add(&h, bins))
+			rc = -1;
+	}
+	if (d->ios)
+		d->clat_mean_us = lat / d->ios;
+	if (!rc && whole)
+		hist_pcts(&h, d);
+	free(h.v);
+	return rc;
+}
+
+int fio_parse_groups(const char *json, int n, struct fio_figures *dev,
+		     struct fio_figures *all, char *err, size_t errlen)
+{
+	struct json_object *root, *jobs;
+	int i, rc = 0;
+
+	memset(all, 0, sizeof(*all));
+	memset(dev, 0, n * sizeof(*dev));
+	root = parse_root(json, 1, &jobs, err, errlen);
+	if (!root)
+		return -1;
+	version_of(root, all);
+	if ((int)json_object_array_length(jobs) != n) {
+		snprintf(err, errlen, "fio output has %d reporting groups, not %d (one per device)",
+			 (int)json_object_array_length(jobs), n);
+		json_object_put(root);
+		return -1;
+	}
+	for (i = 0; i < n && !rc; i++) {
+		rc = parse_job(json_object_array_get_idx(jobs, i), &dev[i], err, errlen);
+		all->cpu_s += dev[i].cpu_s;
+		all->runtime_s = fmax(all->runtime_s, dev[i].runtime_s);
+	}
+	if (!rc && (merge_dir(jobs, n, dev, 0, &all->all) ||
+		    merge_dir(jobs, n, dev, 1, &all->read) ||
+		    merge_dir(jobs, n, dev, 2, &all->write))) {
+		snprintf(err, errlen, "fio's latency histogram (\"bins\") is not one");
+		rc = -1;
+	}
 	json_object_put(root);
 	return rc;
 }

@@ -37,6 +37,14 @@ struct bench_job {
  * that would have been, like snprintf). */
 int bench_job_format(const struct bench_job *j, const struct bench_cell *c,
 		     char *buf, size_t len);
+/*
+ * The fio job file of one round of @c on @n devices at once (@j[i]: the
+ * i-th device and its CPUs; the engine and runtime are @j[0]'s): one job
+ * section per device, each its own reporting group (new_group), named
+ * "ID.DEVICE", all started together and ended by the same runtime.
+ */
+int bench_multi_job_format(const struct bench_job *j, int n,
+			   const struct bench_cell *c, char *buf, size_t len);
 /* The workload-independent precondition: sequential 128 KiB writes over
  * the whole device, twice. */
 int bench_precondition_format(const struct bench_job *j, char *buf,
@@ -79,5 +87,16 @@ struct fio_figures {
  */
 int fio_parse(const char *json, struct fio_figures *f, char *err,
 	      size_t errlen);
+
+/*
+ * fio's --output-format=json+ of a run with @n reporting groups (one per
+ * device, in job-file order) into @dev[0..n-1], and all of them together
+ * into @all: rates and I/Os added, means weighted by I/Os, percentiles of
+ * the groups' latency histograms ("bins") merged, the way fio computes its
+ * own (the first bin whose running count reaches p% of all).  0, or -1
+ * with the reason in @err.
+ */
+int fio_parse_groups(const char *json, int n, struct fio_figures *dev,
+		     struct fio_figures *all, char *err, size_t errlen);
 
 #endif

@@ -311,6 +311,47 @@ static void test_fio_parse(void)
 	      "fio_parse refuses a run without I/O");
 }
 
+static void test_multi(void)
+{
+	struct bench_job j[2] = {
+		{ "/dev/ssdt0n1", "libaio", 5, "2-3" },
+		{ "/dev/ssdt1n1", "libaio", 5, NULL },
+	};
+	struct bench_cell c = { 70, true, 4096, 1, 32 };
+	struct fio_figures dev[2], all;
+	char buf[2048], err[128], *js;
+	const char *b;
+
+	bench_multi_job_format(j, 2, &c, buf, sizeof(buf));
+	b = strstr(buf, "[rand-70r-4k-t1q32.ssdt1n1]");
+	CHECK(strstr(buf, "[rand-70r-4k-t1q32.ssdt0n1]\nnew_group\nfilename=/dev/ssdt0n1\ncpus_allowed=2-3\ncpus_allowed_policy=split\n") &&
+	      b && !strstr(b, "cpus_allowed") &&
+	      strstr(buf, "rw=randrw\nrwmixread=70\n") &&
+	      strstr(buf, "unified_rw_reporting=both\n") &&
+	      strstr(buf, "runtime=5\n") && strstr(buf, "iodepth=32\n"),
+	      "bench_multi_job_format: one reporting group per device, each on its own CPUs");
+	js = slurp("randrw-70-4k-2dev-jsonplus.json");
+	CHECK(js && !fio_parse_groups(js, 2, dev, &all, err, sizeof(err)) &&
+	      dev[0].all.ios == 20180 && dev[1].all.ios == 20137 &&
+	      dev[0].read.ios == 14111 && dev[1].write.ios == 6036 &&
+	      near(dev[0].all.pct_us[1], 173.056) &&
+	      near(dev[1].all.pct_us[1], 183.296),
+	      "fio_parse_groups: each device's own figures, from its group");
+	CHECK(js && !fio_parse_groups(js, 2, dev, &all, err, sizeof(err)) &&
+	      all.all.ios == 40317 && near(all.all.iops, 40276.723277) &&
+	      all.all.samples == 40317 && all.read.ios == 28212 &&
+	      all.write.ios == 12105 &&
+	      near(all.all.pct_us[0], 89.600) && near(all.all.pct_us[1], 179.200) &&
+	      near(all.all.pct_us[2], 460.800) && near(all.all.pct_us[3], 1400.832) &&
+	      near(all.read.pct_us[3], 2310.144) && near(all.write.pct_us[1], 207.872) &&
+	      near(all.cpu_s, (2.2 + 19.2 + 2.1 + 19.1) / 100),
+	      "fio_parse_groups: all devices' percentiles from their merged histograms, as fio computes its own");
+	CHECK(js && fio_parse_groups(js, 3, dev, &all, err, sizeof(err)) == -1 &&
+	      strstr(err, "2 reporting groups, not 3"),
+	      "fio_parse_groups refuses a run with another number of groups");
+	free(js);
+}
+
 static void test_pct_meaningful(void)
 {
 	CHECK(bench_pct_samples(50) == 20 && bench_pct_samples(99) == 1000 &&
@@ -337,5 +378,6 @@ int main(void)
 	test_jobs();
 	test_fio_parse();
 	test_pct_meaningful();
+	test_multi();
 	return tap_done();
 }
