@@ -602,3 +602,122 @@ topo_disk() {
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	[[ $output == *"# fio on CPUs $io (the I/O cores of the applied profile)"* ]]
 }
+
+# several devices at once: ssdt0n1 (ssdtune) and nvme0n1 (stock) of the
+# base fixture
+
+@test "several devices run at once: one fio run, a reporting group each; the aggregate and each device" {
+	run --separate-stderr ssdt bench ssdt0n1 nvme0n1 --bs 4k --qd 1 --rounds 3 \
+		--runtime 1 --out "$OUT"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	c=randread-4k-t1q1
+	# one fio run per round, both devices in it, each its own group
+	[ "$(grep -c "^$c.ssdt0n1 .*filename=/dev/ssdt0n1$" "$FAKE_FIO_LOG")" -eq 3 ]
+	[ "$(grep -c "^$c.nvme0n1 .*filename=/dev/nvme0n1$" "$FAKE_FIO_LOG")" -eq 3 ]
+	[ "$(ls "$OUT"/raw/$c-r0?.json | wc -l)" -eq 3 ]
+	[ "$(grep -c '^new_group$' "$OUT/jobs/$c.fio")" -eq 2 ]
+	# together: rates added, latency of the merged histograms
+	[ "$(report cells $c rounds 0 iops)" = 2000.0 ]
+	[ "$(report cells $c rounds 0 ios)" = 2000 ]
+	[ "$(report cells $c rounds 0 clat_p99_us)" = 2000.0 ]
+	[ "$(report cells $c summary iops median)" = 2000.0 ]
+	# apart: each device's own group; fio's CPU per I/O (5 + 15% of 1 s)
+	[ "$(report cells $c rounds 0 devices 1 name)" = nvme0n1 ]
+	[ "$(report cells $c rounds 0 devices 1 iops)" = 1000.0 ]
+	[ "$(report cells $c rounds 0 devices 0 mbps)" = 4.096 ]
+	[ "$(report cells $c rounds 0 devices 0 clat_p50_us)" = 900.0 ]
+	[ "$(report cells $c rounds 0 devices 0 fio_cpu_us_per_io)" = 200.0 ]
+	[ "$(report cells $c devices ssdt0n1 iops median)" = 1000.0 ]
+	[ "$(report cells $c devices nvme0n1 clat_p99_us median)" = 2000.0 ]
+	[ "$(report cells $c devices nvme0n1 fio_cpu_us_per_io n)" = 3 ]
+	[ "$(report devices 0 name)" = ssdt0n1 ]
+	[ "$(report devices 1 driver)" = nvme ]
+	[ "$(report devices 1 cpus_source)" = none ]
+	[ "$(report method devices)" = 2 ]
+	grep -Eq '^  ssdt0n1 +1000 ' "$OUT/bench.txt"
+	grep -Eq '^  nvme0n1 +1000 ' "$OUT/bench.txt"
+	grep -q '^ssdtune bench: 2 devices at once: /dev/ssdt0n1 (ssdtune, CPUs any), /dev/nvme0n1 (nvme, CPUs any)' "$OUT/bench.txt"
+	# --devices is the same; the report is as the schema says
+	rm -rf "$FAKE_FIO_STATE"
+	run --separate-stderr ssdt --json bench --devices ssdt0n1,nvme0n1 --bs 4k --qd 1 \
+		--rounds 3 --runtime 1 --out "$OUT.2"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	printf '%s' "$output" | "$REPO/tests/lib/json-schema-check" bench
+	[ "$(json .cells.$c.rounds.0.iops)" = 2000.0 ]
+	# one device: no "devices" anywhere, as before
+	run --separate-stderr ssdt --json bench ssdt0n1 --bs 4k --qd 1 --rounds 3 \
+		--runtime 1 --out "$OUT.3"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(report "$OUT.3/bench.json" cells $c rounds 0 devices 2>/dev/null || echo none)" = none ]
+	! grep -q new_group "$OUT.3/jobs/$c.fio"
+}
+
+@test "--scale runs 1, 2 .. N devices in turn: the aggregate over k x one device alone, and scaling.png" {
+	# each of two devices at once reaches 80% of what one alone does
+	FAKE_FIO_SHARE=1,0.8 run --separate-stderr ssdt bench ssdt0n1 nvme0n1 --scale \
+		--bs 4k --qd 1 --rounds 3 --runtime 1 --out "$OUT"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	c=randread-4k-t1q1
+	[ "$(grep -c '^new_group$' "$OUT/jobs/$c-d1.fio")" -eq 1 ]
+	grep -q 'filename=/dev/ssdt0n1' "$OUT/jobs/$c-d1.fio"
+	[ "$(wc -l <"$FAKE_FIO_LOG")" -eq 9 ]	# 3 rounds of 1, then of 2
+	[ "$(report cells $c scaling 0 devices)" = 1 ]
+	[ "$(report cells $c scaling 0 summary iops median)" = 1000.0 ]
+	[ "$(report cells $c scaling 0 normalized_iops)" = 1.0 ]
+	[ "$(report cells $c scaling 1 devices)" = 2 ]
+	[ "$(report cells $c scaling 1 summary iops median)" = 1600.0 ]
+	[ "$(report cells $c scaling 1 normalized_iops)" = 0.8 ]
+	[ "$(report cells $c scaling 1 normalized_mbps)" = 0.8 ]
+	[ "$(report cells $c scaling 1 device_summary nvme0n1 iops median)" = 800.0 ]
+	# the cell's own figures are those of all the devices
+	[ "$(report cells $c summary iops median)" = 1600.0 ]
+	[ "$(report method scale)" = true ]
+	grep -Eq '^ +2 +1600 +6\.6 .* 0\.80 +0\.80$' "$OUT/bench.txt"
+	[ -s "$OUT/scaling.png" ]
+	[[ "$(report files plots)" == *scaling.png* ]]
+}
+
+@test "with a profile applied, each device's fio job runs on that device's own I/O cores" {
+	make_topo 4n128c
+	STATE=$BATS_TEST_TMPDIR/state
+	# ssdt0 (node 1) and the stock nvme1 (node 3): I/O cores of their own
+	run --separate-stderr ssdt plan --profile latency --json
+	io=$(printf '%s' "$output" | python3 -c 'import json,sys; print([d for d in json.load(sys.stdin)["devices"] if d["driver"] == "ssdtune"][0]["io_cpus"])')
+	io1=$(printf '%s' "$output" | python3 -c 'import json,sys; print([d for d in json.load(sys.stdin)["devices"] if d["driver"] == "nvme"][0]["io_cpus"])')
+	[ -n "$io" ] && [ -n "$io1" ] && [ "$io" != "$io1" ]
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	run --separate-stderr ssdt bench ssdt0n1 nvme1n1 --bs 4k --qd 1 --rounds 1 \
+		--runtime 1 --out "$OUT" --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	c=randread-4k-t1q1
+	grep -qx "$c.ssdt0n1 rw=randread bs=4096 iodepth=1 numjobs=1 filename=/dev/ssdt0n1 cpus_allowed=$io" "$FAKE_FIO_LOG"
+	grep -qx "$c.nvme1n1 rw=randread bs=4096 iodepth=1 numjobs=1 filename=/dev/nvme1n1 cpus_allowed=$io1" "$FAKE_FIO_LOG"
+	[ "$(report devices 0 cpus)" = "$io" ]
+	[ "$(report devices 0 cpus_source)" = plan ]
+	[ "$(report devices 1 cpus)" = "$io1" ]
+	[ "$(report method cpus_source)" = plan ]
+	[ "$(report method cpus_profile)" = latency ]
+	# --cpus puts every job there
+	run --separate-stderr ssdt bench ssdt0n1 nvme1n1 --dry-run --cpus 3 --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(grep -c '^cpus_allowed=3$' <<<"$output")" -eq 8 ]	# 4 cells x 2 devices
+}
+
+@test "several devices: bad combinations exit 2 with one line, running nothing" {
+	local args
+	for args in "ssdt0n1 --scale" "ssdt0n1 ssdt0n1" "ssdt0n1 /dev/ssdt0n1" \
+		"ssdt0n1 nvme0n1 --ab latency" "ssdt0n1 nvme0n1 --purge --destroy-data" \
+		"ssdt0n1 nvme0n1 --suite pts-iops --destroy-data" "ssdt0n1 --devices nvme0n1" \
+		"--devices ," "--devices ssdt0n1 --devices nvme0n1"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr ssdt bench $args --out "$OUT"
+		[ "$status" -eq 2 ] || { echo "$args: status $status: $stderr"; false; }
+		assert_one_error_line || { echo "$args"; false; }
+	done
+	[ ! -e "$FAKE_FIO_LOG" ]
+	# a write on several devices checks each of them
+	run --separate-stderr ssdt bench ssdt0n1 nvme0n1 --rw write --out "$OUT"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+}

@@ -16,11 +16,11 @@
 #include "lib/format.h"
 #include "lib/sysfs.h"
 
-/* Destructive steps: the flag, and nothing of the controller in use. */
-static int check_safe(const struct bench *b, struct lib_err *err)
+/* Destructive steps: the flag, and nothing of @d's controller in use. */
+static int check_safe(const struct bench *b, const struct bench_dev *d,
+		      struct lib_err *err)
 {
 	const struct bench_settings *o = b->set;
-	const struct bench_dev *d = &b->dev;
 	struct blklist l;
 	char why[512], dir[PATH_MAX];
 	int r;
@@ -78,8 +78,10 @@ static int check_fio(char *version, size_t len, struct lib_err *err)
 
 int bench_check(struct bench *b, struct lib_err *err)
 {
-	int rc = check_safe(b, err);
+	int i, rc = 0;
 
+	for (i = 0; i < b->ndevs && !rc; i++)
+		rc = check_safe(b, &b->devs[i], err);
 	return rc ? rc : check_fio(b->fio_version, sizeof(b->fio_version), err);
 }
 

@@ -185,6 +185,62 @@ static bool dir_nums(FILE *f, struct json_object *cell, const char *prefix)
 	return marked;
 }
 
+/* Several devices: each one's row under the cell's (its figures while
+ * all ran), then, with --scale, the scaling table. */
+static bool device_rows(FILE *f, struct json_object *cell)
+{
+	bool marked = false;
+
+	if (!bench_jget(cell, "devices"))
+		return false;
+	json_object_object_foreach(bench_jget(cell, "devices"), name, ds) {
+		struct json_object *c = json_object_new_object();
+		char label[64];
+
+		/* dir_nums() reads a "summary" */
+		json_object_object_add(c, "summary", json_object_get(ds));
+		json_object_object_add(c, "io_size", json_object_get(bench_jget(cell, "io_size")));
+		snprintf(label, sizeof(label), "  %s", name);
+		fprintf(f, "%-24s", label);
+		marked |= dir_nums(f, c, "");
+		fprintf(f, " %10s", "-");
+		cell_num(f, "%.3f", med(c, "irq_per_io"));
+		cell_num(f, "%.1f", med(c, "fio_cpu_us_per_io"));
+		fprintf(f, " fio CPU us/IO\n");
+		json_object_put(c);
+	}
+	return marked;
+}
+
+static void scaling_rows(FILE *f, struct json_object *rep)
+{
+	bool head = false;
+
+	json_object_object_foreach(bench_jget(rep, "cells"), id, cell) {
+		struct json_object *sc = bench_jget(cell, "scaling");
+		size_t i;
+
+		if (!sc || json_object_array_length(sc) < 2)
+			continue;
+		if (!head)
+			fprintf(f, "scaling: k devices at once; normalized = aggregate / (k x the first device alone)\n"
+				"%-24s %7s %10s %10s %10s %10s %10s\n", "cell", "devices",
+				"IOPS", "MB/s", "p99 us", "IOPS norm", "MB/s norm");
+		head = true;
+		for (i = 0; i < json_object_array_length(sc); i++) {
+			struct json_object *st = json_object_array_get_idx(sc, i);
+
+			fprintf(f, "%-24s %7d", i ? "" : id, (int)bench_jnum(st, "devices"));
+			cell_num(f, "%.0f", med(st, "iops"));
+			cell_num(f, "%.1f", med(st, "mbps"));
+			cell_num(f, "%.1f", med(st, "clat_p99_us"));
+			cell_num(f, "%.2f", bench_jnum(st, "normalized_iops"));
+			cell_num(f, "%.2f", bench_jnum(st, "normalized_mbps"));
+			fputc('\n', f);
+		}
+	}
+}
+
 void bench_print_table(struct json_object *rep, FILE *f)
 {
 	struct json_object *dev = bench_jget(rep, "device"), *m = bench_jget(rep, "method");
@@ -194,11 +250,26 @@ void bench_print_table(struct json_object *rep, FILE *f)
 	const char *pci = bench_jstr(dev, "pci_address") ?: bench_jstr(dev, "pci");
 	bool marked = false;
 
-	fprintf(f, "ssdtune bench: %s (driver %s, %s), suite %s, %s, %g s rounds\n",
-		bench_jstr(dev, "path"), bench_jstr(dev, "driver") ?: "?",
-		pci ?: "no PCI address",
-		bench_jstr(m, "suite"), bench_jstr(m, "ioengine"),
-		bench_jnum(m, "runtime_s"));
+	if (bench_jget(rep, "devices")) {
+		struct json_object *devs = bench_jget(rep, "devices");
+		size_t i;
+
+		fprintf(f, "ssdtune bench: %zu devices at once:", json_object_array_length(devs));
+		for (i = 0; i < json_object_array_length(devs); i++) {
+			struct json_object *d = json_object_array_get_idx(devs, i);
+
+			fprintf(f, "%s %s (%s, CPUs %s)", i ? "," : "", bench_jstr(d, "path"),
+				bench_jstr(d, "driver") ?: "?", bench_jstr(d, "cpus") ?: "any");
+		}
+		fprintf(f, "; suite %s, %s, %g s rounds\n", bench_jstr(m, "suite"),
+			bench_jstr(m, "ioengine"), bench_jnum(m, "runtime_s"));
+	} else {
+		fprintf(f, "ssdtune bench: %s (driver %s, %s), suite %s, %s, %g s rounds\n",
+			bench_jstr(dev, "path"), bench_jstr(dev, "driver") ?: "?",
+			pci ?: "no PCI address",
+			bench_jstr(m, "suite"), bench_jstr(m, "ioengine"),
+			bench_jnum(m, "runtime_s"));
+	}
 	fprintf(f, "host: kernel %s, governor %s, EPP %s, turbo %s, scheduler %s; purge %s, precondition %s\n",
 		bench_jstr(host, "kernel") ?: "?",
 		bench_jstr(host, "governor") ?: "n/a",
@@ -223,14 +294,16 @@ void bench_print_table(struct json_object *rep, FILE *f)
 			json_object_get_boolean(bench_jget(cell, "suspect")) ?
 			", SUSPECT" : "",
 			(int)json_object_array_length(bench_jget(cell, "rounds")));
-		if (rp <= 0 || rp >= 100)
-			continue;
-		fprintf(f, "%-24s", "  reads");
-		marked |= dir_nums(f, cell, "read_");
-		fprintf(f, "\n%-24s", "  writes");
-		marked |= dir_nums(f, cell, "write_");
-		fprintf(f, "\n");
+		if (rp > 0 && rp < 100) {
+			fprintf(f, "%-24s", "  reads");
+			marked |= dir_nums(f, cell, "read_");
+			fprintf(f, "\n%-24s", "  writes");
+			marked |= dir_nums(f, cell, "write_");
+			fprintf(f, "\n");
+		}
+		marked |= device_rows(f, cell);
 	}
+	scaling_rows(f, rep);
 	if (marked)
 		fprintf(f, "* too few samples per round for that percentile p: it needs %d/(1-p) (p99.9: 10^4, p99.99: 10^5, p99.9999: 10^7)\n",
 			BENCH_PCT_TAIL);
@@ -336,6 +409,45 @@ static int write_steady(struct json_object *cell, const char *id,
 	return 0;
 }
 
+/* --scale: normalized IOPS against the number of devices, a line per
+ * cell, and the ideal 1.0. */
+static int write_scaling(struct json_object *rep, const char *dir, FILE *gp,
+			 struct json_object *files)
+{
+	char path[PATH_MAX + 64];
+	int series = 0;
+
+	json_object_object_foreach(bench_jget(rep, "cells"), id, cell) {
+		struct json_object *sc = bench_jget(cell, "scaling");
+		size_t i;
+		FILE *f;
+
+		if (!sc || json_object_array_length(sc) < 2)
+			continue;
+		snprintf(path, sizeof(path), "%s/scaling-%s.dat", dir, id);
+		f = fopen(path, "w");
+		if (!f)
+			return -errno;
+		for (i = 0; i < json_object_array_length(sc); i++) {
+			struct json_object *st = json_object_array_get_idx(sc, i);
+
+			fprintf(f, "%g %g\n", bench_jnum(st, "devices"),
+				bench_jnum(st, "normalized_iops"));
+		}
+		fclose(f);
+		if (!series++)
+			fprintf(gp, "set output 'scaling.png'\nset xlabel 'devices at once'\n"
+				"set ylabel 'aggregate IOPS / (devices x one device alone)'\n"
+				"set yrange [0:*]\nplot 1 dashtype 2 title 'linear'");
+		fprintf(gp, ", 'scaling-%s.dat' using 1:2 with linespoints title '%s'", id, id);
+	}
+	if (series) {
+		fprintf(gp, "\nset autoscale y\n");
+		json_object_array_add(files, json_object_new_string("scaling.png"));
+	}
+	return 0;
+}
+
 /* gnuplot PNGs in @dir, their names appended to @files; a reason in @why
  * if none were made. */
 static int plot(struct json_object *rep, const char *dir,
@@ -367,6 +479,7 @@ static int plot(struct json_object *rep, const char *dir,
 	json_object_array_add(files, json_object_new_string("p99-vs-qd.png"));
 	json_object_object_foreach(bench_jget(rep, "cells"), id, cell)
 		rc |= write_steady(cell, id, dir, gp, files);
+	rc |= write_scaling(rep, dir, gp, files);
 	fclose(gp);
 	if (rc) {
 		snprintf(why, len, "cannot write the plot data in %s", dir);

@@ -57,13 +57,12 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-int bench_fio_run(const char *what, const char *jobfile, const char *raw,
-		  struct fio_figures *f, struct lib_err *err)
+/* fio on @jobfile, its output (@format) to @raw and read into *@json. */
+static int spawn_fio(const char *what, const char *jobfile, const char *raw,
+		     const char *format, char **json, struct lib_err *err)
 {
-	char out_arg[PATH_MAX + 16], err_path[PATH_MAX + 8], line[256], why[128];
-	char *argv[] = { "fio", "--output-format=json", out_arg,
-			 (char *)jobfile, NULL };
-	char *json;
+	char out_arg[PATH_MAX + 16], err_path[PATH_MAX + 8], line[256];
+	char *argv[] = { "fio", (char *)format, out_arg, (char *)jobfile, NULL };
 	int rc;
 
 	snprintf(out_arg, sizeof(out_arg), "--output=%s", raw);
@@ -73,9 +72,36 @@ int bench_fio_run(const char *what, const char *jobfile, const char *raw,
 	if (rc)
 		return lib_errf(err, EIO, "fio failed (%s, exit %d)%s%s", what,
 				rc, line[0] ? ": " : "", line);
-	json = slurp(raw);
-	if (!json)
+	*json = slurp(raw);
+	if (!*json)
 		return lib_errf(err, EIO, "fio left no output in %s (%s)", raw, what);
+	return 0;
+}
+
+int bench_fio_run_groups(const char *what, const char *jobfile,
+			 const char *raw, int n, struct fio_figures *dev,
+			 struct fio_figures *all, struct lib_err *err)
+{
+	char why[128], *json;
+	int rc = spawn_fio(what, jobfile, raw, "--output-format=json+", &json, err);
+
+	if (rc)
+		return rc;
+	rc = fio_parse_groups(json, n, dev, all, why, sizeof(why));
+	free(json);
+	if (rc)
+		return lib_errf(err, EIO, "%s (%s, %s)", why, what, raw);
+	return 0;
+}
+
+int bench_fio_run(const char *what, const char *jobfile, const char *raw,
+		  struct fio_figures *f, struct lib_err *err)
+{
+	char why[128], *json;
+	int rc = spawn_fio(what, jobfile, raw, "--output-format=json", &json, err);
+
+	if (rc)
+		return rc;
 	rc = fio_parse(json, f, why, sizeof(why));
 	free(json);
 	if (rc)
@@ -115,8 +141,8 @@ void bench_dir_json(struct json_object *r, struct json_object *meaningful,
 }
 
 /* Why the round's figures may not be the drive's own, or "". */
-static void suspect_reason(const struct bench *b, const struct host_sample *a,
-			   const struct host_sample *s, char *why, size_t len)
+void bench_suspect_reason(const struct bench *b, const struct host_sample *a,
+			  const struct host_sample *s, char *why, size_t len)
 {
 	if (s->have_temp && s->temp_mc >= b->temp_warn_mc)
 		snprintf(why, len,
@@ -164,7 +190,7 @@ int bench_round(const struct bench *b, const char *dir, const char *id,
 	bench_add_num(r, "power_estimate_mw", s.have_power ? (double)s.power_mw : NAN);
 	bench_add_num(r, "throttle_events", a.have_throttle && s.have_throttle ?
 		      (double)(s.throttle_events - a.throttle_events) : NAN);
-	suspect_reason(b, &a, &s, why, sizeof(why));
+	bench_suspect_reason(b, &a, &s, why, sizeof(why));
 	json_object_object_add(r, "suspect", json_object_new_boolean(why[0]));
 	json_object_object_add(r, "suspect_reason",
 			       why[0] ? json_object_new_string(why) : NULL);
