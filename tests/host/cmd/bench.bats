@@ -48,7 +48,8 @@ print(json.dumps(v) if isinstance(v, (list, dict, bool)) or v is None else v)' "
 	[ "$(report device pci_address)" = 0000:42:00.0 ]
 	[ "$(report method suite)" = quick ]
 	[ "$(report purge)" = none ]
-	[ "$(head -n 1 "$OUT/bench.csv")" = "cell,rw,read_pct,pattern,io_size,bs,threads,depth,round,iops,mbps,clat_mean_us,clat_p50_us,clat_p99_us,clat_p99_9_us,clat_p99_99_us,cpu_pct,cpu_us_per_io,irq_per_io,temperature_c,power_estimate_mw,throttle_events,suspect,steady_state" ]
+	# the columns of before first, in their places; the split after them
+	[ "$(head -n 1 "$OUT/bench.csv")" = "cell,rw,read_pct,pattern,io_size,bs,threads,depth,round,iops,mbps,clat_mean_us,clat_p50_us,clat_p99_us,clat_p99_9_us,clat_p99_99_us,cpu_pct,cpu_us_per_io,irq_per_io,temperature_c,power_estimate_mw,throttle_events,suspect,steady_state,clat_p99_9999_us,read_iops,read_mbps,read_clat_mean_us,read_clat_p50_us,read_clat_p99_us,read_clat_p99_9_us,read_clat_p99_99_us,read_clat_p99_9999_us,write_iops,write_mbps,write_clat_mean_us,write_clat_p50_us,write_clat_p99_us,write_clat_p99_9_us,write_clat_p99_99_us,write_clat_p99_9999_us,read_ios,write_ios,meaningful_pct,read_meaningful_pct,write_meaningful_pct" ]
 	[ "$(tail -n +2 "$OUT/bench.csv" | wc -l)" -eq 12 ]
 	grep -q '^randread-128k-t4q8 .* 128k ' "$OUT/bench.txt"
 	[[ "$output" == *"report: $OUT/bench.json"* ]]
@@ -70,6 +71,106 @@ print(json.dumps(v) if isinstance(v, (list, dict, bool)) or v is None else v)' "
 	[ "$(report cells $c summary iops n)" = 3 ]
 	cpu=$(report cells $c rounds 0 cpu_pct)
 	python3 -c "import sys; v=float(sys.argv[1]); sys.exit(not 0 <= v <= 100)" "$cpu"
+}
+
+# csvcol CELL ROUND KEY: a column of bench.csv by its header name
+csvcol() {
+	python3 -c '
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["cell"] == sys.argv[2] and r["round"] == sys.argv[3]:
+        print(r[sys.argv[4]])' "$OUT/bench.csv" "$@"
+}
+
+@test "a mix reports its reads and writes apart, p50 to p99.9999 each, in JSON, CSV and the table" {
+	FAKE_FIO_WRITE_LAT=3 run --separate-stderr ssdt bench ssdt0n1 --rw 70/30 \
+		--bs 4k --qd 1 --rounds 3 --runtime 1 --destroy-data --out "$OUT"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	c=rand-70r-4k-t1q1
+	grep -qx 'unified_rw_reporting=both' "$OUT/jobs/$c.fio"
+	grep -qx 'percentile_list=50:99:99.9:99.99:99.9999' "$OUT/jobs/$c.fio"
+	# reads and writes together, as before
+	[ "$(report cells $c rounds 0 iops)" = 1000.0 ]
+	[ "$(report cells $c rounds 0 ios)" = 1000 ]
+	# apart: 70% reads at 1 ms mean, 30% writes at 3 ms
+	[ "$(report cells $c rounds 0 read_iops)" = 700.0 ]
+	[ "$(report cells $c rounds 0 read_ios)" = 700 ]
+	[ "$(report cells $c rounds 0 write_iops)" = 300.0 ]
+	[ "$(report cells $c rounds 0 write_ios)" = 300 ]
+	[ "$(report cells $c rounds 0 read_mbps)" = 2.8672 ]
+	[ "$(report cells $c rounds 0 read_clat_mean_us)" = 1000.0 ]
+	[ "$(report cells $c rounds 0 write_clat_mean_us)" = 3000.0 ]
+	[ "$(report cells $c rounds 0 read_clat_p99_us)" = 2000.0 ]
+	[ "$(report cells $c rounds 0 write_clat_p99_us)" = 6000.0 ]
+	[ "$(report cells $c rounds 0 read_clat_p99_9_us)" = 4000.0 ]
+	# 300 writes: p99.9 is already the last one, and so is p99.9999
+	[ "$(report cells $c rounds 0 write_clat_p99_9999_us)" = 12000.0 ]
+	[ "$(report cells $c summary read_clat_p99_us median)" = 2000.0 ]
+	[ "$(report cells $c summary write_clat_p99_us median)" = 6000.0 ]
+	[ "$(report cells $c summary write_iops n)" = 3 ]
+	[ "$(csvcol $c 2 read_iops)" = 700 ]
+	[ "$(csvcol $c 2 write_clat_p99_us)" = 6000 ]
+	[ "$(csvcol $c 2 write_ios)" = 300 ]
+	[ "$(csvcol $c 2 iops)" = 1000 ]
+	grep -A2 "^$c " "$OUT/bench.txt" | grep -Eq '^  reads +700 +2\.9 +4k +1000\.0 +900\.0 +2000\.0\*? '
+	grep -A2 "^$c " "$OUT/bench.txt" | grep -Eq '^  writes +300 +1\.2 +4k +3000\.0 +2700\.0 +6000\.0\*? '
+}
+
+@test "a pure read or write keeps its figures under their names; the other direction is null" {
+	run --separate-stderr ssdt bench ssdt0n1 --rw randread,randwrite --bs 4k \
+		--qd 1 --rounds 3 --runtime 1 --destroy-data --out "$OUT"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	r=randread-4k-t1q1 w=randwrite-4k-t1q1
+	[ "$(report cells $r rounds 0 clat_p99_us)" = 2000.0 ]
+	[ "$(report cells $r rounds 0 read_clat_p99_us)" = 2000.0 ]
+	[ "$(report cells $r rounds 0 read_iops)" = 1000.0 ]
+	[ "$(report cells $r rounds 0 write_iops)" = null ]
+	[ "$(report cells $r rounds 0 write_ios)" = 0 ]
+	[ "$(report cells $r rounds 0 meaningful write_clat_p50_us)" = false ]
+	[ "$(report cells $w rounds 0 clat_mean_us)" = 3000.0 ]
+	[ "$(report cells $w rounds 0 write_clat_mean_us)" = 3000.0 ]
+	[ "$(report cells $w rounds 0 read_iops)" = null ]
+	[ "$(report cells $w summary read_iops n)" = 0 ]
+	# no reads/writes rows for a single direction
+	! grep -q '^  reads ' "$OUT/bench.txt"
+}
+
+@test "a percentile is meaningful only from 10/(1-p) samples in the round: p99.9 from 10^4, p99.99 from 10^5" {
+	FAKE_FIO_IOPS=10000 run --separate-stderr ssdt bench ssdt0n1 --bs 4k --qd 1 \
+		--rounds 3 --runtime 1 --out "$OUT"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	c=randread-4k-t1q1
+	[ "$(report cells $c rounds 0 meaningful clat_p50_us)" = true ]
+	[ "$(report cells $c rounds 0 meaningful clat_p99_9_us)" = true ]
+	[ "$(report cells $c rounds 0 meaningful clat_p99_99_us)" = false ]
+	[ "$(report cells $c rounds 0 meaningful read_clat_p99_9_us)" = true ]
+	[ "$(report cells $c rounds 0 meaningful clat_p99_9999_us)" = false ]
+	[ "$(report cells $c summary clat_p99_9_us meaningful)" = true ]
+	[ "$(report cells $c summary clat_p99_99_us meaningful)" = false ]
+	[ "$(csvcol $c 1 meaningful_pct)" = 99.9 ]
+	[ "$(csvcol $c 1 write_meaningful_pct)" = "" ]
+	# the value is still there, marked in the table, with the rule
+	[ "$(report cells $c rounds 0 clat_p99_99_us)" != null ]
+	grep -Eq "^$c .* [0-9.]+ +[0-9.]+\* +[0-9.]+\* " "$OUT/bench.txt"
+	grep -q '^\* too few samples per round for that percentile p: it needs 10/(1-p)' "$OUT/bench.txt"
+	# one sample fewer: p99.9 is no longer meaningful
+	rm -rf "$FAKE_FIO_STATE"
+	FAKE_FIO_IOPS=9999 run --separate-stderr ssdt bench ssdt0n1 --bs 4k --qd 1 \
+		--rounds 3 --runtime 1 --out "$OUT.2"
+	[ "$(report "$OUT.2/bench.json" cells $c rounds 0 meaningful clat_p99_9_us)" = false ]
+	[ "$(report "$OUT.2/bench.json" cells $c summary clat_p99_9_us meaningful)" = false ]
+	[ "$(report "$OUT.2/bench.json" cells $c summary clat_p99_us meaningful)" = true ]
+	# in a mix, each direction by its own samples: 14000 reads, 6000 writes
+	rm -rf "$FAKE_FIO_STATE"
+	FAKE_FIO_IOPS=20000 run --separate-stderr ssdt bench ssdt0n1 --rw 70/30 --bs 4k \
+		--qd 1 --rounds 3 --runtime 1 --destroy-data --out "$OUT.3"
+	OUT=$OUT.3
+	c=rand-70r-4k-t1q1
+	[ "$(csvcol $c 1 read_meaningful_pct)" = 99.9 ]
+	[ "$(csvcol $c 1 write_meaningful_pct)" = 99 ]
+	[ "$(csvcol $c 1 meaningful_pct)" = 99.9 ]
+	[ "$(report cells $c summary write_clat_p99_9_us meaningful)" = false ]
+	[ "$(report cells $c summary read_clat_p99_9_us meaningful)" = true ]
 }
 
 @test "steady state: rounds continue until a PTS window is met, figures from that window" {
@@ -500,4 +601,123 @@ topo_disk() {
 	run --separate-stderr ssdt bench ssdt0n1 --dry-run --state-dir "$STATE"
 	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
 	[[ $output == *"# fio on CPUs $io (the I/O cores of the applied profile)"* ]]
+}
+
+# several devices at once: ssdt0n1 (ssdtune) and nvme0n1 (stock) of the
+# base fixture
+
+@test "several devices run at once: one fio run, a reporting group each; the aggregate and each device" {
+	run --separate-stderr ssdt bench ssdt0n1 nvme0n1 --bs 4k --qd 1 --rounds 3 \
+		--runtime 1 --out "$OUT"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	c=randread-4k-t1q1
+	# one fio run per round, both devices in it, each its own group
+	[ "$(grep -c "^$c.ssdt0n1 .*filename=/dev/ssdt0n1$" "$FAKE_FIO_LOG")" -eq 3 ]
+	[ "$(grep -c "^$c.nvme0n1 .*filename=/dev/nvme0n1$" "$FAKE_FIO_LOG")" -eq 3 ]
+	[ "$(ls "$OUT"/raw/$c-r0?.json | wc -l)" -eq 3 ]
+	[ "$(grep -c '^new_group$' "$OUT/jobs/$c.fio")" -eq 2 ]
+	# together: rates added, latency of the merged histograms
+	[ "$(report cells $c rounds 0 iops)" = 2000.0 ]
+	[ "$(report cells $c rounds 0 ios)" = 2000 ]
+	[ "$(report cells $c rounds 0 clat_p99_us)" = 2000.0 ]
+	[ "$(report cells $c summary iops median)" = 2000.0 ]
+	# apart: each device's own group; fio's CPU per I/O (5 + 15% of 1 s)
+	[ "$(report cells $c rounds 0 devices 1 name)" = nvme0n1 ]
+	[ "$(report cells $c rounds 0 devices 1 iops)" = 1000.0 ]
+	[ "$(report cells $c rounds 0 devices 0 mbps)" = 4.096 ]
+	[ "$(report cells $c rounds 0 devices 0 clat_p50_us)" = 900.0 ]
+	[ "$(report cells $c rounds 0 devices 0 fio_cpu_us_per_io)" = 200.0 ]
+	[ "$(report cells $c devices ssdt0n1 iops median)" = 1000.0 ]
+	[ "$(report cells $c devices nvme0n1 clat_p99_us median)" = 2000.0 ]
+	[ "$(report cells $c devices nvme0n1 fio_cpu_us_per_io n)" = 3 ]
+	[ "$(report devices 0 name)" = ssdt0n1 ]
+	[ "$(report devices 1 driver)" = nvme ]
+	[ "$(report devices 1 cpus_source)" = none ]
+	[ "$(report method devices)" = 2 ]
+	grep -Eq '^  ssdt0n1 +1000 ' "$OUT/bench.txt"
+	grep -Eq '^  nvme0n1 +1000 ' "$OUT/bench.txt"
+	grep -q '^ssdtune bench: 2 devices at once: /dev/ssdt0n1 (ssdtune, CPUs any), /dev/nvme0n1 (nvme, CPUs any)' "$OUT/bench.txt"
+	# --devices is the same; the report is as the schema says
+	rm -rf "$FAKE_FIO_STATE"
+	run --separate-stderr ssdt --json bench --devices ssdt0n1,nvme0n1 --bs 4k --qd 1 \
+		--rounds 3 --runtime 1 --out "$OUT.2"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	printf '%s' "$output" | "$REPO/tests/lib/json-schema-check" bench
+	[ "$(json .cells.$c.rounds.0.iops)" = 2000.0 ]
+	# one device: no "devices" anywhere, as before
+	run --separate-stderr ssdt --json bench ssdt0n1 --bs 4k --qd 1 --rounds 3 \
+		--runtime 1 --out "$OUT.3"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(report "$OUT.3/bench.json" cells $c rounds 0 devices 2>/dev/null || echo none)" = none ]
+	! grep -q new_group "$OUT.3/jobs/$c.fio"
+}
+
+@test "--scale runs 1, 2 .. N devices in turn: the aggregate over k x one device alone, and scaling.png" {
+	# each of two devices at once reaches 80% of what one alone does
+	FAKE_FIO_SHARE=1,0.8 run --separate-stderr ssdt bench ssdt0n1 nvme0n1 --scale \
+		--bs 4k --qd 1 --rounds 3 --runtime 1 --out "$OUT"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	c=randread-4k-t1q1
+	[ "$(grep -c '^new_group$' "$OUT/jobs/$c-d1.fio")" -eq 1 ]
+	grep -q 'filename=/dev/ssdt0n1' "$OUT/jobs/$c-d1.fio"
+	[ "$(wc -l <"$FAKE_FIO_LOG")" -eq 9 ]	# 3 rounds of 1, then of 2
+	[ "$(report cells $c scaling 0 devices)" = 1 ]
+	[ "$(report cells $c scaling 0 summary iops median)" = 1000.0 ]
+	[ "$(report cells $c scaling 0 normalized_iops)" = 1.0 ]
+	[ "$(report cells $c scaling 1 devices)" = 2 ]
+	[ "$(report cells $c scaling 1 summary iops median)" = 1600.0 ]
+	[ "$(report cells $c scaling 1 normalized_iops)" = 0.8 ]
+	[ "$(report cells $c scaling 1 normalized_mbps)" = 0.8 ]
+	[ "$(report cells $c scaling 1 device_summary nvme0n1 iops median)" = 800.0 ]
+	# the cell's own figures are those of all the devices
+	[ "$(report cells $c summary iops median)" = 1600.0 ]
+	[ "$(report method scale)" = true ]
+	grep -Eq '^ +2 +1600 +6\.6 .* 0\.80 +0\.80$' "$OUT/bench.txt"
+	[ -s "$OUT/scaling.png" ]
+	[[ "$(report files plots)" == *scaling.png* ]]
+}
+
+@test "with a profile applied, each device's fio job runs on that device's own I/O cores" {
+	make_topo 4n128c
+	STATE=$BATS_TEST_TMPDIR/state
+	# ssdt0 (node 1) and the stock nvme1 (node 3): I/O cores of their own
+	run --separate-stderr ssdt plan --profile latency --json
+	io=$(printf '%s' "$output" | python3 -c 'import json,sys; print([d for d in json.load(sys.stdin)["devices"] if d["driver"] == "ssdtune"][0]["io_cpus"])')
+	io1=$(printf '%s' "$output" | python3 -c 'import json,sys; print([d for d in json.load(sys.stdin)["devices"] if d["driver"] == "nvme"][0]["io_cpus"])')
+	[ -n "$io" ] && [ -n "$io1" ] && [ "$io" != "$io1" ]
+	run --separate-stderr ssdt apply --profile latency --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	run --separate-stderr ssdt bench ssdt0n1 nvme1n1 --bs 4k --qd 1 --rounds 1 \
+		--runtime 1 --out "$OUT" --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	c=randread-4k-t1q1
+	grep -qx "$c.ssdt0n1 rw=randread bs=4096 iodepth=1 numjobs=1 filename=/dev/ssdt0n1 cpus_allowed=$io" "$FAKE_FIO_LOG"
+	grep -qx "$c.nvme1n1 rw=randread bs=4096 iodepth=1 numjobs=1 filename=/dev/nvme1n1 cpus_allowed=$io1" "$FAKE_FIO_LOG"
+	[ "$(report devices 0 cpus)" = "$io" ]
+	[ "$(report devices 0 cpus_source)" = plan ]
+	[ "$(report devices 1 cpus)" = "$io1" ]
+	[ "$(report method cpus_source)" = plan ]
+	[ "$(report method cpus_profile)" = latency ]
+	# --cpus puts every job there
+	run --separate-stderr ssdt bench ssdt0n1 nvme1n1 --dry-run --cpus 3 --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(grep -c '^cpus_allowed=3$' <<<"$output")" -eq 8 ]	# 4 cells x 2 devices
+}
+
+@test "several devices: bad combinations exit 2 with one line, running nothing" {
+	local args
+	for args in "ssdt0n1 --scale" "ssdt0n1 ssdt0n1" "ssdt0n1 /dev/ssdt0n1" \
+		"ssdt0n1 nvme0n1 --ab latency" "ssdt0n1 nvme0n1 --purge --destroy-data" \
+		"ssdt0n1 nvme0n1 --suite pts-iops --destroy-data" "ssdt0n1 --devices nvme0n1" \
+		"--devices ," "--devices ssdt0n1 --devices nvme0n1"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr ssdt bench $args --out "$OUT"
+		[ "$status" -eq 2 ] || { echo "$args: status $status: $stderr"; false; }
+		assert_one_error_line || { echo "$args"; false; }
+	done
+	[ ! -e "$FAKE_FIO_LOG" ]
+	# a write on several devices checks each of them
+	run --separate-stderr ssdt bench ssdt0n1 nvme0n1 --rw write --out "$OUT"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
 }

@@ -21,6 +21,7 @@
 
 #define BENCH_MAX_IRQS	256
 #define BENCH_MAX_LIST	16	/* values of --bs, --qd, --rw */
+#define BENCH_MAX_DEVS	32	/* devices measured at once */
 
 /* What the command line asks for; bench_apply_suite() fills the rest. */
 struct bench_settings {
@@ -41,6 +42,7 @@ struct bench_settings {
 	const char *cpus;	/* --cpus */
 	const char *state_dir;	/* --state-dir, passed to apply and revert */
 	int temp_warn_c;	/* --temp-warn, 0: not given */
+	bool scale;		/* --scale: 1, 2, .. N of the devices in turn */
 };
 
 /* Fill what the command line left unset from the suite (quick, pts-*). */
@@ -69,6 +71,10 @@ struct bench_dev {
 	int nirqs;
 	long long temp_warn_mc;		/* ssdtune: temperature_warn_mc */
 	bool have_temp_warn;
+	/* several devices at once: where its job runs ("": anywhere), and
+	 * why ("none", "option", "plan") */
+	char cpus[1024];
+	const char *cpus_source;
 };
 
 /* One measurement: bench_open() fills it, the rest read it. */
@@ -76,6 +82,10 @@ struct bench {
 	const struct bench_settings *set;
 	struct bench_hooks hooks;
 	struct bench_dev dev;
+	/* bench DEV DEV ...: every device (devs[0] is @dev's twin); ndevs
+	 * is 1 for one device, whose run and report stay as they were */
+	struct bench_dev *devs;
+	int ndevs;
 	struct bench_cell *cells;	/* the matrix, in report order */
 	int ncells;
 	char fio_version[64];		/* bench_check(): "fio-3.33" */
@@ -101,6 +111,12 @@ struct bench {
 int bench_open(struct bench *b, const struct bench_settings *s,
 	       const struct bench_hooks *h, const char *device,
 	       struct lib_err *err);
+/* The same for @n devices (@devices[i] as for bench_open(); n 0: the
+ * first ssdtune disk), measured at once; -EINVAL also for one named
+ * twice. */
+int bench_open_many(struct bench *b, const struct bench_settings *s,
+		    const struct bench_hooks *h, const char *const *devices,
+		    int n, struct lib_err *err);
 void bench_close(struct bench *b);
 
 /* Before anything runs: destructive steps only with --destroy-data and on

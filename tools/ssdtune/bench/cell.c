@@ -18,14 +18,14 @@ static bool pts_latency(const struct bench_settings *o)
 }
 
 /* PTS's tracking variable: IOPS, mean latency for pts-latency. */
-static double tracking(const struct bench_settings *o,
-		       struct json_object *round)
+double bench_tracking(const struct bench_settings *o,
+		      struct json_object *round)
 {
 	return bench_jnum(round, pts_latency(o) ? "clat_mean_us" : "iops");
 }
 
-static struct json_object *steady_json(const struct bench_settings *o,
-				       const double *v, int n)
+struct json_object *bench_steady_json(const struct bench_settings *o,
+				      const double *v, int n)
 {
 	struct json_object *s = json_object_new_object(), *w;
 	struct ss_window win;
@@ -54,39 +54,92 @@ static struct json_object *steady_json(const struct bench_settings *o,
 	return s;
 }
 
-/* median/min/max of every metric over rounds [first, last] */
-static struct json_object *summary_json(struct json_object *rounds, int first,
-					int last)
+/* Whether every round of [first, last] that has percentile @key holds
+ * enough samples for it (and one does). */
+static bool meaningful(struct json_object *rounds, int first, int last,
+		       const char *key)
 {
-	struct json_object *s = json_object_new_object(), *m;
+	bool any = false;
+	int i;
+
+	for (i = first; i <= last; i++) {
+		struct json_object *r = json_object_array_get_idx(rounds, i);
+
+		if (isnan(bench_jnum(r, key)))
+			continue;
+		if (!json_object_get_boolean(bench_jget(bench_jget(r, "meaningful"), key)))
+			return false;
+		any = true;
+	}
+	return any;
+}
+
+struct json_object *bench_stat_json(struct json_object *rounds, int first,
+				    int last, const char *key, double pct)
+{
+	struct json_object *m = json_object_new_object();
 	double v[SS_MAX_ROUNDS];
 	struct stat3 st;
-	int i, k, n;
+	int i, n = 0;
 
-	for (k = 0; k < bench_nmetrics; k++) {
-		n = 0;
-		for (i = first; i <= last; i++) {
-			double x = bench_jnum(json_object_array_get_idx(rounds, i),
-					      bench_metrics[k].key);
+	for (i = first; i <= last; i++) {
+		double x = bench_jnum(json_object_array_get_idx(rounds, i), key);
 
-			if (!isnan(x))
-				v[n++] = x;
-		}
-		stat3_of(v, n, &st);
-		m = json_object_new_object();
-		bench_add_num(m, "median", st.median);
-		bench_add_num(m, "min", st.min);
-		bench_add_num(m, "max", st.max);
-		json_object_object_add(m, "n", json_object_new_int(st.n));
-		json_object_object_add(s, bench_metrics[k].key, m);
+		if (!isnan(x))
+			v[n++] = x;
 	}
+	stat3_of(v, n, &st);
+	bench_add_num(m, "median", st.median);
+	bench_add_num(m, "min", st.min);
+	bench_add_num(m, "max", st.max);
+	json_object_object_add(m, "n", json_object_new_int(st.n));
+	if (pct > 0)
+		json_object_object_add(m, "meaningful", json_object_new_boolean(
+			meaningful(rounds, first, last, key)));
+	return m;
+}
+
+struct json_object *bench_summary_json(struct json_object *rounds, int first,
+				       int last)
+{
+	struct json_object *s = json_object_new_object();
+	int k;
+
+	for (k = 0; k < bench_nmetrics; k++)
+		json_object_object_add(s, bench_metrics[k].key, bench_stat_json(
+			rounds, first, last, bench_metrics[k].key, bench_metrics[k].pct));
 	return s;
 }
 
+struct json_object *bench_settle(const struct bench_settings *o,
+				 const double *v, int n,
+				 struct json_object *rounds,
+				 struct json_object *into, int *first, int *end)
+{
+	struct json_object *ss = bench_steady_json(o, v, n);
+	struct ss_window w;
+
+	json_object_object_add(into, "steady_state", ss);
+	*first = 0;
+	*end = n;
+	/* The figures of the steady-state window if reached, else all. */
+	if (json_object_get_boolean(json_object_object_get(ss, "reached")) &&
+	    ss_scan(v, n, &w) == 1) {
+		*first = w.first;
+		*end = w.last + 1;
+	}
+	json_object_object_add(into, "summary_rounds", json_object_new_string(
+		*first || *end < (int)json_object_array_length(rounds) ?
+		"steady-state window" : "all rounds"));
+	json_object_object_add(into, "summary",
+			       bench_summary_json(rounds, *first, *end - 1));
+	return ss;
+}
+
 /* What the cell is: the matrix point and the device's knobs. */
-static struct json_object *cell_json(const struct bench *b,
-				     const struct bench_cell *c,
-				     const char *jobfile)
+struct json_object *bench_cell_json(const struct bench *b,
+				    const struct bench_cell *c,
+				    const char *jobfile)
 {
 	struct json_object *cell = json_object_new_object();
 	char label[96], bs[16];
@@ -122,12 +175,14 @@ int bench_cell_run(const struct bench *b, const struct bench_cell *c,
 	struct ss_window w;
 	bool suspect = false;
 
+	if (b->ndevs > 1)
+		return bench_multi_cell_run(b, c, dir, cells, err);
 	bench_cell_id(c, id, sizeof(id));
 	snprintf(jobfile, sizeof(jobfile), "%s/jobs/%s.fio", dir, id);
 	bench_job_format(&j, c, job, sizeof(job));
 	if (bench_write_text(jobfile, job))
 		return lib_errf(err, EIO, "cannot write %s", jobfile);
-	cell = cell_json(b, c, jobfile);
+	cell = bench_cell_json(b, c, jobfile);
 	json_object_object_add(cells, id, cell);
 	rounds = json_object_new_array();
 	json_object_object_add(cell, "rounds", rounds);
@@ -140,23 +195,12 @@ int bench_cell_run(const struct bench *b, const struct bench_cell *c,
 			return rc;
 		json_object_array_add(rounds, r);
 		suspect |= json_object_get_boolean(json_object_object_get(r, "suspect"));
-		v[n++] = tracking(o, r);
+		v[n++] = bench_tracking(o, r);
 		if (o->steady && n >= o->rounds && ss_window_at(v, n, &w) &&
 		    w.steady)
 			break;
 	}
-	ss = steady_json(o, v, n);
-	json_object_object_add(cell, "steady_state", ss);
-	/* The figures of the steady-state window if reached, else all. */
-	if (json_object_get_boolean(json_object_object_get(ss, "reached")) &&
-	    ss_scan(v, n, &w) == 1) {
-		first = w.first;
-		n = w.last + 1;
-	}
-	json_object_object_add(cell, "summary_rounds", json_object_new_string(
-		first || n < (int)json_object_array_length(rounds) ?
-		"steady-state window" : "all rounds"));
-	json_object_object_add(cell, "summary", summary_json(rounds, first, n - 1));
+	ss = bench_settle(o, v, n, rounds, cell, &first, &n);
 	json_object_object_add(cell, "suspect", json_object_new_boolean(suspect));
 	if (b->hooks.progress) {
 		snprintf(line, sizeof(line), "bench: %s: %d rounds, %s", id,

@@ -65,6 +65,39 @@ int bench_precondition(const struct bench *b, const char *dir,
 int bench_cell_run(const struct bench *b, const struct bench_cell *c,
 		   const char *dir, struct json_object *cells,
 		   struct lib_err *err);
+/* cell.c: what the cell is; PTS's tracking variable of a round; the
+ * steady-state verdict of @v[0..n-1]; median/min/max of @key over rounds
+ * [first, last] (and whether percentile @pct is meaningful there, if
+ * @pct > 0); and of every metric. */
+struct json_object *bench_cell_json(const struct bench *b,
+				    const struct bench_cell *c,
+				    const char *jobfile);
+double bench_tracking(const struct bench_settings *o,
+		      struct json_object *round);
+struct json_object *bench_steady_json(const struct bench_settings *o,
+				      const double *v, int n);
+struct json_object *bench_stat_json(struct json_object *rounds, int first,
+				    int last, const char *key, double pct);
+struct json_object *bench_summary_json(struct json_object *rounds, int first,
+				       int last);
+/* cell.c: after the rounds (@v their tracking values), into @into:
+ * "steady_state" (returned), "summary_rounds" and "summary" over rounds
+ * [*first, *end) (the steady-state window if reached, else all). */
+struct json_object *bench_settle(const struct bench_settings *o,
+				 const double *v, int n,
+				 struct json_object *rounds,
+				 struct json_object *into, int *first, int *end);
+
+/* multi.c: a cell on every device at once (with --scale on 1, 2, .. N of
+ * them in turn), as bench_cell_run(); and the dry run's jobs of all
+ * cells into @jobs (then put in @out). */
+int bench_multi_cell_run(const struct bench *b, const struct bench_cell *c,
+			 const char *dir, struct json_object *cells,
+			 struct lib_err *err);
+int bench_multi_dry_run(const struct bench *b, struct json_object *out,
+			struct json_object *jobs);
+/* measure.c: a device as the report's "device" gives it. */
+struct json_object *bench_device_json(const struct bench_dev *d);
 
 /* round.c: fio on @jobfile, its JSON to @raw, read into @f (@what names
  * the run in errors); one round of cell @id into @out. */
@@ -72,20 +105,41 @@ int bench_fio_run(const char *what, const char *jobfile, const char *raw,
 		  struct fio_figures *f, struct lib_err *err);
 int bench_round(const struct bench *b, const char *dir, const char *id,
 		int round, struct json_object **out, struct lib_err *err);
+/* round.c: the same with --output-format=json+ for @n devices at once
+ * (fio_parse_groups()). */
+int bench_fio_run_groups(const char *what, const char *jobfile,
+			 const char *raw, int n, struct fio_figures *dev,
+			 struct fio_figures *all, struct lib_err *err);
+/* round.c: why a round between samples @a and @s is suspect, or "". */
+void bench_suspect_reason(const struct bench *b, const struct host_sample *a,
+			  const struct host_sample *s, char *why, size_t len);
 /* round.c: @text as file @path; 0 or -errno. */
 int bench_write_text(const char *path, const char *text);
+/* round.c: @d's figures into @r as PREFIXiops, PREFIXmbps,
+ * PREFIXclat_mean_us, PREFIXclat_p50_us .. PREFIXclat_p99_9999_us (null
+ * where fio gave none) and, for a prefix, PREFIXios; into @meaningful
+ * each percentile's key, true when the round's samples meet
+ * bench_pct_meaningful(). */
+void bench_dir_json(struct json_object *r, struct json_object *meaningful,
+		    const char *prefix, const struct fio_dir *d);
 /* @v as @key, null if NaN. */
 void bench_add_num(struct json_object *o, const char *key, double v);
 
 /* render.c: per-round figures, in report order: the key in JSON and CSV,
- * the column head, and whether more is better (for compare). */
+ * the column head, whether more is better (for compare), and which
+ * percentile it is. */
 struct bench_metric {
 	const char *key;
 	const char *head;
 	bool higher_is_better;
+	double pct;	/* a latency percentile (99.9): its summary says
+			 * whether it is meaningful; else 0 */
 };
 extern const struct bench_metric bench_metrics[];
 extern const int bench_nmetrics;
+/* the first bench_nmetrics_base: the CSV's columns before temperature_c
+ * (the rest come after steady_state, so older columns keep their place) */
+extern const int bench_nmetrics_base;
 
 /* render.c: @rep's "files", then bench.csv, bench.txt, the PNGs (what
  * gnuplot could not make is said in "plots_skipped") and bench.json in

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define FIO_MIN_VERSION 3026	/* 3.26: unified_rw_reporting=mixed */
+#define FIO_MIN_VERSION 3026	/* 3.26: unified_rw_reporting=both */
 
 /* One point of the matrix. */
 struct bench_cell {
@@ -37,28 +37,66 @@ struct bench_job {
  * that would have been, like snprintf). */
 int bench_job_format(const struct bench_job *j, const struct bench_cell *c,
 		     char *buf, size_t len);
+/*
+ * The fio job file of one round of @c on @n devices at once (@j[i]: the
+ * i-th device and its CPUs; the engine and runtime are @j[0]'s): one job
+ * section per device, each its own reporting group (new_group), named
+ * "ID.DEVICE", all started together and ended by the same runtime.
+ */
+int bench_multi_job_format(const struct bench_job *j, int n,
+			   const struct bench_cell *c, char *buf, size_t len);
 /* The workload-independent precondition: sequential 128 KiB writes over
  * the whole device, twice. */
 int bench_precondition_format(const struct bench_job *j, char *buf,
 			      size_t len);
 
-/* What one fio run measured (all the jobs of the group together). */
-struct fio_figures {
+/*
+ * The completion-latency percentiles every job asks fio for
+ * (percentile_list), as fio's JSON names them ("99.999900") and as the
+ * report does ("p99_9999": clat_p99_9999_us, read_clat_p99_9999_us).
+ */
+#define FIO_NPCT 5
+extern const double fio_pcts[FIO_NPCT];		/* 50 .. 99.9999 */
+extern const char *const fio_pct_names[FIO_NPCT];	/* "p50" .. "p99_9999" */
+
+/* One direction of a run (reads, writes, or all together). */
+struct fio_dir {
 	double iops;
 	double bw_bytes;	/* bytes per second */
 	double clat_mean_us;
-	double clat_p50_us, clat_p99_us, clat_p99_9_us, clat_p99_99_us;
-	long long ios;		/* I/Os completed */
+	double pct_us[FIO_NPCT];	/* NaN: not reported */
+	long long ios;		/* I/Os completed; 0: none this way */
+	long long samples;	/* latency samples behind pct_us */
+};
+
+/* What one fio run measured (all the jobs of the group together). */
+struct fio_figures {
+	struct fio_dir all;		/* reads and writes together */
+	struct fio_dir read, write;	/* apart (ios 0 where fio gave none) */
+	double cpu_s;		/* fio's own user + system CPU seconds */
 	double runtime_s;
 	char version[32];	/* "fio-3.33" */
 };
 
 /*
  * Read @json (fio's JSON output of one group-reported job) into @f.
- * Uses the "mixed" direction if present (unified_rw_reporting=mixed),
- * else adds "read", "write" and "trim".  0, or -1 with the reason in @err.
+ * "all" is the "mixed" direction if present (unified_rw_reporting=mixed
+ * or both), else "read", "write" and "trim" added up with the
+ * percentiles of the busier one; "read" and "write" are fio's own where
+ * it reports them apart (both).  0, or -1 with the reason in @err.
  */
 int fio_parse(const char *json, struct fio_figures *f, char *err,
 	      size_t errlen);
+
+/*
+ * fio's --output-format=json+ of a run with @n reporting groups (one per
+ * device, in job-file order) into @dev[0..n-1], and all of them together
+ * into @all: rates and I/Os added, means weighted by I/Os, percentiles of
+ * the groups' latency histograms ("bins") merged, the way fio computes its
+ * own (the first bin whose running count reaches p% of all).  0, or -1
+ * with the reason in @err.
+ */
+int fio_parse_groups(const char *json, int n, struct fio_figures *dev,
+		     struct fio_figures *all, char *err, size_t errlen);
 
 #endif

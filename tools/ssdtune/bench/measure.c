@@ -43,16 +43,37 @@ int bench_open(struct bench *b, const struct bench_settings *s,
 	       const struct bench_hooks *h, const char *device,
 	       struct lib_err *err)
 {
-	int rc;
+	return bench_open_many(b, s, h, &device, device ? 1 : 0, err);
+}
+
+int bench_open_many(struct bench *b, const struct bench_settings *s,
+		    const struct bench_hooks *h, const char *const *devices,
+		    int n, struct lib_err *err)
+{
+	int rc, i, k;
 
 	memset(b, 0, sizeof(*b));
 	b->set = s;
 	if (h)
 		b->hooks = *h;
 	b->cpus_source = "none";
-	rc = bench_dev_resolve(device, &b->dev, err);
-	if (rc)
-		return rc;
+	if (n > BENCH_MAX_DEVS)
+		return lib_errf(err, EINVAL, "bench: more than %d devices",
+				BENCH_MAX_DEVS);
+	b->ndevs = n ? n : 1;
+	b->devs = calloc(b->ndevs, sizeof(*b->devs));
+	if (!b->devs)
+		return lib_enomem(err);
+	for (i = 0; i < b->ndevs; i++) {
+		rc = bench_dev_resolve(n ? devices[i] : NULL, &b->devs[i], err);
+		if (rc)
+			return rc;
+		for (k = 0; k < i; k++)
+			if (!strcmp(b->devs[k].sysdir, b->devs[i].sysdir))
+				return lib_errf(err, EINVAL, "bench: %s is given twice",
+						b->devs[i].name);
+	}
+	b->dev = b->devs[0];
 	settle_temp_warn(b);
 	b->ncells = bench_cells(s, &b->cells);
 	if (b->ncells < 0)
@@ -64,6 +85,8 @@ void bench_close(struct bench *b)
 {
 	free(b->cells);
 	b->cells = NULL;
+	free(b->devs);
+	b->devs = NULL;
 }
 
 /*
@@ -72,11 +95,45 @@ void bench_close(struct bench *b)
  * puts it.  Settled before each run: --ab's baseline runs unplaced and its
  * tuned run on the profile's cores.
  */
+static int place_devs(struct bench *b, const char *dir, struct lib_err *err)
+{
+	char prof[32];
+	int i, r;
+
+	b->cpus = b->set->cpus;
+	b->cpus_source = b->set->cpus ? "option" : "none";
+	for (i = 0; i < b->ndevs; i++) {
+		struct bench_dev *d = &b->devs[i];
+
+		snprintf(d->cpus, sizeof(d->cpus), "%s", b->set->cpus ? b->set->cpus : "");
+		d->cpus_source = b->set->cpus ? "option" : "none";
+		if (b->set->cpus || !d->bdf[0])
+			continue;
+		r = tune_applied_io_cpus(dir ? dir : STATE_DIR_DEFAULT, d->bdf,
+					 d->cpus, sizeof(d->cpus), prof,
+					 sizeof(prof), err);
+		if (r == -ENOENT) {
+			d->cpus[0] = '\0';
+			continue;
+		}
+		if (r)
+			return r;
+		if (d->cpus[0]) {
+			d->cpus_source = "plan";
+			b->cpus_source = "plan";
+			snprintf(b->plan_profile, sizeof(b->plan_profile), "%s", prof);
+		}
+	}
+	return 0;
+}
+
 static int place(struct bench *b, struct lib_err *err)
 {
 	const char *dir = b->ab_state_dir ? b->ab_state_dir : b->set->state_dir;
 	int r;
 
+	if (b->ndevs > 1)
+		return place_devs(b, dir, err);
 	b->cpus = b->set->cpus;
 	b->cpus_source = b->set->cpus ? "option" : "none";
 	if (b->set->cpus || !b->dev.bdf[0])
@@ -118,10 +175,14 @@ static struct json_object *method_json(const struct bench *b)
 	json_object_object_add(m, "temp_warn_source",
 			       json_object_new_string(b->temp_warn_source));
 	json_object_object_add(m, "destroy_data", json_object_new_boolean(o->destroy));
+	if (b->ndevs > 1) {
+		json_object_object_add(m, "devices", json_object_new_int(b->ndevs));
+		json_object_object_add(m, "scale", json_object_new_boolean(o->scale));
+	}
 	return m;
 }
 
-static struct json_object *device_json(const struct bench_dev *d)
+struct json_object *bench_device_json(const struct bench_dev *d)
 {
 	struct json_object *v = json_object_new_object();
 
@@ -135,6 +196,23 @@ static struct json_object *device_json(const struct bench_dev *d)
 			       json_object_new_string(d->driver) : NULL);
 	json_object_object_add(v, "irqs", json_object_new_int(d->nirqs));
 	return v;
+}
+
+/* Several devices: each with where its job ran. */
+static struct json_object *devices_json(const struct bench *b)
+{
+	struct json_object *a = json_object_new_array(), *v;
+	int i;
+
+	for (i = 0; i < b->ndevs; i++) {
+		v = bench_device_json(&b->devs[i]);
+		json_object_object_add(v, "cpus", b->devs[i].cpus[0] ?
+				       json_object_new_string(b->devs[i].cpus) : NULL);
+		json_object_object_add(v, "cpus_source",
+				       json_object_new_string(b->devs[i].cpus_source));
+		json_object_array_add(a, v);
+	}
+	return a;
 }
 
 void bench_timestamp(char *buf, size_t len, const char *fmt)
@@ -195,6 +273,7 @@ int bench_run(struct bench *b, const char *dir, struct json_object **out,
 {
 	const struct bench_settings *o = b->set;
 	struct json_object *rep = json_object_new_object(), *cj;
+	const char *cpus = b->cpus;
 	char when[32];
 	int i, rc;
 
@@ -202,6 +281,7 @@ int bench_run(struct bench *b, const char *dir, struct json_object **out,
 	rc = place(b, err);
 	if (rc)
 		return rc;
+	cpus = b->cpus;
 	rc = output_dirs(dir, err);
 	if (rc)
 		return rc;
@@ -209,8 +289,13 @@ int bench_run(struct bench *b, const char *dir, struct json_object **out,
 	json_object_object_add(rep, "command", json_object_new_string("bench"));
 	json_object_object_add(rep, "version", json_object_new_string(SSDTUNE_VERSION));
 	json_object_object_add(rep, "started", json_object_new_string(when));
-	json_object_object_add(rep, "device", device_json(&b->dev));
-	json_object_object_add(rep, "host", host_state(&b->dev, b->cpus));
+	json_object_object_add(rep, "device", bench_device_json(&b->dev));
+	if (b->ndevs > 1)
+		json_object_object_add(rep, "devices", devices_json(b));
+	/* several devices: the host as the first one's job sees it */
+	if (b->ndevs > 1)
+		cpus = b->devs[0].cpus[0] ? b->devs[0].cpus : NULL;
+	json_object_object_add(rep, "host", host_state(&b->dev, cpus));
 	json_object_object_add(rep, "method", method_json(b));
 	json_object_object_add(rep, "purge", json_object_new_string("none"));
 	json_object_object_add(rep, "purge_note", NULL);
@@ -252,6 +337,8 @@ int bench_dry_run(struct bench *b, struct json_object *out,
 		bench_precondition_format(&j, job, sizeof(job));
 		json_object_object_add(out, "precondition", json_object_new_string(job));
 	}
+	if (b->ndevs > 1)
+		return bench_multi_dry_run(b, out, jobs);
 	for (i = 0; i < b->ncells; i++) {
 		bench_job_format(&j, &b->cells[i], job, sizeof(job));
 		bench_cell_id(&b->cells[i], id, sizeof(id));

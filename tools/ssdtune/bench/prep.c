@@ -16,11 +16,11 @@
 #include "lib/format.h"
 #include "lib/sysfs.h"
 
-/* Destructive steps: the flag, and nothing of the controller in use. */
-static int check_safe(const struct bench *b, struct lib_err *err)
+/* Destructive steps: the flag, and nothing of @d's controller in use. */
+static int check_safe(const struct bench *b, const struct bench_dev *d,
+		      struct lib_err *err)
 {
 	const struct bench_settings *o = b->set;
-	const struct bench_dev *d = &b->dev;
 	struct blklist l;
 	char why[512], dir[PATH_MAX];
 	int r;
@@ -78,8 +78,10 @@ static int check_fio(char *version, size_t len, struct lib_err *err)
 
 int bench_check(struct bench *b, struct lib_err *err)
 {
-	int rc = check_safe(b, err);
+	int i, rc = 0;
 
+	for (i = 0; i < b->ndevs && !rc; i++)
+		rc = check_safe(b, &b->devs[i], err);
 	return rc ? rc : check_fio(b->fio_version, sizeof(b->fio_version), err);
 }
 
@@ -140,7 +142,7 @@ int bench_precondition(const struct bench *b, const char *dir,
 	p = json_object_new_object();
 	json_object_object_add(p, "method", json_object_new_string(
 		"sequential 128k writes, QD32, the whole device twice"));
-	bench_add_num(p, "mbps", f.bw_bytes / 1e6);
+	bench_add_num(p, "mbps", f.all.bw_bytes / 1e6);
 	bench_add_num(p, "seconds", (sys_now_ms() - t0) / 1000.0);
 	json_object_object_add(rep, "precondition", p);
 	return 0;

@@ -33,8 +33,8 @@ int bench_quick_read(const char *disk, unsigned long long off,
 	else
 		r = bench_fio_run("quick read", job, raw, &f, err);
 	if (!r) {
-		*iops = f.iops;
-		*p99_us = f.clat_p99_us;
+		*iops = f.all.iops;
+		*p99_us = f.all.pct_us[1];
 	}
 	unlink(job);
 	unlink(raw);

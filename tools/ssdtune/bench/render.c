@@ -15,18 +15,37 @@
 #include "bench/stats.h"
 
 const struct bench_metric bench_metrics[] = {
-	{ "iops",		"IOPS",		true },
-	{ "mbps",		"MB/s",		true },
-	{ "clat_mean_us",	"clat mean us",	false },
-	{ "clat_p50_us",	"p50 us",	false },
-	{ "clat_p99_us",	"p99 us",	false },
-	{ "clat_p99_9_us",	"p99.9 us",	false },
-	{ "clat_p99_99_us",	"p99.99 us",	false },
-	{ "cpu_pct",		"CPU %",	false },
-	{ "cpu_us_per_io",	"CPU us/IO",	false },
-	{ "irq_per_io",		"IRQ/IO",	false },
+	{ "iops",		"IOPS",		true,	0 },
+	{ "mbps",		"MB/s",		true,	0 },
+	{ "clat_mean_us",	"clat mean us",	false,	0 },
+	{ "clat_p50_us",	"p50 us",	false,	50 },
+	{ "clat_p99_us",	"p99 us",	false,	99 },
+	{ "clat_p99_9_us",	"p99.9 us",	false,	99.9 },
+	{ "clat_p99_99_us",	"p99.99 us",	false,	99.99 },
+	{ "cpu_pct",		"CPU %",	false,	0 },
+	{ "cpu_us_per_io",	"CPU us/IO",	false,	0 },
+	{ "irq_per_io",		"IRQ/IO",	false,	0 },
+	/* the CSV's columns after steady_state: added since */
+	{ "clat_p99_9999_us",	"p99.9999 us",	false,	99.9999 },
+	{ "read_iops",		"read IOPS",	true,	0 },
+	{ "read_mbps",		"read MB/s",	true,	0 },
+	{ "read_clat_mean_us",	"read mean us",	false,	0 },
+	{ "read_clat_p50_us",	"read p50 us",	false,	50 },
+	{ "read_clat_p99_us",	"read p99 us",	false,	99 },
+	{ "read_clat_p99_9_us",	"read p99.9 us", false,	99.9 },
+	{ "read_clat_p99_99_us", "read p99.99 us", false, 99.99 },
+	{ "read_clat_p99_9999_us", "read p99.9999 us", false, 99.9999 },
+	{ "write_iops",		"write IOPS",	true,	0 },
+	{ "write_mbps",		"write MB/s",	true,	0 },
+	{ "write_clat_mean_us",	"write mean us", false,	0 },
+	{ "write_clat_p50_us",	"write p50 us",	false,	50 },
+	{ "write_clat_p99_us",	"write p99 us",	false,	99 },
+	{ "write_clat_p99_9_us", "write p99.9 us", false, 99.9 },
+	{ "write_clat_p99_99_us", "write p99.99 us", false, 99.99 },
+	{ "write_clat_p99_9999_us", "write p99.9999 us", false, 99.9999 },
 };
 const int bench_nmetrics = sizeof(bench_metrics) / sizeof(bench_metrics[0]);
+const int bench_nmetrics_base = 10;
 
 static void put_num(FILE *f, double v, const char *sep)
 {
@@ -34,6 +53,24 @@ static void put_num(FILE *f, double v, const char *sep)
 		fprintf(f, "%s", sep);
 	else
 		fprintf(f, "%.6g%s", v, sep);
+}
+
+/* ",99.9": the highest percentile of PREFIX that round @r holds enough
+ * samples for (",": none). */
+static void put_meaningful(FILE *f, struct json_object *r, const char *prefix)
+{
+	struct json_object *m = bench_jget(r, "meaningful");
+	char key[64];
+	int i;
+
+	fputc(',', f);
+	for (i = FIO_NPCT - 1; i >= 0; i--) {
+		snprintf(key, sizeof(key), "%sclat_%s_us", prefix, fio_pct_names[i]);
+		if (json_object_get_boolean(bench_jget(m, key))) {
+			fprintf(f, "%g", fio_pcts[i]);
+			return;
+		}
+	}
 }
 
 static int write_csv(struct json_object *rep, const char *path)
@@ -44,9 +81,12 @@ static int write_csv(struct json_object *rep, const char *path)
 	if (!f)
 		return -errno;
 	fprintf(f, "cell,rw,read_pct,pattern,io_size,bs,threads,depth,round");
-	for (k = 0; k < bench_nmetrics; k++)
+	for (k = 0; k < bench_nmetrics_base; k++)
 		fprintf(f, ",%s", bench_metrics[k].key);
-	fprintf(f, ",temperature_c,power_estimate_mw,throttle_events,suspect,steady_state\n");
+	fprintf(f, ",temperature_c,power_estimate_mw,throttle_events,suspect,steady_state");
+	for (k = bench_nmetrics_base; k < bench_nmetrics; k++)
+		fprintf(f, ",%s", bench_metrics[k].key);
+	fprintf(f, ",read_ios,write_ios,meaningful_pct,read_meaningful_pct,write_meaningful_pct\n");
 	json_object_object_foreach(bench_jget(rep, "cells"), id, cell) {
 		struct json_object *rounds = bench_jget(cell, "rounds");
 		const char *ss = bench_jstr(bench_jget(cell, "steady_state"), "status");
@@ -62,7 +102,7 @@ static int write_csv(struct json_object *rep, const char *path)
 				bench_jstr(cell, "io_size"),
 				bench_jnum(cell, "bs"), bench_jnum(cell, "threads"),
 				bench_jnum(cell, "depth"), bench_jnum(r, "round"));
-			for (k = 0; k < bench_nmetrics; k++) {
+			for (k = 0; k < bench_nmetrics_base; k++) {
 				fputc(',', f);
 				put_num(f, bench_jnum(r, bench_metrics[k].key), "");
 			}
@@ -70,8 +110,19 @@ static int write_csv(struct json_object *rep, const char *path)
 			put_num(f, bench_jnum(r, "temperature_c"), ",");
 			put_num(f, bench_jnum(r, "power_estimate_mw"), ",");
 			put_num(f, bench_jnum(r, "throttle_events"), ",");
-			fprintf(f, "%s,%s\n", json_object_get_boolean(bench_jget(r, "suspect")) ?
+			fprintf(f, "%s,%s", json_object_get_boolean(bench_jget(r, "suspect")) ?
 				"yes" : "no", ss ? ss : "");
+			for (k = bench_nmetrics_base; k < bench_nmetrics; k++) {
+				fputc(',', f);
+				put_num(f, bench_jnum(r, bench_metrics[k].key), "");
+			}
+			fputc(',', f);
+			put_num(f, bench_jnum(r, "read_ios"), ",");
+			put_num(f, bench_jnum(r, "write_ios"), "");
+			put_meaningful(f, r, "");
+			put_meaningful(f, r, "read_");
+			put_meaningful(f, r, "write_");
+			fputc('\n', f);
 		}
 	}
 	bad = ferror(f);
@@ -95,6 +146,101 @@ static void cell_num(FILE *f, const char *fmt, double v)
 	fprintf(f, " %10s", buf);
 }
 
+/* A percentile's median, marked '*' when its rounds hold too few
+ * samples for it (reports before the mark have none); true if marked. */
+static bool pct_num(FILE *f, struct json_object *cell, const char *key)
+{
+	struct json_object *m = bench_jget(bench_jget(cell, "summary"), key);
+	struct json_object *ok = bench_jget(m, "meaningful");
+	bool mark = ok && !json_object_get_boolean(ok);
+	double v = bench_jnum(m, "median");
+	char buf[32];
+
+	if (isnan(v))
+		snprintf(buf, sizeof(buf), "-");
+	else
+		snprintf(buf, sizeof(buf), "%.1f%s", v, mark ? "*" : "");
+	fprintf(f, " %10s", buf);
+	return !isnan(v) && mark;
+}
+
+/* IOPS .. p99.9999 of direction @prefix ("", "read_", "write_"). */
+static bool dir_nums(FILE *f, struct json_object *cell, const char *prefix)
+{
+	char key[64];
+	bool marked = false;
+	int i;
+
+	snprintf(key, sizeof(key), "%siops", prefix);
+	cell_num(f, "%.0f", med(cell, key));
+	snprintf(key, sizeof(key), "%smbps", prefix);
+	cell_num(f, "%.1f", med(cell, key));
+	fprintf(f, " %7s", bench_jstr(cell, "io_size"));
+	snprintf(key, sizeof(key), "%sclat_mean_us", prefix);
+	cell_num(f, "%.1f", med(cell, key));
+	for (i = 0; i < FIO_NPCT; i++) {
+		snprintf(key, sizeof(key), "%sclat_%s_us", prefix, fio_pct_names[i]);
+		marked |= pct_num(f, cell, key);
+	}
+	return marked;
+}
+
+/* Several devices: each one's row under the cell's (its figures while
+ * all ran), then, with --scale, the scaling table. */
+static bool device_rows(FILE *f, struct json_object *cell)
+{
+	bool marked = false;
+
+	if (!bench_jget(cell, "devices"))
+		return false;
+	json_object_object_foreach(bench_jget(cell, "devices"), name, ds) {
+		struct json_object *c = json_object_new_object();
+		char label[64];
+
+		/* dir_nums() reads a "summary" */
+		json_object_object_add(c, "summary", json_object_get(ds));
+		json_object_object_add(c, "io_size", json_object_get(bench_jget(cell, "io_size")));
+		snprintf(label, sizeof(label), "  %s", name);
+		fprintf(f, "%-24s", label);
+		marked |= dir_nums(f, c, "");
+		fprintf(f, " %10s", "-");
+		cell_num(f, "%.3f", med(c, "irq_per_io"));
+		cell_num(f, "%.1f", med(c, "fio_cpu_us_per_io"));
+		fprintf(f, " fio CPU us/IO\n");
+		json_object_put(c);
+	}
+	return marked;
+}
+
+static void scaling_rows(FILE *f, struct json_object *rep)
+{
+	bool head = false;
+
+	json_object_object_foreach(bench_jget(rep, "cells"), id, cell) {
+		struct json_object *sc = bench_jget(cell, "scaling");
+		size_t i;
+
+		if (!sc || json_object_array_length(sc) < 2)
+			continue;
+		if (!head)
+			fprintf(f, "scaling: k devices at once; normalized = aggregate / (k x the first device alone)\n"
+				"%-24s %7s %10s %10s %10s %10s %10s\n", "cell", "devices",
+				"IOPS", "MB/s", "p99 us", "IOPS norm", "MB/s norm");
+		head = true;
+		for (i = 0; i < json_object_array_length(sc); i++) {
+			struct json_object *st = json_object_array_get_idx(sc, i);
+
+			fprintf(f, "%-24s %7d", i ? "" : id, (int)bench_jnum(st, "devices"));
+			cell_num(f, "%.0f", med(st, "iops"));
+			cell_num(f, "%.1f", med(st, "mbps"));
+			cell_num(f, "%.1f", med(st, "clat_p99_us"));
+			cell_num(f, "%.2f", bench_jnum(st, "normalized_iops"));
+			cell_num(f, "%.2f", bench_jnum(st, "normalized_mbps"));
+			fputc('\n', f);
+		}
+	}
+}
+
 void bench_print_table(struct json_object *rep, FILE *f)
 {
 	struct json_object *dev = bench_jget(rep, "device"), *m = bench_jget(rep, "method");
@@ -102,12 +248,28 @@ void bench_print_table(struct json_object *rep, FILE *f)
 	const char *pc = bench_jstr(rep, "purge");
 	/* reports of earlier versions have the PCI address as "pci" */
 	const char *pci = bench_jstr(dev, "pci_address") ?: bench_jstr(dev, "pci");
+	bool marked = false;
 
-	fprintf(f, "ssdtune bench: %s (driver %s, %s), suite %s, %s, %g s rounds\n",
-		bench_jstr(dev, "path"), bench_jstr(dev, "driver") ?: "?",
-		pci ?: "no PCI address",
-		bench_jstr(m, "suite"), bench_jstr(m, "ioengine"),
-		bench_jnum(m, "runtime_s"));
+	if (bench_jget(rep, "devices")) {
+		struct json_object *devs = bench_jget(rep, "devices");
+		size_t i;
+
+		fprintf(f, "ssdtune bench: %zu devices at once:", json_object_array_length(devs));
+		for (i = 0; i < json_object_array_length(devs); i++) {
+			struct json_object *d = json_object_array_get_idx(devs, i);
+
+			fprintf(f, "%s %s (%s, CPUs %s)", i ? "," : "", bench_jstr(d, "path"),
+				bench_jstr(d, "driver") ?: "?", bench_jstr(d, "cpus") ?: "any");
+		}
+		fprintf(f, "; suite %s, %s, %g s rounds\n", bench_jstr(m, "suite"),
+			bench_jstr(m, "ioengine"), bench_jnum(m, "runtime_s"));
+	} else {
+		fprintf(f, "ssdtune bench: %s (driver %s, %s), suite %s, %s, %g s rounds\n",
+			bench_jstr(dev, "path"), bench_jstr(dev, "driver") ?: "?",
+			pci ?: "no PCI address",
+			bench_jstr(m, "suite"), bench_jstr(m, "ioengine"),
+			bench_jnum(m, "runtime_s"));
+	}
 	fprintf(f, "host: kernel %s, governor %s, EPP %s, turbo %s, scheduler %s; purge %s, precondition %s\n",
 		bench_jstr(host, "kernel") ?: "?",
 		bench_jstr(host, "governor") ?: "n/a",
@@ -115,29 +277,36 @@ void bench_print_table(struct json_object *rep, FILE *f)
 		bench_jstr(host, "turbo") ?: "n/a",
 		bench_jstr(host, "scheduler") ?: "n/a", pc ? pc : "none",
 		bench_jget(rep, "precondition") ? "done" : "none");
-	fprintf(f, "medians over the summary rounds; MB/s = 10^6 bytes/s at the IO size shown\n");
-	fprintf(f, "%-24s %10s %10s %7s %10s %10s %10s %10s %10s %10s %10s  %s\n",
+	fprintf(f, "medians over the summary rounds; MB/s = 10^6 bytes/s at the IO size shown; a mix's reads and writes below it\n");
+	fprintf(f, "%-24s %10s %10s %7s %10s %10s %10s %10s %10s %10s %10s %10s  %s\n",
 		"cell", "IOPS", "MB/s", "IO", "mean us", "p50 us", "p99 us",
-		"p99.9 us", "p99.99 us", "CPU %", "IRQ/IO", "steady state");
+		"p99.9 us", "p99.99 us", "p99.9999", "CPU %", "IRQ/IO",
+		"steady state");
 	json_object_object_foreach(bench_jget(rep, "cells"), id, cell) {
 		const char *ss = bench_jstr(bench_jget(cell, "steady_state"), "status");
+		int rp = (int)bench_jnum(cell, "read_pct");
 
 		fprintf(f, "%-24s", id);
-		cell_num(f, "%.0f", med(cell, "iops"));
-		cell_num(f, "%.1f", med(cell, "mbps"));
-		fprintf(f, " %7s", bench_jstr(cell, "io_size"));
-		cell_num(f, "%.1f", med(cell, "clat_mean_us"));
-		cell_num(f, "%.1f", med(cell, "clat_p50_us"));
-		cell_num(f, "%.1f", med(cell, "clat_p99_us"));
-		cell_num(f, "%.1f", med(cell, "clat_p99_9_us"));
-		cell_num(f, "%.1f", med(cell, "clat_p99_99_us"));
+		marked |= dir_nums(f, cell, "");
 		cell_num(f, "%.1f", med(cell, "cpu_pct"));
 		cell_num(f, "%.3f", med(cell, "irq_per_io"));
 		fprintf(f, "  %s%s (%d rounds)\n", ss ? ss : "?",
 			json_object_get_boolean(bench_jget(cell, "suspect")) ?
 			", SUSPECT" : "",
 			(int)json_object_array_length(bench_jget(cell, "rounds")));
+		if (rp > 0 && rp < 100) {
+			fprintf(f, "%-24s", "  reads");
+			marked |= dir_nums(f, cell, "read_");
+			fprintf(f, "\n%-24s", "  writes");
+			marked |= dir_nums(f, cell, "write_");
+			fprintf(f, "\n");
+		}
+		marked |= device_rows(f, cell);
 	}
+	scaling_rows(f, rep);
+	if (marked)
+		fprintf(f, "* too few samples per round for that percentile p: it needs %d/(1-p) (p99.9: 10^4, p99.99: 10^5, p99.9999: 10^7)\n",
+			BENCH_PCT_TAIL);
 }
 
 /* One data file per IO size and mix: qd iops p99. */
@@ -240,6 +409,45 @@ static int write_steady(struct json_object *cell, const char *id,
 	return 0;
 }
 
+/* --scale: normalized IOPS against the number of devices, a line per
+ * cell, and the ideal 1.0. */
+static int write_scaling(struct json_object *rep, const char *dir, FILE *gp,
+			 struct json_object *files)
+{
+	char path[PATH_MAX + 64];
+	int series = 0;
+
+	json_object_object_foreach(bench_jget(rep, "cells"), id, cell) {
+		struct json_object *sc = bench_jget(cell, "scaling");
+		size_t i;
+		FILE *f;
+
+		if (!sc || json_object_array_length(sc) < 2)
+			continue;
+		snprintf(path, sizeof(path), "%s/scaling-%s.dat", dir, id);
+		f = fopen(path, "w");
+		if (!f)
+			return -errno;
+		for (i = 0; i < json_object_array_length(sc); i++) {
+			struct json_object *st = json_object_array_get_idx(sc, i);
+
+			fprintf(f, "%g %g\n", bench_jnum(st, "devices"),
+				bench_jnum(st, "normalized_iops"));
+		}
+		fclose(f);
+		if (!series++)
+			fprintf(gp, "set output 'scaling.png'\nset xlabel 'devices at once'\n"
+				"set ylabel 'aggregate IOPS / (devices x one device alone)'\n"
+				"set yrange [0:*]\nplot 1 dashtype 2 title 'linear'");
+		fprintf(gp, ", 'scaling-%s.dat' using 1:2 with linespoints title '%s'", id, id);
+	}
+	if (series) {
+		fprintf(gp, "\nset autoscale y\n");
+		json_object_array_add(files, json_object_new_string("scaling.png"));
+	}
+	return 0;
+}
+
 /* gnuplot PNGs in @dir, their names appended to @files; a reason in @why
  * if none were made. */
 static int plot(struct json_object *rep, const char *dir,
@@ -271,6 +479,7 @@ static int plot(struct json_object *rep, const char *dir,
 	json_object_array_add(files, json_object_new_string("p99-vs-qd.png"));
 	json_object_object_foreach(bench_jget(rep, "cells"), id, cell)
 		rc |= write_steady(cell, id, dir, gp, files);
+	rc |= write_scaling(rep, dir, gp, files);
 	fclose(gp);
 	if (rc) {
 		snprintf(why, len, "cannot write the plot data in %s", dir);

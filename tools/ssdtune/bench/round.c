@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bench/engine.h"
+#include "bench/stats.h"
 
 int bench_write_text(const char *path, const char *text)
 {
@@ -56,13 +57,12 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-int bench_fio_run(const char *what, const char *jobfile, const char *raw,
-		  struct fio_figures *f, struct lib_err *err)
+/* fio on @jobfile, its output (@format) to @raw and read into *@json. */
+static int spawn_fio(const char *what, const char *jobfile, const char *raw,
+		     const char *format, char **json, struct lib_err *err)
 {
-	char out_arg[PATH_MAX + 16], err_path[PATH_MAX + 8], line[256], why[128];
-	char *argv[] = { "fio", "--output-format=json", out_arg,
-			 (char *)jobfile, NULL };
-	char *json;
+	char out_arg[PATH_MAX + 16], err_path[PATH_MAX + 8], line[256];
+	char *argv[] = { "fio", (char *)format, out_arg, (char *)jobfile, NULL };
 	int rc;
 
 	snprintf(out_arg, sizeof(out_arg), "--output=%s", raw);
@@ -72,9 +72,36 @@ int bench_fio_run(const char *what, const char *jobfile, const char *raw,
 	if (rc)
 		return lib_errf(err, EIO, "fio failed (%s, exit %d)%s%s", what,
 				rc, line[0] ? ": " : "", line);
-	json = slurp(raw);
-	if (!json)
+	*json = slurp(raw);
+	if (!*json)
 		return lib_errf(err, EIO, "fio left no output in %s (%s)", raw, what);
+	return 0;
+}
+
+int bench_fio_run_groups(const char *what, const char *jobfile,
+			 const char *raw, int n, struct fio_figures *dev,
+			 struct fio_figures *all, struct lib_err *err)
+{
+	char why[128], *json;
+	int rc = spawn_fio(what, jobfile, raw, "--output-format=json+", &json, err);
+
+	if (rc)
+		return rc;
+	rc = fio_parse_groups(json, n, dev, all, why, sizeof(why));
+	free(json);
+	if (rc)
+		return lib_errf(err, EIO, "%s (%s, %s)", why, what, raw);
+	return 0;
+}
+
+int bench_fio_run(const char *what, const char *jobfile, const char *raw,
+		  struct fio_figures *f, struct lib_err *err)
+{
+	char why[128], *json;
+	int rc = spawn_fio(what, jobfile, raw, "--output-format=json", &json, err);
+
+	if (rc)
+		return rc;
 	rc = fio_parse(json, f, why, sizeof(why));
 	free(json);
 	if (rc)
@@ -87,9 +114,35 @@ void bench_add_num(struct json_object *o, const char *key, double v)
 	json_object_object_add(o, key, bench_jdouble(v));
 }
 
+void bench_dir_json(struct json_object *r, struct json_object *meaningful,
+		    const char *prefix, const struct fio_dir *d)
+{
+	bool have = d->ios > 0;
+	char key[64];
+	int i;
+
+	snprintf(key, sizeof(key), "%siops", prefix);
+	bench_add_num(r, key, have ? d->iops : NAN);
+	snprintf(key, sizeof(key), "%smbps", prefix);
+	bench_add_num(r, key, have ? d->bw_bytes / 1e6 : NAN);
+	snprintf(key, sizeof(key), "%sclat_mean_us", prefix);
+	bench_add_num(r, key, have ? d->clat_mean_us : NAN);
+	for (i = 0; i < FIO_NPCT; i++) {
+		snprintf(key, sizeof(key), "%sclat_%s_us", prefix, fio_pct_names[i]);
+		bench_add_num(r, key, have ? d->pct_us[i] : NAN);
+		json_object_object_add(meaningful, key, json_object_new_boolean(
+			have && !isnan(d->pct_us[i]) &&
+			bench_pct_meaningful(fio_pcts[i], d->samples)));
+	}
+	if (prefix[0]) {
+		snprintf(key, sizeof(key), "%sios", prefix);
+		json_object_object_add(r, key, json_object_new_int64(d->ios));
+	}
+}
+
 /* Why the round's figures may not be the drive's own, or "". */
-static void suspect_reason(const struct bench *b, const struct host_sample *a,
-			   const struct host_sample *s, char *why, size_t len)
+void bench_suspect_reason(const struct bench *b, const struct host_sample *a,
+			  const struct host_sample *s, char *why, size_t len)
 {
 	if (s->have_temp && s->temp_mc >= b->temp_warn_mc)
 		snprintf(why, len,
@@ -108,7 +161,7 @@ int bench_round(const struct bench *b, const char *dir, const char *id,
 	char jobfile[PATH_MAX], raw[PATH_MAX], what[96], why[256] = "";
 	struct host_sample a, s;
 	struct fio_figures f;
-	struct json_object *r;
+	struct json_object *r, *mean;
 	double ticks, busy, ios;
 	int rc;
 
@@ -121,32 +174,30 @@ int bench_round(const struct bench *b, const char *dir, const char *id,
 	if (rc)
 		return rc;
 	r = json_object_new_object();
-	ios = (double)f.ios;
+	mean = json_object_new_object();
+	ios = (double)f.all.ios;
 	ticks = (double)(s.cpu_total - a.cpu_total);
 	busy = (double)(s.cpu_busy - a.cpu_busy);
 	json_object_object_add(r, "round", json_object_new_int(round + 1));
-	bench_add_num(r, "iops", f.iops);
-	bench_add_num(r, "mbps", f.bw_bytes / 1e6);
-	bench_add_num(r, "clat_mean_us", f.clat_mean_us);
-	bench_add_num(r, "clat_p50_us", f.clat_p50_us);
-	bench_add_num(r, "clat_p99_us", f.clat_p99_us);
-	bench_add_num(r, "clat_p99_9_us", f.clat_p99_9_us);
-	bench_add_num(r, "clat_p99_99_us", f.clat_p99_99_us);
+	bench_dir_json(r, mean, "", &f.all);
 	bench_add_num(r, "cpu_pct", ticks > 0 ? busy / ticks * 100 : NAN);
 	bench_add_num(r, "cpu_us_per_io",
 		      ios > 0 ? busy / sysconf(_SC_CLK_TCK) * 1e6 / ios : NAN);
 	bench_add_num(r, "irq_per_io", a.have_irqs && s.have_irqs && ios > 0 ?
 		      (double)(s.irqs - a.irqs) / ios : NAN);
-	json_object_object_add(r, "ios", json_object_new_int64(f.ios));
+	json_object_object_add(r, "ios", json_object_new_int64(f.all.ios));
 	bench_add_num(r, "temperature_c", s.have_temp ? s.temp_mc / 1000.0 : NAN);
 	bench_add_num(r, "power_estimate_mw", s.have_power ? (double)s.power_mw : NAN);
 	bench_add_num(r, "throttle_events", a.have_throttle && s.have_throttle ?
 		      (double)(s.throttle_events - a.throttle_events) : NAN);
-	suspect_reason(b, &a, &s, why, sizeof(why));
+	bench_suspect_reason(b, &a, &s, why, sizeof(why));
 	json_object_object_add(r, "suspect", json_object_new_boolean(why[0]));
 	json_object_object_add(r, "suspect_reason",
 			       why[0] ? json_object_new_string(why) : NULL);
 	json_object_object_add(r, "raw", json_object_new_string(raw));
+	bench_dir_json(r, mean, "read_", &f.read);
+	bench_dir_json(r, mean, "write_", &f.write);
+	json_object_object_add(r, "meaningful", mean);
 	*out = r;
 	return 0;
 }

@@ -56,6 +56,23 @@ int ss_scan(const double *v, int n, struct ss_window *w)
 	return 0;
 }
 
+long long bench_pct_samples(double pct)
+{
+	/* in parts per million, so that 99.9999 gives exactly 10^7 */
+	long long ppm = llround(pct * 10000), beyond = 1000000 - ppm;
+
+	if (ppm <= 0 || beyond <= 0)
+		return -1;
+	return (BENCH_PCT_TAIL * 1000000LL + beyond - 1) / beyond;
+}
+
+bool bench_pct_meaningful(double pct, long long samples)
+{
+	long long need = bench_pct_samples(pct);
+
+	return need > 0 && samples >= need;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

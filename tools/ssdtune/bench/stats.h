@@ -74,6 +74,19 @@ void cmp_metric(const struct stat3 *a, const struct stat3 *b,
 		bool higher_is_better, struct cmp_result *r);
 const char *cmp_verdict_name(enum cmp_verdict v);
 
+/*
+ * When a latency percentile of a round means something.  p needs 1/(1-p)
+ * samples for one to lie beyond it; such a value is that one sample, and
+ * the next round's differs by as much as the tail does.  The rule here:
+ * BENCH_PCT_TAIL samples beyond it, so at least BENCH_PCT_TAIL / (1 - p)
+ * (p50: 20, p99: 1000, p99.9: 10^4, p99.99: 10^5, p99.9999: 10^7).
+ */
+#define BENCH_PCT_TAIL 10
+/* The samples percentile @pct (50, 99.9999) needs; -1 if @pct is not
+ * below 100 and above 0. */
+long long bench_pct_samples(double pct);
+bool bench_pct_meaningful(double pct, long long samples);
+
 /* "4k", "512", "128K", "1m", "4096" -> bytes; 512 B .. 1 MiB and a
  * multiple of 512, else -1. */
 long bench_parse_size(const char *s);

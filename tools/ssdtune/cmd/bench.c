@@ -21,12 +21,16 @@
 
 static struct bench_settings o = { .pattern = -1 };
 static const char *out_dir, *ab_profile;
+/* --devices LIST, split */
+static char devices_buf[4096];
+static const char *devices[BENCH_MAX_DEVS];
+static int ndevices;
 
 enum {
 	OPT_BS = 0x200, OPT_QD, OPT_JOBS, OPT_RW, OPT_RANDOM, OPT_SEQ,
 	OPT_IOENGINE, OPT_RUNTIME, OPT_ROUNDS, OPT_STEADY, OPT_PURGE,
 	OPT_PRECOND, OPT_SUITE, OPT_OUT, OPT_DESTROY, OPT_AB, OPT_CPUS,
-	OPT_TEMP_WARN, OPT_STATE_DIR,
+	OPT_TEMP_WARN, OPT_STATE_DIR, OPT_DEVICES, OPT_SCALE,
 };
 
 static const struct option bench_options[] = {
@@ -50,6 +54,8 @@ static const struct option bench_options[] = {
 	{ "cpus",		required_argument, NULL, OPT_CPUS },
 	{ "temp-warn",		required_argument, NULL, OPT_TEMP_WARN },
 	{ "state-dir",		required_argument, NULL, OPT_STATE_DIR },
+	{ "devices",		required_argument, NULL, OPT_DEVICES },
+	{ "scale",		no_argument,	   NULL, OPT_SCALE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -157,6 +163,21 @@ static int bench_place_option(int val, const char *arg)
 	case OPT_AB:
 		ab_profile = arg;
 		return 0;
+	case OPT_DEVICES: {
+		char *save = NULL, *tok;
+
+		if (ndevices || strlen(arg) >= sizeof(devices_buf))
+			return usage_error(NULL, "--devices once, a list under %zu bytes",
+					   sizeof(devices_buf));
+		snprintf(devices_buf, sizeof(devices_buf), "%s", arg);
+		for (tok = strtok_r(devices_buf, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save)) {
+			if (ndevices == BENCH_MAX_DEVS)
+				return usage_error(NULL, "more than %d devices", BENCH_MAX_DEVS);
+			devices[ndevices++] = tok;
+		}
+		return ndevices ? 0 : usage_error(NULL, "--devices needs a list of devices");
+	}
 	case OPT_STATE_DIR:
 		if (!*arg)
 			return usage_error(NULL, "--state-dir needs a directory");
@@ -202,6 +223,9 @@ static int bench_option(struct cli *cli, int val, const char *arg)
 		return int_arg("--rounds", arg, 1, SS_MAX_ROUNDS, &o.rounds);
 	case OPT_TEMP_WARN:
 		return int_arg("--temp-warn", arg, 1, 200, &o.temp_warn_c);
+	case OPT_SCALE:
+		o.scale = true;
+		return 0;
 	case OPT_STEADY:
 	case OPT_PURGE:
 	case OPT_PRECOND:
@@ -387,10 +411,20 @@ static int cmd_bench(const struct command *cmd, struct cli *cli)
 
 	if (cli->argc && !strcmp(cli->argv[0], "compare"))
 		return compare(cmd, cli);
-	if (cli->argc > 1)
-		return usage_error(cmd, "unexpected argument '%s'", cli->argv[1]);
+	if (ndevices && cli->argc)
+		return usage_error(cmd, "devices either as arguments or with --devices, not both");
+	if (!ndevices)
+		for (ndevices = 0; ndevices < cli->argc; ndevices++)
+			devices[ndevices] = cli->argv[ndevices];
 	bench_apply_suite(&o);
-	rc = bench_open(&b, &o, &hooks, cli->argc ? cli->argv[0] : NULL, &err);
+	if (o.scale && ndevices < 2)
+		return usage_error(cmd, "--scale needs two devices or more");
+	if (ndevices > 1 && ab_profile)
+		return usage_error(cmd, "--ab takes one device");
+	if (ndevices > 1 && (o.purge || o.precondition))
+		return usage_error(cmd, "bench on several devices does not %s: do it on each device first",
+				   o.purge ? "purge" : "precondition");
+	rc = bench_open_many(&b, &o, &hooks, devices, ndevices, &err);
 	if (rc == -EINVAL)
 		return out_fail(EXIT_USAGE, "%s", err.msg);
 	if (!rc)
@@ -421,7 +455,7 @@ static int cmd_bench(const struct command *cmd, struct cli *cli)
 
 const struct command bench_command = {
 	.name = "bench",
-	.args = "[DEVICE]",
+	.args = "[DEVICE...]",
 	.summary = "measure with fio the SNIA PTS way ('bench compare A B': deltas)",
 	.help =
 "Run fio on DEVICE (default: the first ssdtune disk) over a matrix of block\n"
@@ -429,11 +463,22 @@ const struct command bench_command = {
 "state with --steady-state or a pts-* suite), and write bench.json (the\n"
 "source of truth), bench.csv, bench.txt and gnuplot PNGs to --out DIR.\n"
 "Per cell: IOPS, MB/s with its IO size, completion latency mean/p50/p99/\n"
-"p99.9/p99.99, whole-system CPU, interrupts per I/O, and for ssdtune\n"
-"controllers their knobs and temperature.  Writes, purge and precondition\n"
-"destroy data: they need --destroy-data and a device nothing uses.\n"
+"p99.9/p99.99/p99.9999 (a mix: also of its reads and of its writes apart),\n"
+"whole-system CPU, interrupts per I/O, and for ssdtune controllers their\n"
+"knobs and temperature.  A percentile p counts as meaningful only when the\n"
+"round holds 10/(1-p) samples of its direction (ten beyond it: p99 1000,\n"
+"p99.9 10^4, p99.99 10^5, p99.9999 10^7); the JSON says which are\n"
+"(\"meaningful\"), the table marks the others '*'.  Writes, purge and\n"
+"precondition destroy data: they need --destroy-data and a device nothing\n"
+"uses.\n"
 "'ssdtune bench compare A.json B.json' prints the delta table of two\n"
 "reports (median, min and max of their rounds).\n"
+"Several devices (bench DEV DEV ... or --devices LIST) run at once: one\n"
+"fio run, one job section per device, each its own reporting group, so\n"
+"all start together and cover the same seconds; each on its device's I/O\n"
+"cores when a profile is applied.  The report gives them together (rates\n"
+"added, percentiles of the merged latency histograms, whole-system CPU\n"
+"per I/O) and each apart (fio's own CPU per I/O, interrupts per I/O).\n"
 "\n"
 "  --bs LIST          block sizes, 512..1m (default 4k,128k)\n"
 "  --qd LIST          queue depths 1..256, or THREADSxDEPTH (default 1,32)\n"
@@ -460,10 +505,13 @@ const struct command bench_command = {
 "  --ab PROFILE       baseline, 'apply --profile PROFILE', rerun, 'revert',\n"
 "                     compare\n"
 "  --state-dir DIR    where apply saved its state (default /var/lib/ssdtune)\n"
+"  --devices LIST     the devices to measure at once (or as arguments)\n"
+"  --scale            on the first 1, 2, .. N of them in turn: the aggregate\n"
+"                     over k x the first device's alone, and scaling.png\n"
 "With --dry-run: print the fio jobs and change nothing.  See bench.md.\n",
 	.dry_run = "print the fio jobs it would run, run none",
 	.flags = CMD_DRY_RUN,
-	.min_args = 0, .max_args = 3,
+	.min_args = 0, .max_args = BENCH_MAX_DEVS,
 	.run = cmd_bench,
 	.options = bench_options,
 	.option = bench_option,

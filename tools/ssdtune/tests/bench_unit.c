@@ -199,8 +199,9 @@ static void test_jobs(void)
 	      strstr(buf, "bs=4096\n") && strstr(buf, "iodepth=32\n") &&
 	      strstr(buf, "numjobs=4\n") && strstr(buf, "runtime=5\n") &&
 	      strstr(buf, "cpus_allowed=2-3\n") &&
-	      strstr(buf, "unified_rw_reporting=mixed\n"),
-	      "bench_job_format writes the cell's fio job");
+	      strstr(buf, "unified_rw_reporting=both\n") &&
+	      strstr(buf, "percentile_list=50:99:99.9:99.99:99.9999\n"),
+	      "bench_job_format writes the cell's fio job, reads and writes apart");
 	CHECK(!strcmp(bench_cell_id(&c, id, sizeof(id)), "rand-70r-4k-t4q32"),
 	      "bench_cell_id of a mix");
 	c = (struct bench_cell){ 100, false, 131072, 1, 1 };
@@ -253,25 +254,47 @@ static void test_fio_parse(void)
 
 	j = slurp("randread-4k-mixed.json");
 	CHECK(j && !fio_parse(j, &f, err, sizeof(err)) &&
-	      near(f.iops, 57359.64036) && f.ios == 57417 &&
-	      near(f.clat_p50_us, 104.960) && near(f.clat_p99_us, 921.600) &&
-	      near(f.clat_p99_9_us, 3358.720) &&
-	      near(f.clat_p99_99_us, 6651.904) &&
-	      !strcmp(f.version, "fio-3.33") && f.bw_bytes > 0 &&
-	      near(f.bw_bytes / f.iops, 4096) && f.clat_mean_us > 0,
-	      "fio_parse: captured 4k randread (unified mixed)");
+	      near(f.all.iops, 57359.64036) && f.all.ios == 57417 &&
+	      near(f.all.pct_us[0], 104.960) && near(f.all.pct_us[1], 921.600) &&
+	      near(f.all.pct_us[2], 3358.720) &&
+	      near(f.all.pct_us[3], 6651.904) && isnan(f.all.pct_us[4]) &&
+	      !strcmp(f.version, "fio-3.33") && f.all.bw_bytes > 0 &&
+	      near(f.all.bw_bytes / f.all.iops, 4096) && f.all.clat_mean_us > 0 &&
+	      f.read.ios == 0 && f.write.ios == 0,
+	      "fio_parse: captured 4k randread (unified mixed: no directions apart)");
 	free(j);
 	j = slurp("randrw-70-4k-2jobs-mixed.json");
 	CHECK(j && !fio_parse(j, &f, err, sizeof(err)) &&
-	      near(f.iops, 66709.290709) && f.ios == 66776 &&
-	      near(f.clat_p99_us, 296.960),
+	      near(f.all.iops, 66709.290709) && f.all.ios == 66776 &&
+	      near(f.all.pct_us[1], 296.960),
 	      "fio_parse: captured 70/30 mix, 2 jobs group-reported");
 	free(j);
 	j = slurp("randrw-70-4k-split.json");
 	CHECK(j && !fio_parse(j, &f, err, sizeof(err)) &&
-	      near(f.iops, 33975.024975 + 14521.478521) &&
-	      f.ios == 34009 + 14536 && near(f.clat_p99_us, 168.960),
+	      near(f.all.iops, 33975.024975 + 14521.478521) &&
+	      f.all.ios == 34009 + 14536 && near(f.all.pct_us[1], 168.960) &&
+	      f.read.ios == 34009 && f.write.ios == 14536 &&
+	      near(f.write.pct_us[1], 280.576),
 	      "fio_parse: read+write reported apart are added; percentiles of the busier side");
+	free(j);
+	j = slurp("randrw-70-4k-both.json");
+	CHECK(j && !fio_parse(j, &f, err, sizeof(err)) &&
+	      near(f.all.iops, 36217.782218) && f.all.ios == 36254 &&
+	      near(f.all.pct_us[1], 403.456) && near(f.all.pct_us[4], 5603.328),
+	      "fio_parse: unified_rw_reporting=both, all from \"mixed\"");
+	CHECK(j && !fio_parse(j, &f, err, sizeof(err)) &&
+	      near(f.read.iops, 25393.606394) && f.read.ios == 25419 &&
+	      f.read.samples == 25419 && near(f.read.pct_us[0], 84.480) &&
+	      near(f.read.pct_us[4], 5537.792) &&
+	      near(f.read.clat_mean_us, 95.008534089) &&
+	      near(f.write.iops, 10824.175824) && f.write.ios == 10835 &&
+	      near(f.write.pct_us[1], 528.384) &&
+	      near(f.write.pct_us[4], 5603.328) &&
+	      near(f.write.bw_bytes, 44335824),
+	      "fio_parse: both: reads and writes apart, p50..p99.9999 each");
+	CHECK(j && !fio_parse(j, &f, err, sizeof(err)) &&
+	      near(f.cpu_s, (2.9 + 30.8) / 100) && near(f.runtime_s, 1.0),
+	      "fio_parse: fio's own CPU seconds from usr_cpu + sys_cpu of job_runtime");
 	free(j);
 	CHECK(fio_parse("not json", &f, err, sizeof(err)) == -1 &&
 	      !strcmp(err, "fio output is not a JSON object"),
@@ -288,6 +311,64 @@ static void test_fio_parse(void)
 	      "fio_parse refuses a run without I/O");
 }
 
+static void test_multi(void)
+{
+	struct bench_job j[2] = {
+		{ "/dev/ssdt0n1", "libaio", 5, "2-3" },
+		{ "/dev/ssdt1n1", "libaio", 5, NULL },
+	};
+	struct bench_cell c = { 70, true, 4096, 1, 32 };
+	struct fio_figures dev[2], all;
+	char buf[2048], err[128], *js;
+	const char *b;
+
+	bench_multi_job_format(j, 2, &c, buf, sizeof(buf));
+	b = strstr(buf, "[rand-70r-4k-t1q32.ssdt1n1]");
+	CHECK(strstr(buf, "[rand-70r-4k-t1q32.ssdt0n1]\nnew_group\nfilename=/dev/ssdt0n1\ncpus_allowed=2-3\ncpus_allowed_policy=split\n") &&
+	      b && !strstr(b, "cpus_allowed") &&
+	      strstr(buf, "rw=randrw\nrwmixread=70\n") &&
+	      strstr(buf, "unified_rw_reporting=both\n") &&
+	      strstr(buf, "runtime=5\n") && strstr(buf, "iodepth=32\n"),
+	      "bench_multi_job_format: one reporting group per device, each on its own CPUs");
+	js = slurp("randrw-70-4k-2dev-jsonplus.json");
+	CHECK(js && !fio_parse_groups(js, 2, dev, &all, err, sizeof(err)) &&
+	      dev[0].all.ios == 20180 && dev[1].all.ios == 20137 &&
+	      dev[0].read.ios == 14111 && dev[1].write.ios == 6036 &&
+	      near(dev[0].all.pct_us[1], 173.056) &&
+	      near(dev[1].all.pct_us[1], 183.296),
+	      "fio_parse_groups: each device's own figures, from its group");
+	CHECK(js && !fio_parse_groups(js, 2, dev, &all, err, sizeof(err)) &&
+	      all.all.ios == 40317 && near(all.all.iops, 40276.723277) &&
+	      all.all.samples == 40317 && all.read.ios == 28212 &&
+	      all.write.ios == 12105 &&
+	      near(all.all.pct_us[0], 89.600) && near(all.all.pct_us[1], 179.200) &&
+	      near(all.all.pct_us[2], 460.800) && near(all.all.pct_us[3], 1400.832) &&
+	      near(all.read.pct_us[3], 2310.144) && near(all.write.pct_us[1], 207.872) &&
+	      near(all.cpu_s, (2.2 + 19.2 + 2.1 + 19.1) / 100),
+	      "fio_parse_groups: all devices' percentiles from their merged histograms, as fio computes its own");
+	CHECK(js && fio_parse_groups(js, 3, dev, &all, err, sizeof(err)) == -1 &&
+	      strstr(err, "2 reporting groups, not 3"),
+	      "fio_parse_groups refuses a run with another number of groups");
+	free(js);
+}
+
+static void test_pct_meaningful(void)
+{
+	CHECK(bench_pct_samples(50) == 20 && bench_pct_samples(99) == 1000 &&
+	      bench_pct_samples(99.9) == 10000 &&
+	      bench_pct_samples(99.99) == 100000 &&
+	      bench_pct_samples(99.9999) == 10000000,
+	      "percentile p needs 10/(1-p) samples: p50 20 .. p99.9999 10^7");
+	CHECK(bench_pct_meaningful(99.9, 10000) &&
+	      !bench_pct_meaningful(99.9, 9999) &&
+	      bench_pct_meaningful(99.9999, 10000000) &&
+	      !bench_pct_meaningful(99.9999, 9999999),
+	      "a percentile is meaningful from exactly its sample count on");
+	CHECK(bench_pct_samples(100) == -1 && bench_pct_samples(0) == -1 &&
+	      !bench_pct_meaningful(100, 1LL << 62),
+	      "p0 and p100 are no percentiles of the rule");
+}
+
 int main(void)
 {
 	test_steady_state();
@@ -296,5 +377,7 @@ int main(void)
 	test_parse_flags();
 	test_jobs();
 	test_fio_parse();
+	test_pct_meaningful();
+	test_multi();
 	return tap_done();
 }
