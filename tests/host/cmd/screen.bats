@@ -73,7 +73,7 @@ reads_right() {
 	type_line "ssdtune"
 	[ "$rc" -eq 2 ]
 	[[ ${screen_lines[0]} == "Usage: ssdtune "* ]]
-	reads_right 40
+	reads_right 42
 	type_line "ssdtune help plan"
 	[ "$rc" -eq 0 ]
 	[[ ${screen_lines[0]} == "Usage: ssdtune plan "* ]]
