@@ -122,6 +122,15 @@ int bench_write_text(const char *path, const char *text);
  * bench_pct_meaningful(). */
 void bench_dir_json(struct json_object *r, struct json_object *meaningful,
 		    const char *prefix, const struct fio_dir *d);
+/* round.c: the end of a round's JSON @r: whether it is suspect (@why,
+ * "" if not) and why, its @raw file, @f's reads and writes apart, and
+ * @mean, which percentiles mean something. */
+void bench_round_tail(struct json_object *r, struct json_object *mean,
+		      const char *why, const char *raw,
+		      const struct fio_figures *f);
+/* measure.c: a dry run's entry {cell, job} appended to @jobs. */
+void bench_job_entry(struct json_object *jobs, const char *cell,
+		     const char *job);
 /* @v as @key, null if NaN. */
 void bench_add_num(struct json_object *o, const char *key, double v);
 

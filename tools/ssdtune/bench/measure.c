@@ -312,12 +312,22 @@ int bench_run(struct bench *b, const char *dir, struct json_object **out,
 	return bench_write_report(rep, dir, err);
 }
 
+void bench_job_entry(struct json_object *jobs, const char *cell,
+		     const char *job)
+{
+	struct json_object *x = json_object_new_object();
+
+	json_object_object_add(x, "cell", json_object_new_string(cell));
+	json_object_object_add(x, "job", json_object_new_string(job));
+	json_object_array_add(jobs, x);
+}
+
 int bench_dry_run(struct bench *b, struct json_object *out,
 		  struct lib_err *err)
 {
 	const struct bench_settings *o = b->set;
 	struct bench_job j = { b->dev.path, o->ioengine, o->runtime, NULL };
-	struct json_object *jobs, *x;
+	struct json_object *jobs;
 	char job[2048], id[64];
 	int i, r;
 
@@ -342,10 +352,7 @@ int bench_dry_run(struct bench *b, struct json_object *out,
 	for (i = 0; i < b->ncells; i++) {
 		bench_job_format(&j, &b->cells[i], job, sizeof(job));
 		bench_cell_id(&b->cells[i], id, sizeof(id));
-		x = json_object_new_object();
-		json_object_object_add(x, "cell", json_object_new_string(id));
-		json_object_object_add(x, "job", json_object_new_string(job));
-		json_object_array_add(jobs, x);
+		bench_job_entry(jobs, id, job);
 	}
 	json_object_object_add(out, "jobs", jobs);
 	return 0;

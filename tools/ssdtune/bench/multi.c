@@ -133,13 +133,7 @@ static int multi_round(const struct bench *b, const char *dir, const char *sid,
 	bench_add_num(r, "temperature_c", temp);
 	bench_add_num(r, "power_estimate_mw", power);
 	bench_add_num(r, "throttle_events", thr);
-	json_object_object_add(r, "suspect", json_object_new_boolean(why[0]));
-	json_object_object_add(r, "suspect_reason",
-			       why[0] ? json_object_new_string(why) : NULL);
-	json_object_object_add(r, "raw", json_object_new_string(raw));
-	bench_dir_json(r, mean, "read_", &all.read);
-	bench_dir_json(r, mean, "write_", &all.write);
-	json_object_object_add(r, "meaningful", mean);
+	bench_round_tail(r, mean, why, raw, &all);
 	bench_add_num(r, "fio_cpu_us_per_io", per_io(all.cpu_s * 1e6, all.all.ios));
 	json_object_object_add(r, "devices", devs);
 	*out = r;
@@ -294,7 +288,6 @@ int bench_multi_dry_run(const struct bench *b, struct json_object *out,
 			struct json_object *jobs)
 {
 	char id[64], sid[96], job[8192];
-	struct json_object *x;
 	int i, k;
 
 	for (i = 0; i < b->ncells; i++) {
@@ -302,10 +295,7 @@ int bench_multi_dry_run(const struct bench *b, struct json_object *out,
 		for (k = b->set->scale ? 1 : b->ndevs; k <= b->ndevs; k++) {
 			step_id(b, id, k, sid, sizeof(sid));
 			step_job(b, &b->cells[i], k, job, sizeof(job));
-			x = json_object_new_object();
-			json_object_object_add(x, "cell", json_object_new_string(sid));
-			json_object_object_add(x, "job", json_object_new_string(job));
-			json_object_array_add(jobs, x);
+			bench_job_entry(jobs, sid, job);
 		}
 	}
 	json_object_object_add(out, "jobs", jobs);

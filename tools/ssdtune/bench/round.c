@@ -114,6 +114,19 @@ void bench_add_num(struct json_object *o, const char *key, double v)
 	json_object_object_add(o, key, bench_jdouble(v));
 }
 
+void bench_round_tail(struct json_object *r, struct json_object *mean,
+		      const char *why, const char *raw,
+		      const struct fio_figures *f)
+{
+	json_object_object_add(r, "suspect", json_object_new_boolean(why[0]));
+	json_object_object_add(r, "suspect_reason",
+			       why[0] ? json_object_new_string(why) : NULL);
+	json_object_object_add(r, "raw", json_object_new_string(raw));
+	bench_dir_json(r, mean, "read_", &f->read);
+	bench_dir_json(r, mean, "write_", &f->write);
+	json_object_object_add(r, "meaningful", mean);
+}
+
 void bench_dir_json(struct json_object *r, struct json_object *meaningful,
 		    const char *prefix, const struct fio_dir *d)
 {
@@ -191,13 +204,7 @@ int bench_round(const struct bench *b, const char *dir, const char *id,
 	bench_add_num(r, "throttle_events", a.have_throttle && s.have_throttle ?
 		      (double)(s.throttle_events - a.throttle_events) : NAN);
 	bench_suspect_reason(b, &a, &s, why, sizeof(why));
-	json_object_object_add(r, "suspect", json_object_new_boolean(why[0]));
-	json_object_object_add(r, "suspect_reason",
-			       why[0] ? json_object_new_string(why) : NULL);
-	json_object_object_add(r, "raw", json_object_new_string(raw));
-	bench_dir_json(r, mean, "read_", &f.read);
-	bench_dir_json(r, mean, "write_", &f.write);
-	json_object_object_add(r, "meaningful", mean);
+	bench_round_tail(r, mean, why, raw, &f);
 	*out = r;
 	return 0;
 }
