@@ -335,3 +335,54 @@ load ../helpers
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "ssdtune: nvme0n1 has 2 paths, one per controller: name the controller (see 'ssdtune topology')" ]
 }
+
+@test "attach CTRL CTRL: each in turn, a line each; --json an object each in 'attached'" {
+	fake_bind "$FX/bus/pci/drivers/ssdtune/bind" "$NVME_DIR" ssdtune probe_ssdt1
+	run --separate-stderr ssdt attach 0000:41:00.0 ssdt0
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "${lines[0]}" = "attached 0000:41:00.0 as ssdt1: /dev/ssdt1n1" ]
+	[ "${lines[1]}" = "already attached 0000:42:00.0 as ssdt0: /dev/ssdt0n1" ]
+	[ "${#lines[@]}" -eq 2 ]
+}
+
+@test "attach --json of several: status ok, one entry a controller, as its schema says" {
+	fake_bind "$FX/bus/pci/drivers/ssdtune/bind" "$NVME_DIR" ssdtune probe_ssdt1
+	run --separate-stderr ssdt attach --json 0000:41:00.0 0000:42:00.0
+	[ "$status" -eq 0 ]
+	[ "$(json .status)" = ok ]
+	[ "$(json .attached.0.pci_address)" = 0000:41:00.0 ]
+	[ "$(json .attached.0.status)" = attached ]
+	[ "$(json .attached.0.controller)" = ssdt1 ]
+	[ "$(json .attached.1.pci_address)" = 0000:42:00.0 ]
+	[ "$(json .attached.1.status)" = already_attached ]
+	printf "%s" "$output" | "$REPO/tests/lib/json-schema-check" attach
+}
+
+@test "attach of several, one not NVMe: refused before any write, nothing changed" {
+	before=$(fx_sum)
+	run --separate-stderr ssdt attach 0000:41:00.0 0000:00:02.0
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[ "$stderr" = "ssdtune: 0000:00:02.0 is not an NVMe controller (class 0x030000, NVMe is 0x010802)" ]
+	[ -z "$output" ]
+	[ "$(fx_sum)" = "$before" ]
+}
+
+@test "attach of several, one in use: refused before any write, nothing changed" {
+	ln -s ../../../../../../../../virtual/block/dm-0 "$NVME_NS/holders/dm-0"
+	before=$(fx_sum)
+	run --separate-stderr ssdt attach 0000:42:00.0 0000:41:00.0
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[ "$stderr" = "ssdtune: refusing to attach 0000:41:00.0: nvme0n1 has holders (dm-0: LVM, md or device-mapper)" ]
+	[ "$(fx_sum)" = "$before" ]
+}
+
+@test "attach naming one controller twice is a usage error that changes nothing" {
+	before=$(fx_sum)
+	run --separate-stderr ssdt attach nvme0 0000:41:00.0
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"nvme0 and 0000:41:00.0 are both 0000:41:00.0: name each controller once"* ]]
+	[ "$(fx_sum)" = "$before" ]
+}

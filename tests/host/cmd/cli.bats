@@ -31,14 +31,14 @@ load ../helpers
 	run --separate-stderr ssdt attach --help
 	[ "$status" -eq 0 ]
 	[[ "${lines[0]}" == "Usage: ssdtune attach [--json] [--dry-run] [--config FILE] [--state-dir DIR]" ]]
-	[[ "${lines[1]}" == "                      CTRL" ]]
+	[[ "${lines[1]}" == "                      CTRL..." ]]
 	[[ "$output" == *"--dry-run"* ]]
 }
 
 @test "detach -h prints the detach usage and exits 0" {
 	run --separate-stderr ssdt detach -h
 	[ "$status" -eq 0 ]
-	[[ "${lines[0]}" == "Usage: ssdtune detach [--json] [--dry-run] [--state-dir DIR] CTRL" ]]
+	[[ "${lines[0]}" == "Usage: ssdtune detach [--json] [--dry-run] [--state-dir DIR] CTRL..." ]]
 }
 
 @test "a bare ssdtune prints the usage on stderr and exits 2; options without a command are one line" {
@@ -120,14 +120,20 @@ load ../helpers
 	run --separate-stderr ssdt attach
 	[ "$status" -eq 2 ]
 	assert_one_error_line
-	[ "$stderr" = "ssdtune: attach: missing CTRL (see 'ssdtune attach --help')" ]
+	[ "$stderr" = "ssdtune: attach: missing CTRL... (see 'ssdtune attach --help')" ]
 }
 
-@test "attach with two BDFs is a usage error" {
-	run --separate-stderr ssdt attach 0000:41:00.0 0000:42:00.0
+@test "attach --config with two BDFs, or attach with more than 64, is a usage error" {
+	printf 'controller = pci:0000:42:00.0\n' >"$BATS_TEST_TMPDIR/c.conf"
+	run --separate-stderr ssdt attach --config "$BATS_TEST_TMPDIR/c.conf" 0000:41:00.0 0000:42:00.0
 	[ "$status" -eq 2 ]
 	assert_one_error_line
-	[[ "$stderr" == *"unexpected argument '0000:42:00.0'"* ]]
+	[[ "$stderr" == *"--config takes at most one CTRL"* ]]
+	# shellcheck disable=SC2046 # 65 words
+	run --separate-stderr ssdt attach $(seq -f 'nvme%g' 0 64)
+	[ "$status" -eq 2 ]
+	assert_one_error_line
+	[[ "$stderr" == *"unexpected argument 'nvme64'"* ]]
 }
 
 @test "attach of a name that is no controller's is a usage error listing the names it takes" {

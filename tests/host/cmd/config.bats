@@ -291,7 +291,7 @@ EOC
 	[[ "$output" == *"not configured"* ]]
 	run --separate-stderr ssdt attach
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "ssdtune: attach: missing CTRL (see 'ssdtune attach --help')" ]
+	[ "$stderr" = "ssdtune: attach: missing CTRL... (see 'ssdtune attach --help')" ]
 	run --separate-stderr ssdt attach --config "$CONF" nvme0
 	[ "$status" -eq 2 ]
 	assert_one_error_line

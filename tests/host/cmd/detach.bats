@@ -89,3 +89,21 @@ load ../helpers
 	[ "$(json .driver)" = nvme ]
 	[ "$(json .previous_driver)" = ssdtune ]
 }
+
+@test "detach of several, one not on ssdtune: refused before any write, nothing changed" {
+	before=$(fx_sum)
+	run --separate-stderr ssdt detach 0000:42:00.0 0000:41:00.0
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[ "$stderr" = "ssdtune: 0000:41:00.0 is not attached to ssdtune (its driver is nvme)" ]
+	[ -z "$output" ]
+	[ "$(fx_sum)" = "$before" ]
+}
+
+@test "detach naming one controller twice is a usage error that changes nothing" {
+	before=$(fx_sum)
+	run --separate-stderr ssdt detach ssdt0 0000:42:00.0
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"ssdt0 and 0000:42:00.0 are both 0000:42:00.0: name each controller once"* ]]
+	[ "$(fx_sum)" = "$before" ]
+}

@@ -11,6 +11,7 @@
 
 #include "cmd/cli.h"
 #include "cmd/output.h"
+#include "cmd/rebind.h"
 #include "cmd/tuning.h"
 #include "lib/bind.h"
 #include "lib/state.h"
@@ -42,11 +43,6 @@ static void show_disks(const struct bind_dev *d, struct json_object *j,
 	blk_free(&l);
 }
 
-static void set_str(struct json_object *j, const char *key, const char *val)
-{
-	json_object_object_add(j, key, val ? json_object_new_string(val) : NULL);
-}
-
 /* @d is on ssdtune: say so ("attached", "already attached"), in @j too. */
 static void attached(const struct bind_dev *d, struct json_object *j,
 		     const char *status, const char *verb)
@@ -54,9 +50,9 @@ static void attached(const struct bind_dev *d, struct json_object *j,
 	char disks[1024];
 
 	show_disks(d, j, disks, sizeof(disks));
-	set_str(j, "status", status);
-	set_str(j, "driver", SSDTUNE_DRV_NAME);
-	set_str(j, "controller", d->ctrl);
+	rebind_set_str(j, "status", status);
+	rebind_set_str(j, "driver", SSDTUNE_DRV_NAME);
+	rebind_set_str(j, "controller", d->ctrl);
 	if (!out_json())
 		printf("%s %s as %s: %s\n", verb, d->pd.name, d->ctrl, disks);
 }
@@ -84,9 +80,9 @@ static int attach_dev(struct cli *cli, const char *arg, struct json_object *j,
 	if (!r)
 		r = bind_to_ssdtune(&d, err);
 	if (!r && cli->dry_run) {
-		set_str(j, "status", "would_attach");
-		set_str(j, "driver", SSDTUNE_DRV_NAME);
-		set_str(j, "controller", NULL);
+		rebind_set_str(j, "status", "would_attach");
+		rebind_set_str(j, "driver", SSDTUNE_DRV_NAME);
+		rebind_set_str(j, "controller", NULL);
 		json_object_object_add(j, "disks", json_object_new_array());
 	} else if (!r && !(r = bind_wait_ctrl(&d, err))) {
 		attached(&d, j, "attached", "attached");
@@ -128,12 +124,12 @@ static int attach_configured(const struct command *cmd, struct cli *cli,
 			continue;
 		todo++;
 		j = json_object_new_object();
-		set_str(j, "pci_address", ids[i].bdf);
+		rebind_set_str(j, "pci_address", ids[i].bdf);
 		json_object_array_add(arr, j);
 		r = attach_dev(cli, ids[i].bdf, j, &err);
 		if (r) {
-			set_str(j, "status", "failed");
-			set_str(j, "error", err.msg);
+			rebind_set_str(j, "status", "failed");
+			rebind_set_str(j, "error", err.msg);
 			if (!failed++)
 				snprintf(first, sizeof(first), "%s", err.msg);
 		}
@@ -163,10 +159,14 @@ static int cmd_attach(const struct command *cmd, struct cli *cli)
 	r = tuning_config(cmd, &c);
 	if (r)
 		return r;
+	if (c && cli->argc > 1)
+		return usage_error(cmd, "--config takes at most one CTRL");
 	if (c)
 		return attach_configured(cmd, cli, c);
 	if (!cli->argc)
 		return usage_error(cmd, "missing %s", cmd->args);
+	if (cli->argc > 1)
+		return rebind_several(cmd, cli, "attached", "ok", attach_dev);
 	r = attach_dev(cli, cli->argv[0], report_obj(), &err);
 	if (r == -EINVAL)
 		return usage_error(cmd, "%s", err.msg);
@@ -177,8 +177,8 @@ static int cmd_attach(const struct command *cmd, struct cli *cli)
 
 const struct command attach_command = {
 	.name = "attach",
-	.args = "CTRL",
-	.summary = "hand an NVMe controller from its driver to ssdtune",
+	.args = "CTRL...",
+	.summary = "hand NVMe controllers from their driver to ssdtune",
 	.help =
 "Unbind the NVMe controller CTRL from its driver (normally nvme) and bind\n"
 "it to the ssdtune driver, which must be loaded.  CTRL is its PCI address\n"
@@ -186,6 +186,9 @@ const struct command attach_command = {
 "Refuses, changing nothing, if any namespace or partition of the\n"
 "controller is mounted, used as swap, held by LVM, md or device-mapper, or\n"
 "open by a process.  Prints: attached BDF as ssdtN: /dev/ssdtNn1 ...\n"
+"With several CTRL, each is checked first and none is moved if one\n"
+"cannot go (not NVMe, named twice, in use); then each is attached in\n"
+"turn, a line each (--json: \"attached\", an object each).\n"
 "Holds the state lock (DIR/lock) while it rebinds, so no apply or revert\n"
 "runs meanwhile.\n"
 "  -c, --config FILE attach every controller FILE selects (see 'ssdtune\n"
@@ -196,7 +199,7 @@ const struct command attach_command = {
 "                    that appears)\n"
 "  --state-dir DIR  the state directory (default " "/var/lib/ssdtune" ")\n",
 	.flags = CMD_DRY_RUN,
-	.min_args = 0, .max_args = 1,
+	.min_args = 0, .max_args = BIND_MAX_ARGS,
 	.run = cmd_attach,
 	.options = config_state_options, .option = tuning_option,
 };

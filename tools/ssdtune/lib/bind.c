@@ -141,6 +141,30 @@ int bind_check_idle(const char *verb, struct bind_dev *d,
 	return r;
 }
 
+int bind_check_all(const char *verb, char *const *args, int n,
+		   char (*bdfs)[BDF_BUFSZ], struct lib_err *err)
+{
+	bool attach = !strcmp(verb, "attach");
+	struct bind_dev d;
+	int i, k, r;
+
+	for (i = 0; i < n; i++) {
+		r = attach ? bind_attach_begin(args[i], &d, err)
+			   : bind_detach_begin(args[i], &d, err);
+		if (r < 0)
+			return r;
+		/* one already on ssdtune is left alone: nothing to check */
+		if (!r && (r = bind_check_idle(verb, &d, err)))
+			return r;
+		snprintf(bdfs[i], BDF_BUFSZ, "%s", d.pd.name);
+		for (k = 0; k < i; k++)
+			if (!strcmp(bdfs[k], bdfs[i]))
+				return lib_errf(err, EINVAL, "%s and %s are both %s: name each controller once",
+						args[k], args[i], bdfs[i]);
+	}
+	return 0;
+}
+
 /* Poll until @drv (NULL: any driver but ssdtune) drives @pd, or timeout;
  * the driver seen last into @now. */
 static bool wait_driver(const struct pcidev *pd, const char *drv,

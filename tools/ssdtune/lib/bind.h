@@ -19,6 +19,7 @@
 #include "lib/pcidev.h"
 
 #define BIND_TIMEOUT_MS	10000	/* for the new driver to take the device */
+#define BIND_MAX_ARGS	64	/* controllers one attach or detach takes */
 
 /* A PCI function on its way from one driver to another. */
 struct bind_dev {
@@ -43,6 +44,17 @@ int bind_attach_begin(const char *arg, struct bind_dev *d,
  */
 int bind_detach_begin(const char *arg, struct bind_dev *d,
 		      struct lib_err *err);
+
+/*
+ * attach or detach (@verb) of the @n controllers @args names: each looked
+ * up and checked as bind_attach_begin() or bind_detach_begin() and
+ * bind_check_idle() would, and none named twice, so that a command given
+ * several changes nothing unless all can go.  Their PCI addresses into
+ * @bdfs.  0; -EINVAL if one is no name of a controller (@err holds the
+ * usage message); else -errno with @err filled ("CTRL: why").
+ */
+int bind_check_all(const char *verb, char *const *args, int n,
+		   char (*bdfs)[BDF_BUFSZ], struct lib_err *err);
 
 /*
  * Refuse as bind_to_ssdtune() would ("refusing to @verb BDF: why") if a
