@@ -2,7 +2,8 @@
 # Summarise $BUILD/results/<suite>.tap for every suite the run expects:
 # build, kunit, deb, host, and for each kernel scripts/kvers.sh names vm-<kver>
 # and, in make check-full (CHECK_SCOPE=full), vm-subsys-<kver>,
-# vm-subsys-q10-<last kver> (with QEMU 10 unpacked) and fuzz.
+# vm-many-<kver>, vm-subsys-q10-<last kver> (with QEMU 10 unpacked) and
+# fuzz; make check has vm-many-<last kver> alone.
 # One line per suite ("suite: P passed, F failed" or "suite: DID NOT RUN",
 # failing cases listed under it); then where the time went: each suite's
 # wall time ($BUILD/results/times, and times.vm per VM boot), the 10
@@ -28,9 +29,11 @@ suites="build kunit deb host"
 if kvers=$("$REPO/scripts/kvers.sh" 2>/dev/null); then
 	for k in $kvers; do
 		suites="$suites vm-$k"
-		[ "$scope" = full ] && suites="$suites vm-subsys-$k"
+		[ "$scope" = full ] && suites="$suites vm-subsys-$k vm-many-$k"
 		last=$k
 	done
+	# vm-test.sh's boot of four controllers: make check's on the last kernel
+	[ "$scope" = full ] || suites="$suites vm-many-$last"
 	# vm-test.sh's QEMU 10 boot of the device matrix, on the last kernel
 	[ "$scope" = full ] && [ -x "$BUILD/qemu/bin/qemu-system-x86_64" ] &&
 		suites="$suites vm-subsys-q10-$last"

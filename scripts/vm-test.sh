@@ -3,7 +3,9 @@
 # VM boot per kernel (scripts/vm.sh) runs tests/vm/run-suite.sh, which writes
 # $BUILD/results/vm-KVER.tap; in make check-full a second, short boot with
 # the NVMe subsystem of vm.sh --subsys and swiotlb=force runs
-# tests/vm/subsys/ into vm-subsys-KVER.tap.
+# tests/vm/subsys/ into vm-subsys-KVER.tap; a boot with four controllers
+# (vm.sh --many) runs tests/vm/many/ into vm-many-KVER.tap, in make check
+# on the last kernel only.
 # Exits non-zero if any test failed, or if a suite did not run to the end
 # (then there is no .tap; the partial output is in NAME.tap.partial and the
 # VM's output in $BUILD/vm/NAME.log).  Each boot's wall time is appended
@@ -13,10 +15,12 @@
 #                                        default: every kernel from kvers.sh
 #   --scope check (CHECK_SCOPE)          make check: every kernel runs the
 #                     files tagged "vm-kernels: both", and half the "one"
-#                     files each; no subsystem boot
+#                     files each; no subsystem boot; the last kernel
+#                     also boots four controllers (tests/vm/many/)
 #   --scope full                         make check-full (the default):
 #                     every kernel runs "both", "one" and "full-both", the
-#                     first also "full", and each has its subsystem boot;
+#                     first also "full", and each has its subsystem boot
+#                     and its boot of four controllers;
 #                     the last kernel also boots the device matrix under
 #                     QEMU 10 (vm-subsys-q10-KVER: its small queues and
 #                     no shadow doorbells), if make setup unpacked it
@@ -35,6 +39,7 @@
 #                     a make check-full boot of 6.1 needs about 65 minutes
 #                     on a slow machine; testing.md)
 #   VM_SUBSYS_TIMEOUT=SECS               the subsystem boot's (default 900)
+#   VM_MANY_TIMEOUT=SECS                 the four controllers' (default 900)
 # Documentation/testing.md says which file runs where, and why.
 set -u
 # shellcheck source=scripts/tap-counts.sh
@@ -126,7 +131,8 @@ suite() {
 # The boots of each kernel, in the order they start: "NAME KVER SECS
 # FILES SKIP [OPTIONS]", FILES the tests/vm files joined by "," (tests/vm/
 # lib/tags.bash, vm_select), "subsys" (tests/vm/subsys/, vm.sh --subsys)
-# or "matrix" (its 40-matrix.bats alone), SKIP the test tag the boot
+# "many" (tests/vm/many/, vm.sh --many) or "matrix" (subsys/40-matrix.bats
+# alone), SKIP the test tag the boot
 # leaves out or "-".
 # In make check-full the subsystem boot goes first: the main boot, which
 # installs the packages, waits for them (VM_NEEDS) meanwhile.
@@ -139,6 +145,11 @@ for k in $kvers; do
 	vm_select "$scope" "$i" "$nk" || exit 1
 	files=$(IFS=,; echo "${VM_FILES[*]}")
 	main="vm-$k $k ${VM_TIMEOUT:-4800} $files ${VM_SKIP_TAG:--}"
+	# four controllers at once (tests/vm/many/, vm.sh --many): in make
+	# check on the last kernel, in check-full on each
+	many=""
+	[ "$scope" = full ] || [ $((i + 1)) = "$nk" ] &&
+		many=";vm-many-$k $k ${VM_MANY_TIMEOUT:-900} many - --many"
 	if [ "$scope" = full ]; then
 		# the namespace rescan tests need a topology of their own; that
 		# boot also bounces all DMA (tests/vm/subsys/30-swiotlb.bats)
@@ -150,6 +161,7 @@ for k in $kvers; do
 	else
 		kboots[$k]=$main
 	fi
+	kboots[$k]=${kboots[$k]}$many
 	klist+=("$k")
 	i=$((i + 1))
 done
@@ -178,7 +190,7 @@ lane() {
 			set -- $b
 			name=$1 kv=$2 secs=$3 f=$4 sk=${5#-}
 			shift 5
-			if [ "$f" = subsys ]; then
+			if [ "$f" = subsys ] || [ "$f" = many ]; then
 				suite "$name" "$kv" "$secs" "" "" "$@"
 			elif [ "$f" = matrix ]; then
 				suite "$name" "$kv" "$secs" tests/vm/subsys/40-matrix.bats "" "$@"

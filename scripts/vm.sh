@@ -49,6 +49,13 @@
 #                    (no Doorbell Buffer Config, as most real drives)
 #                    (tests/vm/subsys/); the guest sees SSDT_VM_SUBSYS=1
 #                    [VM_SUBSYS=1]
+#   --many           three more controllers like nvme0, for the files of
+#                    several controllers at once (tests/vm/many/): serials
+#                    ssdt11 on node 1 beside nvme0, ssdt12 and ssdt13 on
+#                    node 0 (an expander bridge of its own), each with a
+#                    128 MiB namespace: four controllers, two per node; the
+#                    guest sees SSDT_VM_MANY="ssdt01 ssdt11 ssdt12 ssdt13"
+#                    [VM_MANY=1]
 #   --node-cpus N    N CPUs per node (1 or 2) [VM_NODE_CPUS, 2]: 1 makes
 #                    a 2-vCPU guest, CPU 0 on node 0 and CPU 1 on node 1,
 #                    for a bench that must not have more busy vCPUs than
@@ -68,6 +75,7 @@ log=""
 verbose=""
 extra=${VM_APPEND:-}
 subsys=${VM_SUBSYS:-}
+many=${VM_MANY:-}
 node_cpus=${VM_NODE_CPUS:-2}
 
 usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 125; }
@@ -81,6 +89,7 @@ while [ $# -gt 0 ]; do
 	--verbose) verbose=--verbose; shift ;;
 	--append) extra="$extra $2"; shift 2 ;;
 	--subsys) subsys=1; shift ;;
+	--many) many=1; shift ;;
 	--qemu) VM_QEMU=$2; shift 2 ;;
 	--node-cpus) node_cpus=$2; shift 2 ;;
 	-h|--help) usage ;;
@@ -182,6 +191,7 @@ guest_cmd=$run/guest-cmd.sh
 		"$KVER" "$NVME_SERIAL" "$NVME_ID" "$ctl"
 	printf 'export SSDT_VM_SLOW=%q SSDT_VM_SUBSYS=%q SSDT_VM_GUEST_CACHE=%q\n' \
 		"$slow" "$subsys" "${VM_GUEST_CACHE:-1}"
+	[ -n "$many" ] && echo 'export SSDT_VM_MANY="ssdt01 ssdt11 ssdt12 ssdt13"'
 	# the door fuzzer's seed and count (tests/vm/29-doorfuzz.bats), to
 	# replay a run or size it
 	for v in SSDT_FUZZ_SEED SSDT_FUZZ_COUNT; do
@@ -282,6 +292,19 @@ if [ -n "$subsys" ]; then
 		qemu_opts="$qemu_opts -device nvme,id=mx3,serial=ssdtm3,mqes=31,dbcs=off,bus=rp6"
 		qemu_opts="$qemu_opts -device nvme-ns,drive=mxd7,bus=mx3,nsid=1"
 	fi
+fi
+if [ -n "$many" ]; then
+	# ssdt11 beside nvme0 on node 1; ssdt12 and ssdt13 on node 0, behind
+	# an expander bridge whose _PXM says so (pcie.0 has none)
+	qemu_opts="$qemu_opts -device pxb-pcie,id=pxb0,bus_nr=32,numa_node=0,bus=pcie.0"
+	for c in 1 2 3; do
+		truncate -s 128M "$run/many$c.img" || die "cannot create $run/many$c.img"
+		qemu_opts="$qemu_opts -drive file=$run/many$c.img,if=none,id=manyd$c,format=raw"
+		bus=pxb0
+		[ "$c" = 1 ] && bus=pxb1
+		qemu_opts="$qemu_opts -device pcie-root-port,id=rpm$c,bus=$bus,chassis=$((10 + c))"
+		qemu_opts="$qemu_opts -device nvme,id=many$c,serial=ssdt1$c,drive=manyd$c,bus=rpm$c,mdts=10"
+	done
 fi
 # vng gives the guest five virtio-serial devices (stdin, stdout, stderr...)
 # of one port each; QEMU's default of 31 ports apiece makes ~320 virtqueue

@@ -13,6 +13,8 @@
 #                          written to vm-subsys-$(uname -r).*; with
 #                          SSDT_VM_FILES, those of its files, written to
 #                          $SSDT_VM_SUITE.* (vm-test.sh's QEMU 10 matrix)
+#   SSDT_VM_MANY=...       tests/vm/many/ (the boot of vm.sh --many, four
+#                          controllers), written to vm-many-$(uname -r).*
 #   SSDT_VM_FILES="F..."   these tests/vm/*.bats files (scripts/vm-test.sh
 #                          chooses them by the "# vm-kernels: TAG (why)"
 #                          line of each header, tests/vm/lib/tags.bash)
@@ -38,6 +40,9 @@ if [ $# -eq 0 ] && [ "${SSDT_VM_SUBSYS:-}" = 1 ]; then
 	# some of them (vm-test.sh's QEMU 10 matrix boot), under its name
 	[ -n "${SSDT_VM_FILES:-}" ] && read -r -a files <<<"$SSDT_VM_FILES"
 	base=$SSDT_RESULTS/${SSDT_VM_SUITE:-vm-subsys-$kver}
+elif [ $# -eq 0 ] && [ -n "${SSDT_VM_MANY:-}" ]; then
+	files=(tests/vm/many/*.bats)
+	base=$SSDT_RESULTS/vm-many-$kver
 elif [ $# -eq 0 ]; then
 	. tests/vm/lib/tags.bash
 	# every file's tag is known, whichever run
