@@ -5,11 +5,12 @@
 #   make check     the README's test command: every suite, both kernels,
 #                  a logic-only VM file on one; last line "N passed, N failed"
 #   make check-full  make check with every VM file on both kernels, the
-#                  packages, the subsystem boots, the guest's DKMS
-#                  compile: what CI runs (.ci/run)
+#                  packages, the subsystem and many-controller boots:
+#                  what CI runs (.ci/run)
 #   make check-debug  the lifecycle fault matrix on a KASAN/lockdep/kmemleak
 #                  kernel (built once, cached in build/debug-kernel)
 #   make check-ansible  the Ansible role against a VM (20 to 40 minutes)
+#   make check-dkms  the guest's own DKMS compile of the packages (a VM)
 #   make lint      checkpatch --strict, sparse and W=1 on both kernels,
 #                  shellcheck over the shell files
 #   make bench     long measurements (reports, not tests)
@@ -22,7 +23,7 @@
 BUILD   ?= $(CURDIR)/build
 export BUILD
 
-.PHONY: all setup modules tools install uninstall deb kunit host-test vm-test check check-full check-debug check-ansible lint demo bench bench-power clean
+.PHONY: all setup modules tools install uninstall deb kunit host-test vm-test check check-full check-debug check-ansible check-dkms lint demo bench bench-power clean
 
 all: modules tools
 
@@ -79,7 +80,11 @@ check-debug: setup
 	@scripts/check-debug.sh
 
 check-ansible: setup modules tools deb
-	@scripts/check-ansible.sh
+	@scripts/check-boot.sh ansible 3600 tests/vm/ansible/role.bats
+
+# the guest's own DKMS compile from the packages (5 to 8 minutes under TCG)
+check-dkms: setup modules tools deb
+	@scripts/check-boot.sh dkms 1800 tests/vm/89-dkms-guest.bats
 
 lint: setup
 	@scripts/lint.sh

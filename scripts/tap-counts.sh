@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Sourced by vm-test.sh, check-debug.sh and check-ansible.sh.
+# Sourced by vm-test.sh, check-debug.sh and check-boot.sh.
 # tap_counts FILE: sets plan (the 1..N line's N, empty if none), ok,
 # notok and skipped (ok lines with a SKIP directive) for a bats TAP file.
 tap_counts() {

@@ -7,9 +7,10 @@
 # packaged source builds with the guest's own DKMS, make and headers as
 # dpkg runs them.  Same namespace as 89-packages (lib/pkgns.bash).
 #
-# vm-kernels: full (the compile takes 5 to 8 minutes under TCG: make
-# check-full only, on Debian 12's own kernel, the first; the host builds
-# for both kernels with the same dkms in scripts/dkms-prebuild.sh)
+# vm-kernels: own (the compile takes 5 to 8 minutes under TCG: make
+# check-dkms, a boot of Debian 12's own kernel, the first; make check's deb
+# suite has the same dkms build the module from the packages for both
+# kernels on the host, scripts/dkms-prebuild.sh)
 # time: the DKMS compile under TCG, 5 to 8 minutes
 
 load lib/common

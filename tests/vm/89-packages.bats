@@ -9,7 +9,7 @@
 # host from the same package, loaded here with `dkms ldtarball`: DKMS's
 # compile under TCG takes 5 to 8 minutes, 15 s on the host.  The guest's
 # own compile, from dpkg -i's postinst as on a fresh host, is
-# 89-dkms-guest.bats (make check-full).
+# 89-dkms-guest.bats (make check-dkms).
 #
 # Everything dpkg and DKMS write goes to overlays of /usr, /etc and /var in
 # a mount namespace of the test's own (PKG_NS), so the guest's other tests

@@ -58,7 +58,7 @@ LINT=$REPO/scripts/lint-lib.sh
 
 # Which VM file runs on which kernel in make check (tests/vm/lib/tags.bash
 # reads the tag; Documentation/testing.md has the table).
-@test "every VM test file says where it runs (vm-kernels: both, one, full or full-both, with a reason), as testing.md's table does, kernel included" {
+@test "every VM test file says where it runs (vm-kernels: both, one, full, full-both or own, with a reason), as testing.md's table does, kernel included" {
 	doc=$REPO/Documentation/testing.md
 	declare -A where=()
 	cd "$REPO"
@@ -74,12 +74,12 @@ LINT=$REPO/scripts/lint-lib.sh
 		base=${f##*/}
 		base=${base%.bats}
 		line=$(grep -m 1 '^# vm-kernels:' "$f") || { echo "$base: no vm-kernels line"; false; }
-		[[ $line =~ ^'# vm-kernels: '(both|one|full|full-both)' ('.+ ]] ||
-			{ echo "$base: '$line' is not 'vm-kernels: both|one|full|full-both (why)'"; false; }
+		[[ $line =~ ^'# vm-kernels: '(both|one|full|full-both|own)' ('.+ ]] ||
+			{ echo "$base: '$line' is not 'vm-kernels: both|one|full|full-both|own (why)'"; false; }
 		tag=${BASH_REMATCH[1]}
 		# the table row that names the file carries the same tag, and
 		# the kernel make check runs it on
-		row=$(grep -E "^\| [^|]*\b$base\b[^|]* \| (both|one|full|full-both) \|" "$doc") ||
+		row=$(grep -E "^\| [^|]*\b$base\b[^|]* \| (both|one|full|full-both|own) \|" "$doc") ||
 			{ echo "$base is in no row of the table in testing.md"; false; }
 		[[ $row == *" | $tag | ${where[$f]:-not run} | "* ]] ||
 			{ echo "$base: testing.md says '$row'; the file says $tag, make check runs it on '${where[$f]:-not run}'"; false; }

@@ -25,6 +25,8 @@ vm_tags() {
 #              so the two boots take about as long; full: every kernel
 #   full       full only, the first kernel
 #   full-both  full only, every kernel
+#   own        neither: a make target of its own runs the file
+#              (89-dkms-guest: make check-dkms, scripts/check-boot.sh)
 # and sets VM_SKIP_TAG to the bats test tags (comma-separated) that boot
 # leaves out: in check, every kernel skips the tests tagged
 # "# bats test_tags=full-only" (what make check-full alone runs: whole
@@ -54,8 +56,8 @@ vm_select() {
 		check:one)
 			[ $((nk - 1 - p % nk)) = "$idx" ] && VM_FILES+=("$f")
 			p=$((p + 1)) ;;
-		check:full | check:full-both) ;;
-		*) echo "$f has no '# vm-kernels: both|one|full|full-both (why)' line" >&2
+		check:full | check:full-both | *:own) ;;
+		*) echo "$f has no '# vm-kernels: both|one|full|full-both|own (why)' line" >&2
 		   bad=1 ;;
 		esac
 	done
