@@ -3,8 +3,8 @@
 # the drives planned on it (lib/planner_size.c, Documentation/tuning.md
 # "Interrupt cores sized to the drives").  The fixtures of mktopo.py:
 # 2s64c16d (8+8 drives), 2n8d (8 on one node of two), 4n24d (6 a node),
-# 1n12d (too many for dedicated cores) and mix (stock drives beside, a
-# drive on a node without CPUs).  Each plan is replayed with --root.
+# 1n12d (too many for dedicated cores), mix (stock drives beside, a
+# drive on a node without CPUs) and 2n1c4d (fewer CPUs than drives).  Each plan is replayed with --root.
 
 load ../helpers
 
@@ -154,4 +154,18 @@ print(d["0000:19:00.0"]["numa_node"], len(v["devices"]))' "$BATS_TEST_TMPDIR/pla
 				grep -Ev '^note: (irqbalance|tuned runs|power-profiles-daemon runs)|^/etc/systemd/system/irqbalance') || { echo "$fx $prof differs"; return 1; }
 		done
 	done
+}
+
+@test "one CPU a node and two drives on each (make bench-scale's guest): every profile plans, the drives share the node's CPU and the plan says so" {
+	for p in iops latency throughput balanced; do
+		plan_json 2n1c4d "$p"
+		[ -s "$BATS_TEST_TMPDIR/plan.json" ]
+		"$SSDTUNE" --root "$BATS_TEST_TMPDIR" plan --profile "$p" >"$BATS_TEST_TMPDIR/plan.txt"
+	done
+	run --separate-stderr "$SSDTUNE" --root "$BATS_TEST_TMPDIR" plan --profile iops
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"note: node 0: interrupt cores 0 sized to its 2 drives with interrupt-driven queues (4 vectors), all sharing them (fewer CPUs than drives)"* ]]
+	[[ "$output" == *"note: node 1: interrupt cores 1 sized to its 2 drives"* ]]
+	run --separate-stderr "$SSDTUNE" --root "$BATS_TEST_TMPDIR" plan --profile iops --json
+	[ "$(json .devices.0.irq_cpus) $(json .devices.1.irq_cpus) $(json .devices.2.irq_cpus) $(json .devices.3.irq_cpus)" = "0 0 1 1" ]
 }

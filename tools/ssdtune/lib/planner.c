@@ -886,9 +886,11 @@ static int node_note(struct plan *p, const struct node_plan *np)
 			np->sz.io_cores > 0 ? np->sz.io_cores : np->sz.want_cores,
 			irq, io);
 	return plan_add(p, PLAN_NOTE, "note node", "", "", "",
-		"node %d: interrupt cores %s sized to its %d drive%s with interrupt-driven queues (%d vectors), each on CPUs of its own: the busiest interrupt CPU carries %.2f of a drive's interrupts (at most %.0f); I/O cores %s",
+		"node %d: interrupt cores %s sized to its %d drive%s with interrupt-driven queues (%d vectors), %s: the busiest interrupt CPU carries %.2f of a drive's interrupts (at most %.0f); I/O cores %s",
 		np->node->id, irq, np->ndrives, np->ndrives == 1 ? "" : "s",
-		nvec, np->sz.share, SIZE_CPU_CAPACITY, io);
+		nvec, np->nflat >= np->ndrives ? "each on CPUs of its own" :
+		"all sharing them (fewer CPUs than drives)",
+		np->sz.share, SIZE_CPU_CAPACITY, io);
 }
 
 /* Size every node that has devices: np[k] for t->nodes[k]. */
@@ -936,14 +938,16 @@ static void dev_irq_free(struct cpuset *irq, int nirq, int slot)
 /*
  * The interrupt CPUs of @pc, a device of node @n, into *@irq (*@nirq
  * sets, round robin) and @cpus: a slot of its own if its I/O vectors go
- * to the interrupt cores, each core of the slot a set; else the node's
- * interrupt cores.  Returns whether it has a slot, or -ENOMEM.
+ * to the interrupt cores and they have a CPU for each drive, each core
+ * of the slot a set; else the node's interrupt cores.  Returns whether
+ * it has a slot, or -ENOMEM.
  */
 static int dev_irq_cpus(struct node_plan *n, int nv, struct cpuset **irq,
 			int *nirq, struct cpuset *cpus, int ncpu)
 {
 	int first, count, i, c, g = -1, last = -1;
-	bool slot = !n->sz.local && nv > 0 && n->ndrives;
+	/* a slot each needs a CPU each: else they share the node's cores */
+	bool slot = !n->sz.local && nv > 0 && n->ndrives && n->nflat >= n->ndrives;
 
 	*irq = calloc((size_t)(slot ? n->nflat : n->sz.irq_cores) + 1, sizeof(**irq));
 	if (!*irq)
