@@ -17,6 +17,7 @@
 #   make bench-power  power limit sweep (a report, not a test)
 #   make bench-stages  where the guest's time per I/O goes, stock vs ssdtune
 #   make bench-noisy   I/O under CPU hogs: stock vs ssdtune isolated (a report)
+#   make bench-scale   four controllers at once: stock vs ssdtune (a report)
 #   make deb       the Debian packages ssdtune and ssdtune-dkms in build/deb
 #                  (scripts/deb.sh; lintian-clean; installs nothing)
 
@@ -107,6 +108,11 @@ bench-stages: setup modules tools
 .PHONY: bench-profiles
 bench-profiles: setup modules tools
 	@scripts/bench/profiles.sh
+
+# four controllers at once, stock vs ssdtune (issue 56; a report)
+.PHONY: bench-scale
+bench-scale: setup modules tools
+	@scripts/bench/scale.sh
 
 # I/O under a noisy neighbour, stock vs ssdtune isolated (issue 36; a report).
 .PHONY: bench-noisy
