@@ -10,6 +10,7 @@
 #include <linux/completion.h>
 #include <linux/device.h>
 #include <linux/hrtimer.h>
+#include <linux/irqreturn.h>
 #include <linux/dmapool.h>
 #include <linux/kobject.h>
 #include <linux/kref.h>
@@ -583,14 +584,19 @@ int ssdt_admin_exec(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
 		    u32 *result);
 int ssdt_admin_abort(struct ssdt_ctrl *ctrl, struct nvme_command *cmd);
 int ssdt_admin_submit_aer(struct ssdt_ctrl *ctrl, struct nvme_command *cmd);
-void ssdt_admin_complete(struct ssdt_ctrl *ctrl, struct nvme_completion *cqe);
 void ssdt_admin_cancel_all(struct ssdt_ctrl *ctrl);
+int ssdt_admin_poll(struct ssdt_ctrl *ctrl);
+irqreturn_t ssdt_irq_admin(int irq, void *data);
 
 /* ssdt_identify.c: Identify Controller and the NVM command set limits */
 int ssdt_identify_ctrl(struct ssdt_ctrl *ctrl, bool again);
 int ssdt_identify_nvm_limits(struct ssdt_ctrl *ctrl);
 
-/* ssdt_queue.c: queue memory, doorbells, interrupts, completion reaping */
+/*
+ * ssdt_queue.c: queue memory, doorbells, the completion ring, vector
+ * affinity.  The ring's owners reap it (ssdt_admin.c, ssdt_blk.c): what
+ * a completion means is theirs.
+ */
 struct ssdt_queue *ssdt_queue_alloc(struct ssdt_ctrl *ctrl, u16 qid,
 				    u16 depth, u16 vector);
 void ssdt_queue_free(struct ssdt_queue *q);
@@ -599,22 +605,56 @@ void ssdt_sq_copy(struct ssdt_queue *q, const struct nvme_command *cmd);
 void ssdt_sq_write(struct ssdt_queue *q, const struct nvme_command *cmd,
 		   bool ring);
 void ssdt_sq_ring(struct ssdt_queue *q);
-int ssdt_cq_reap(struct ssdt_queue *q, struct io_comp_batch *iob);
 u32 ssdt_cq_pending(struct ssdt_queue *q, u32 max);
-int ssdt_cq_poll(struct ssdt_queue *q);
+void ssdt_cq_done(struct ssdt_queue *q, u16 old_head, int found);
+unsigned int ssdt_spread_cpu(const struct cpumask *mask, unsigned int i);
+const struct cpumask *ssdt_local_cpus(struct ssdt_ctrl *ctrl);
+void ssdt_irqs_spread(struct ssdt_ctrl *ctrl, unsigned int from,
+		      unsigned int to);
+
+/*
+ * The next completion @q's controller posted, its head moved past it and
+ * *@found counted up; NULL if none, or once *@found reaches the queue's
+ * depth: the head doorbell is written at the end of a reap
+ * (ssdt_cq_done()), so a controller may not post more meanwhile, and one
+ * that does (a storm of entries with a flipping phase) does not keep the
+ * CPU here.  Caller holds cq_lock.
+ */
+static inline struct nvme_completion *ssdt_cq_take(struct ssdt_queue *q,
+						   int *found)
+{
+	struct nvme_completion *cqe = &q->cqes[q->cq_head];
+
+	if (*found >= q->depth ||
+	    (le16_to_cpu(READ_ONCE(cqe->status)) & 1) != q->cq_phase)
+		return NULL;
+	/* The phase bit is written last: read the rest after it. */
+	dma_rmb();
+	if (++q->cq_head == q->depth) {
+		q->cq_head = 0;
+		q->cq_phase ^= 1;
+	}
+	(*found)++;
+	return cqe;
+}
+
+/*
+ * ssdt_irq.c: the interrupt handlers of the I/O queues and the vectors,
+ * and host moderation, the policy the I/O handler applies
+ */
 int ssdt_queue_irq_request(struct ssdt_ctrl *ctrl, struct ssdt_queue *q);
 void ssdt_queue_irq_free(struct ssdt_ctrl *ctrl, struct ssdt_queue *q);
 int ssdt_irqs_request(struct ssdt_ctrl *ctrl);
-void ssdt_irqs_spread(struct ssdt_ctrl *ctrl, unsigned int from,
-		      unsigned int to);
 void ssdt_irqs_free(struct ssdt_ctrl *ctrl);
 void ssdt_irqs_sync(struct ssdt_ctrl *ctrl);
+void ssdt_mod_init(struct ssdt_queue *q);
+void ssdt_mod_stop(struct ssdt_queue *q);
 
 /* ssdt_blk.c: blk-mq, I/O commands */
 int ssdt_blk_init(struct ssdt_ctrl *ctrl);
 void ssdt_blk_exit(struct ssdt_ctrl *ctrl);
-void ssdt_io_complete_cqe(struct ssdt_queue *q, struct nvme_completion *cqe,
-			  struct io_comp_batch *iob);
+int ssdt_io_reap(struct ssdt_queue *q, struct io_comp_batch *iob);
+int ssdt_io_poll(struct ssdt_queue *q);
 void ssdt_io_quiesce(struct ssdt_ctrl *ctrl);
 void ssdt_io_sync(struct ssdt_ctrl *ctrl);
 void ssdt_io_unquiesce(struct ssdt_ctrl *ctrl);
@@ -654,10 +694,7 @@ void ssdt_features_probe(struct ssdt_ctrl *ctrl);
 void ssdt_acre_enable(struct ssdt_ctrl *ctrl);
 extern const struct attribute_group ssdt_feature_group;
 
-/* ssdt_coalesce_dev.c: coalescing knobs and host moderation */
-void ssdt_mod_init(struct ssdt_queue *q);
-void ssdt_mod_after_irq(struct ssdt_queue *q, u32 found, u64 submitted);
-void ssdt_mod_stop(struct ssdt_queue *q);
+/* ssdt_coalesce_dev.c: the coalescing knobs (host moderation: ssdt_irq.c) */
 void ssdt_coalesce_restore(struct ssdt_ctrl *ctrl);
 extern const struct attribute_group ssdt_coalesce_group;
 

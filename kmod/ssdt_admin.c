@@ -2,8 +2,9 @@
 /*
  * ssdtune admin commands: the admin queue's slots, posting a command and
  * waiting for it within a timeout (a timeout stops the controller, which
- * a reset then brings back), completions, and cancelling what is
- * outstanding when the queue is reset.
+ * a reset then brings back), the admin queue's interrupt handler and
+ * completions, and cancelling what is outstanding when the queue is
+ * reset.
  *
  * A command's identifier is its slot and the slot's generation
  * (ssdt_cid(), as on the I/O queues): a completion counts only for the
@@ -135,11 +136,55 @@ static void ssdt_admin_complete_one(struct ssdt_ctrl *ctrl,
 			      le32_to_cpu(cqe->result.u32));
 }
 
-/* Called from completion reaping of the admin queue (any context). */
-void ssdt_admin_complete(struct ssdt_ctrl *ctrl, struct nvme_completion *cqe)
+/* A completion reaped from the admin queue (any context). */
+static void ssdt_admin_complete(struct ssdt_ctrl *ctrl, struct nvme_completion *cqe)
 {
 	ssdt_debug_admin_seen(ctrl, cqe);	/* debug hook */
 	ssdt_admin_complete_one(ctrl, cqe);
+}
+
+/* Reap the admin queue.  Caller holds its cq_lock. */
+static int ssdt_admin_reap(struct ssdt_ctrl *ctrl)
+{
+	struct ssdt_queue *q = ctrl->admin;
+	struct nvme_completion *cqe;
+	u16 old = q->cq_head;
+	int found = 0;
+
+	while ((cqe = ssdt_cq_take(q, &found)))
+		ssdt_admin_complete(ctrl, cqe);
+	ssdt_cq_done(q, old, found);
+	return found;
+}
+
+/* Reap the admin queue outside its handler (a timeout, a reset): polled. */
+int ssdt_admin_poll(struct ssdt_ctrl *ctrl)
+{
+	struct ssdt_queue *q = ctrl->admin;
+	unsigned long flags;
+	int found;
+
+	spin_lock_irqsave(&q->cq_lock, flags);
+	found = ssdt_admin_reap(ctrl);
+	q->polled += found;
+	spin_unlock_irqrestore(&q->cq_lock, flags);
+	return found;
+}
+
+/* The admin queue's vector (@data the queue). */
+irqreturn_t ssdt_irq_admin(int irq, void *data)
+{
+	struct ssdt_queue *q = data;
+	int found;
+
+	/* debug hook: an admin interrupt that never reaches us */
+	if (ssdt_debug_drop(&q->ctrl->skip_admin_irqs))
+		return IRQ_HANDLED;
+	spin_lock(&q->cq_lock);
+	q->interrupts++;
+	found = ssdt_admin_reap(q->ctrl);
+	spin_unlock(&q->cq_lock);
+	return found ? IRQ_HANDLED : IRQ_NONE;
 }
 
 /* Fail every outstanding admin command: the admin queue is being reset. */
@@ -211,7 +256,7 @@ int ssdt_admin_exec_cqe(struct ssdt_ctrl *ctrl, struct nvme_command *cmd,
 	jif = min_t(unsigned long, timeout_s, MAX_SCHEDULE_TIMEOUT / HZ) * HZ;
 	left = wait_for_completion_timeout(&done, jif);
 	/* Did we miss an interrupt?  (Stock polls in its timeout, too.) */
-	if (!left && ssdt_cq_poll(ctrl->admin) && try_wait_for_completion(&done)) {
+	if (!left && ssdt_admin_poll(ctrl) && try_wait_for_completion(&done)) {
 		dev_warn(ssdt_dev(ctrl), "admin command %#x completed without an interrupt\n",
 			 cmd->common.opcode);
 		left = 1;

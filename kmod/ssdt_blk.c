@@ -537,8 +537,9 @@ static void ssdt_io_complete_one(struct ssdt_queue *q,
 		ssdt_complete_rq(rq);
 }
 
-void ssdt_io_complete_cqe(struct ssdt_queue *q, struct nvme_completion *cqe,
-			  struct io_comp_batch *iob)
+/* A completion reaped from I/O queue @q. */
+static void ssdt_io_complete_cqe(struct ssdt_queue *q, struct nvme_completion *cqe,
+				 struct io_comp_batch *iob)
 {
 	/*
 	 * Debug hook (debugfs stale_completions): first this completion as a
@@ -559,6 +560,37 @@ void ssdt_io_complete_cqe(struct ssdt_queue *q, struct nvme_completion *cqe,
 	 */
 	if (unlikely(ssdt_debug_drop(&q->ctrl->dup_completions)))
 		ssdt_io_complete_one(q, cqe, iob);
+}
+
+/*
+ * Reap I/O queue @q (its interrupt handler, moderation's timer, blk-mq's
+ * poll, a timeout).  Caller holds cq_lock.  With @iob, requests that may
+ * end in this context are gathered there, and the caller ends them
+ * (iob->complete) after dropping cq_lock.
+ */
+int ssdt_io_reap(struct ssdt_queue *q, struct io_comp_batch *iob)
+{
+	struct nvme_completion *cqe;
+	u16 old = q->cq_head;
+	int found = 0;
+
+	while ((cqe = ssdt_cq_take(q, &found)))
+		ssdt_io_complete_cqe(q, cqe, iob);
+	ssdt_cq_done(q, old, found);
+	return found;
+}
+
+/* Reap @q outside its handler (a timeout, a reset): counts as polled. */
+int ssdt_io_poll(struct ssdt_queue *q)
+{
+	unsigned long flags;
+	int found;
+
+	spin_lock_irqsave(&q->cq_lock, flags);
+	found = ssdt_io_reap(q, NULL);
+	q->polled += found;
+	spin_unlock_irqrestore(&q->cq_lock, flags);
+	return found;
 }
 
 static enum blk_eh_timer_return ssdt_timeout(struct request *rq)
@@ -588,7 +620,7 @@ static enum blk_eh_timer_return ssdt_timeout(struct request *rq)
 	}
 
 	/* Did we miss an interrupt? */
-	ssdt_cq_poll(q);
+	ssdt_io_poll(q);
 	if (blk_mq_request_completed(rq)) {
 		dev_warn(ssdt_dev(ctrl), "tag %u on queue %u completed without an interrupt\n",
 			 rq->tag, q->qid);
@@ -722,7 +754,7 @@ static int ssdt_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
 	if (!ssdt_cq_pending(q, 1))
 		return 0;
 	spin_lock_irqsave(&q->cq_lock, flags);
-	found = ssdt_cq_reap(q, iob);
+	found = ssdt_io_reap(q, iob);
 	q->polled += found;
 	spin_unlock_irqrestore(&q->cq_lock, flags);
 	return found;

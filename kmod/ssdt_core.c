@@ -5,11 +5,13 @@
  * controller's reference count.  It calls nothing of the driver's but the
  * quirk table, so the admin engine, the I/O path and the features that
  * need a reset or a reference take them from here (ssdt_ctrl.c, above
- * them all, runs the bring-up and the reset themselves).
+ * them all, runs the bring-up and the reset themselves).  Also the range
+ * check of the driver's uint parameters.
  */
 #include <linux/delay.h>
 #include <linux/io-64-nonatomic-lo-hi.h>
 #include <linux/jiffies.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include "ssdt.h"
 
@@ -201,4 +203,14 @@ void ssdt_ctrl_get(struct ssdt_ctrl *ctrl)
 void ssdt_ctrl_put(struct ssdt_ctrl *ctrl)
 {
 	kref_put(&ctrl->ref, ssdt_ctrl_free);
+}
+
+/*
+ * A uint parameter within @min..@max, else -EINVAL and the value stays:
+ * kstrtouint()'s -ERANGE past 32 bits is out of range all the same.
+ */
+int ssdt_param_set_uint_range(const char *val, const struct kernel_param *kp,
+			      unsigned int min, unsigned int max)
+{
+	return param_set_uint_minmax(val, kp, min, max) ? -EINVAL : 0;
 }

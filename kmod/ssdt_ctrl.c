@@ -155,6 +155,7 @@ static int ssdt_io_queues_alloc(struct ssdt_ctrl *ctrl)
 		ctrl->ioq[i] = ssdt_queue_alloc(ctrl, i + 1, ctrl->io_depth, vec);
 		if (!ctrl->ioq[i])
 			goto free;
+		ssdt_mod_init(ctrl->ioq[i]);
 		ctrl->ioq[i]->poll = i >= ctrl->nr_irq_io;
 	}
 	return 0;

@@ -2,7 +2,7 @@
 /*
  * Shadow doorbells: set-up of the Doorbell Buffer Config command and the
  * per-queue pointers into its two pages.  The hot path is ssdt_queue.c's
- * ssdt_dbbuf_update() (for ssdt_sq_ring() and ssdt_cq_reap()); the rule
+ * ssdt_dbbuf_update() (for ssdt_sq_ring() and ssdt_cq_done()); the rule
  * is ssdt_dbbuf.h's.
  *
  * The shadow page holds, at the offsets the doorbell registers have past

@@ -23,16 +23,6 @@ MODULE_PARM_DESC(io_timeout, "I/O timeout in seconds before Abort, then reset (d
 unsigned int ssdt_admin_timeout = 60;
 
 /*
- * A uint parameter within @min..@max, else -EINVAL and the value stays:
- * kstrtouint()'s -ERANGE past 32 bits is out of range all the same.
- */
-int ssdt_param_set_uint_range(const char *val, const struct kernel_param *kp,
-			      unsigned int min, unsigned int max)
-{
-	return param_set_uint_minmax(val, kp, min, max) ? -EINVAL : 0;
-}
-
-/*
  * 0 would time every admin command out at once (and reset the
  * controller); an hour is more than any drive's slowest admin command, and
  * far from where seconds * HZ would wrap.

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ssdtune queue pairs: ring memory, doorbells, interrupt vectors and
- * completion reaping.
+ * ssdtune queue pairs: ring memory, doorbells, the completion ring's
+ * primitives (ssdt_cq_take() in ssdt.h; the owners of the commands reap:
+ * ssdt_admin.c the admin queue, ssdt_blk.c the I/O queues) and the
+ * vectors' initial affinity.  The handlers and the vector requests are
+ * ssdt_irq.c's.
  *
  * Vectors are allocated without PCI_IRQ_AFFINITY, so they are not
  * kernel-managed: userspace may move them through /proc/irq/N/smp_affinity.
@@ -62,7 +65,6 @@ struct ssdt_queue *ssdt_queue_alloc(struct ssdt_ctrl *ctrl, u16 qid,
 	q->depth = depth;
 	q->vector = vector;
 	q->irq = -1;
-	ssdt_mod_init(q);
 	spin_lock_init(&q->sq_lock);
 	spin_lock_init(&q->cq_lock);
 	q->cqes = dma_alloc_coherent(dev, depth * sizeof(struct nvme_completion),
@@ -93,7 +95,8 @@ void ssdt_queue_free(struct ssdt_queue *q)
 	if (!q)
 		return;
 	dev = ssdt_dev(q->ctrl);
-	hrtimer_cancel(&q->mod_timer);	/* ssdt_mod_stop() ran; be sure */
+	if (q->mod_timer.function)	/* ssdt_mod_stop() ran; be sure */
+		hrtimer_cancel(&q->mod_timer);
 	dma_free_coherent(dev, q->depth * sizeof(struct nvme_command),
 			  q->sqes, q->sq_dma);
 	dma_free_coherent(dev, q->depth * sizeof(struct nvme_completion),
@@ -170,12 +173,6 @@ void ssdt_sq_write(struct ssdt_queue *q, const struct nvme_command *cmd,
 	spin_unlock(&q->sq_lock);
 }
 
-static inline bool ssdt_cqe_pending(struct ssdt_queue *q)
-{
-	return (le16_to_cpu(READ_ONCE(q->cqes[q->cq_head].status)) & 1) ==
-		q->cq_phase;
-}
-
 /* Completions posted and not yet reaped, counted up to @max. */
 u32 ssdt_cq_pending(struct ssdt_queue *q, u32 max)
 {
@@ -195,102 +192,21 @@ u32 ssdt_cq_pending(struct ssdt_queue *q, u32 max)
 }
 
 /*
- * Reap every posted completion.  Caller holds cq_lock.  With @iob, I/O
- * requests that may end in this context are gathered there, and the
- * caller ends them (iob->complete) after dropping cq_lock.  At most a
- * queue's depth in one pass: the head doorbell is written at the end, so
- * a controller may not post more meanwhile, and one that does (a storm
- * of entries with a flipping phase) does not keep the CPU here.
+ * After a reap of @q that started at head @old_head and took @found: the
+ * head doorbell (or its shadow), and the count.  Caller holds cq_lock.
  */
-int ssdt_cq_reap(struct ssdt_queue *q, struct io_comp_batch *iob)
+void ssdt_cq_done(struct ssdt_queue *q, u16 old_head, int found)
 {
-	u16 old_head = q->cq_head;
-	int found = 0;
-
-	while (found < q->depth && ssdt_cqe_pending(q)) {
-		struct nvme_completion *cqe = &q->cqes[q->cq_head];
-
-		/* The phase bit is written last: read the rest after it. */
-		dma_rmb();
-		if (++q->cq_head == q->depth) {
-			q->cq_head = 0;
-			q->cq_phase ^= 1;
-		}
-		found++;
-		if (q->qid == 0)
-			ssdt_admin_complete(q->ctrl, cqe);
-		else
-			ssdt_io_complete_cqe(q, cqe, iob);
-	}
-	if (found) {
-		if (!q->dbbuf_cq_db ||
-		    ssdt_dbbuf_update(q->dbbuf_cq_db, q->dbbuf_cq_ei,
-				      q->cq_head, old_head))
-			writel(q->cq_head, q->cq_db);
-		q->completed += found;
-	}
-	return found;
-}
-
-/* Reap outside the interrupt handler (timeout, reset).  Counts as polled. */
-int ssdt_cq_poll(struct ssdt_queue *q)
-{
-	unsigned long flags;
-	int found;
-
-	spin_lock_irqsave(&q->cq_lock, flags);
-	found = ssdt_cq_reap(q, NULL);
-	q->polled += found;
-	spin_unlock_irqrestore(&q->cq_lock, flags);
-	return found;
-}
-
-static irqreturn_t ssdt_irq(int irq, void *data)
-{
-	struct ssdt_queue *q = data;
-	DEFINE_IO_COMP_BATCH(iob);
-	u64 submitted;
-	int found;
-
-	spin_lock(&q->cq_lock);
-	q->interrupts++;
-	/* before the reap: see ssdt_mod_after_irq() */
-	submitted = READ_ONCE(q->submitted);
-	found = ssdt_cq_reap(q, &iob);
-	if (found)
-		ssdt_mod_after_irq(q, found, submitted);
-	spin_unlock(&q->cq_lock);
-	if (iob.complete)
-		iob.complete(&iob);
-	return found ? IRQ_HANDLED : IRQ_NONE;
-}
-
-/* The admin queue's vector; the I/O queues' do without the debug hook. */
-static irqreturn_t ssdt_irq_admin(int irq, void *data)
-{
-	struct ssdt_queue *q = data;
-
-	/* debug hook: an admin interrupt that never reaches us */
-	if (ssdt_debug_drop(&q->ctrl->skip_admin_irqs))
-		return IRQ_HANDLED;
-	return ssdt_irq(irq, q);
-}
-
-/* MSI or INTx with a single vector: it serves the admin and I/O queues. */
-static irqreturn_t ssdt_irq_single(int irq, void *data)
-{
-	struct ssdt_ctrl *ctrl = data;
-	irqreturn_t ret = ssdt_irq_admin(irq, ctrl->admin);
-	unsigned int i;
-
-	for (i = 0; i < ctrl->nr_irq_io; i++)
-		if (ssdt_irq(irq, ctrl->ioq[i]) == IRQ_HANDLED)
-			ret = IRQ_HANDLED;
-	return ret;
+	if (!found)
+		return;
+	if (!q->dbbuf_cq_db ||
+	    ssdt_dbbuf_update(q->dbbuf_cq_db, q->dbbuf_cq_ei, q->cq_head, old_head))
+		writel(q->cq_head, q->cq_db);
+	q->completed += found;
 }
 
 /* CPU for the initial affinity of I/O vector @i: round-robin over @mask. */
-static unsigned int ssdt_spread_cpu(const struct cpumask *mask, unsigned int i)
+unsigned int ssdt_spread_cpu(const struct cpumask *mask, unsigned int i)
 {
 	unsigned int n = cpumask_weight(mask), cpu;
 
@@ -301,7 +217,8 @@ static unsigned int ssdt_spread_cpu(const struct cpumask *mask, unsigned int i)
 	return cpumask_first(mask);
 }
 
-static const struct cpumask *ssdt_local_cpus(struct ssdt_ctrl *ctrl)
+/* The CPUs of the device's node that are online, else every online CPU. */
+const struct cpumask *ssdt_local_cpus(struct ssdt_ctrl *ctrl)
 {
 	const struct cpumask *mask;
 
@@ -311,84 +228,6 @@ static const struct cpumask *ssdt_local_cpus(struct ssdt_ctrl *ctrl)
 	if (!cpumask_intersects(mask, cpu_online_mask))
 		return cpu_online_mask;
 	return mask;
-}
-
-/*
- * The handler of I/O queue @q on its own vector (not with a single
- * vector), first on a CPU of the device's node picked by the queue's
- * index; ssdt_irqs_spread() or userspace may move it later.
- */
-int ssdt_queue_irq_request(struct ssdt_ctrl *ctrl, struct ssdt_queue *q)
-{
-	struct pci_dev *pdev = ctrl->pdev;
-	unsigned int cpu = ssdt_spread_cpu(ssdt_local_cpus(ctrl), q->qid - 1);
-	int ret;
-
-	ret = pci_request_irq(pdev, q->vector, ssdt_irq, NULL, q,
-			      "ssdt%dq%u", ctrl->instance, q->qid);
-	if (ret)
-		return ret;
-	q->irq = pci_irq_vector(pdev, q->vector);
-	irq_set_affinity_and_hint(q->irq, cpumask_of(cpu));
-	/* Moderation masks the vector at the device, not lazily. */
-	irq_set_status_flags(q->irq, IRQ_DISABLE_UNLAZY);
-	return 0;
-}
-
-void ssdt_queue_irq_free(struct ssdt_ctrl *ctrl, struct ssdt_queue *q)
-{
-	if (q->irq < 0)
-		return;
-	irq_clear_status_flags(q->irq, IRQ_DISABLE_UNLAZY);
-	irq_update_affinity_hint(q->irq, NULL);
-	pci_free_irq(ctrl->pdev, q->vector, q);
-	q->irq = -1;
-}
-
-/* Request the handlers for the admin queue and every I/O queue. */
-int ssdt_irqs_request(struct ssdt_ctrl *ctrl)
-{
-	struct pci_dev *pdev = ctrl->pdev;
-	const struct cpumask *local = ssdt_local_cpus(ctrl);
-	unsigned int i;
-	int ret;
-
-	if (ctrl->single_vector) {
-		ret = pci_request_irq(pdev, 0, ssdt_irq_single, NULL, ctrl,
-				      "ssdt%d", ctrl->instance);
-		if (ret)
-			return ret;
-		ctrl->admin->irq = pci_irq_vector(pdev, 0);
-		for (i = 0; i < ctrl->nr_irq_io; i++)
-			ctrl->ioq[i]->irq = ctrl->admin->irq;
-		return 0;
-	}
-
-	ret = pci_request_irq(pdev, 0, ssdt_irq_admin, NULL, ctrl->admin,
-			      "ssdt%dq0", ctrl->instance);
-	if (ret)
-		return ret;
-	ctrl->admin->irq = pci_irq_vector(pdev, 0);
-	/* Intel VMD's MSI remapping refuses every affinity (EINVAL). */
-	ret = irq_set_affinity_and_hint(ctrl->admin->irq, local);
-	if (ret)
-		dev_info(ssdt_dev(ctrl), "vector affinity cannot be set (%d): the vectors stay where the platform puts them (behind Intel VMD?)\n",
-			 ret);
-
-	for (i = 0; i < ctrl->nr_irq_io; i++) {
-		ret = ssdt_queue_irq_request(ctrl, ctrl->ioq[i]);
-		if (ret)
-			goto unwind;
-	}
-	return 0;
-
-unwind:
-	while (i--)
-		ssdt_queue_irq_free(ctrl, ctrl->ioq[i]);
-	irq_update_affinity_hint(ctrl->admin->irq, NULL);
-	pci_free_irq(pdev, 0, ctrl->admin);
-	ctrl->admin->irq = -1;
-	return ret;
 }
 
 /*
@@ -423,36 +262,4 @@ void ssdt_irqs_spread(struct ssdt_ctrl *ctrl, unsigned int from,
 			irq_set_affinity_and_hint(ctrl->ioq[i]->irq,
 						  cpumask_of(pick));
 	}
-}
-
-void ssdt_irqs_free(struct ssdt_ctrl *ctrl)
-{
-	struct pci_dev *pdev = ctrl->pdev;
-	unsigned int i;
-
-	if (!ctrl->admin || ctrl->admin->irq < 0)
-		return;
-	if (ctrl->single_vector) {
-		pci_free_irq(pdev, 0, ctrl);
-	} else {
-		for (i = 0; i < ctrl->nr_io; i++)
-			ssdt_queue_irq_free(ctrl, ctrl->ioq[i]);
-		irq_update_affinity_hint(ctrl->admin->irq, NULL);
-		pci_free_irq(pdev, 0, ctrl->admin);
-	}
-	for (i = 0; i < ctrl->nr_io; i++)
-		ctrl->ioq[i]->irq = -1;
-	ctrl->admin->irq = -1;
-}
-
-/* Wait until no handler of this controller runs on any CPU. */
-void ssdt_irqs_sync(struct ssdt_ctrl *ctrl)
-{
-	unsigned int i;
-
-	if (ctrl->admin && ctrl->admin->irq >= 0)
-		synchronize_irq(ctrl->admin->irq);
-	for (i = 0; i < ctrl->nr_io; i++)
-		if (ctrl->ioq[i]->irq >= 0)
-			synchronize_irq(ctrl->ioq[i]->irq);
 }

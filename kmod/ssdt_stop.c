@@ -27,8 +27,8 @@ void ssdt_ctrl_stop(struct ssdt_ctrl *ctrl, bool shutdown)
 	WRITE_ONCE(ctrl->admin->live, false);
 	ssdt_irqs_sync(ctrl);
 	for (i = 0; i < ctrl->nr_io; i++)
-		ssdt_cq_poll(ctrl->ioq[i]);
-	ssdt_cq_poll(ctrl->admin);
+		ssdt_io_poll(ctrl->ioq[i]);
+	ssdt_admin_poll(ctrl);
 	ssdt_admin_cancel_all(ctrl);
 }
 
