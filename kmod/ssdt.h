@@ -762,6 +762,35 @@ ssize_t ssdt_knob_store(struct device *dev, struct device_attribute *attr,
 	}
 
 /*
+ * The read-only files of the controller directory and of queues/qK, the
+ * SSDTUNE_ATTR() and SSDTUNE_QUEUE_ATTR() lines of ssdtune_knobs.h: an
+ * attribute whose name is not a line there does not build (the queue
+ * directory's list is made from the lines, and
+ * tests/host/harness/archtable.bats finds a controller line the driver
+ * does not serve).
+ */
+enum ssdt_attr_id {
+#define SSDTUNE_ATTR(file)	SSDT_ATTR_ID_##file,
+#include <linux/ssdtune_knobs.h>
+	SSDT_NR_ATTRS,
+};
+
+enum ssdt_queue_attr_id {
+#define SSDTUNE_QUEUE_ATTR(file)	SSDT_QATTR_ID_##file,
+#include <linux/ssdtune_knobs.h>
+	SSDT_NR_QUEUE_ATTRS,
+};
+
+/* dev_attr_@_name, mode 0444 (_ADMIN_: 0400), shown by @_name##_show() */
+#define SSDT_ATTR_RO(_name)						\
+	static_assert(SSDT_ATTR_ID_##_name < SSDT_NR_ATTRS);		\
+	static struct device_attribute dev_attr_##_name = __ATTR_RO(_name)
+#define SSDT_ATTR_ADMIN_RO(_name)					\
+	static_assert(SSDT_ATTR_ID_##_name < SSDT_NR_ATTRS);		\
+	static struct device_attribute dev_attr_##_name =		\
+		__ATTR_RO_MODE(_name, 0400)
+
+/*
  * A read-only file of the controller directory: the values after @_fmt,
  * expressions of ctrl (the struct ssdt_ctrl), printed with @_fmt and a
  * newline.
@@ -774,7 +803,7 @@ static ssize_t _name##_show(struct device *dev,				\
 									\
 	return sysfs_emit(buf, _fmt "\n", __VA_ARGS__);		\
 }									\
-static DEVICE_ATTR_RO(_name)
+SSDT_ATTR_RO(_name)
 
 int ssdt_class_register(void);
 void ssdt_class_unregister(void);

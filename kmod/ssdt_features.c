@@ -130,7 +130,7 @@ static ssize_t power_states_show(struct device *dev,
 				      PAGE_SIZE - len);
 	return len;
 }
-static DEVICE_ATTR_RO(power_states);
+SSDT_ATTR_RO(power_states);
 
 /*
  * Power state in force (Get Features 0x02), asked at most once a second
@@ -159,7 +159,7 @@ static ssize_t power_state_show(struct device *dev,
 		return ret;
 	return sysfs_emit(buf, "%u\n", ps);
 }
-static DEVICE_ATTR_RO(power_state);
+SSDT_ATTR_RO(power_state);
 
 /*
  * Get Log Page @lid (all namespaces), @len bytes (a multiple of 4, one
@@ -231,7 +231,7 @@ static ssize_t temperature_mc_show(struct device *dev,
 		return ret;
 	return sysfs_emit(buf, "%d\n", mc);
 }
-static DEVICE_ATTR_RO(temperature_mc);
+SSDT_ATTR_RO(temperature_mc);
 
 /* Identify Controller WCTEMP (kelvin) in millidegrees Celsius. */
 static ssize_t temperature_warn_mc_show(struct device *dev,
@@ -244,7 +244,7 @@ static ssize_t temperature_warn_mc_show(struct device *dev,
 		return -ENODATA;
 	return sysfs_emit(buf, "%d\n", (int)ctrl->wctemp * 1000 - 273150);
 }
-static DEVICE_ATTR_RO(temperature_warn_mc);
+SSDT_ATTR_RO(temperature_warn_mc);
 
 static struct attribute *ssdt_feature_attrs[] = {
 	&dev_attr_coalesce_caps.attr,

@@ -386,7 +386,7 @@ static ssize_t power_estimate_mw_show(struct device *dev,
 	mutex_unlock(&ctrl->power.mutex);
 	return sysfs_emit(buf, "%llu\n", mw);
 }
-static DEVICE_ATTR_RO(power_estimate_mw);
+SSDT_ATTR_RO(power_estimate_mw);
 
 /* The estimated energy so far, as RAPL's energy_uj: a read stores nothing. */
 static ssize_t energy_uj_show(struct device *dev,
@@ -408,7 +408,7 @@ static ssize_t energy_uj_show(struct device *dev,
  * Root only, as RAPL's energy_uj since the Platypus attack (CVE-2020-8694):
  * the energy of the commands is a side channel on what others run.
  */
-static DEVICE_ATTR_ADMIN_RO(energy_uj);
+SSDT_ATTR_ADMIN_RO(energy_uj);
 
 /* A counter the throttle updates under power.lock (64 bits on 32-bit too). */
 static u64 ssdt_power_counter(struct ssdt_ctrl *ctrl, const u64 *v)

@@ -87,7 +87,7 @@ static ssize_t quirks_show(struct device *dev, struct device_attribute *attr,
 
 	return n + sysfs_emit_at(buf, n, "\n");
 }
-static DEVICE_ATTR_RO(quirks);
+SSDT_ATTR_RO(quirks);
 
 static struct attribute *ssdt_ctrl_attrs[] = {
 	&dev_attr_model.attr,
@@ -119,7 +119,7 @@ static const struct attribute_group *ssdt_ctrl_groups[] = {
 };
 
 static struct class ssdt_class = {
-	.name = SSDT_NAME,
+	.name = SSDTUNE_CLASS_NAME,
 	.dev_groups = ssdt_ctrl_groups,
 };
 
@@ -132,7 +132,12 @@ struct ssdt_queue_attr {
 	size_t offset;			/* of a u64 counter in ssdt_queue */
 };
 
+/*
+ * A file of queues/qK, shown by @_name##_show(): a SSDTUNE_QUEUE_ATTR()
+ * line of ssdtune_knobs.h, or it does not build.
+ */
 #define SSDT_QUEUE_ATTR(_name)						\
+	static_assert(SSDT_QATTR_ID_##_name < SSDT_NR_QUEUE_ATTRS);	\
 	static struct ssdt_queue_attr ssdt_qattr_##_name = {		\
 		.attr = { .name = __stringify(_name), .mode = 0444 },	\
 		.show = _name##_show,					\
@@ -177,7 +182,9 @@ static ssize_t ssdt_counter_show(struct ssdt_queue *q,
 			  READ_ONCE(*(u64 *)((char *)q + qa->offset)));
 }
 
+/* The same for a u64 counter of struct ssdt_queue. */
 #define SSDT_QUEUE_COUNTER(_name)					\
+	static_assert(SSDT_QATTR_ID_##_name < SSDT_NR_QUEUE_ATTRS);	\
 	static struct ssdt_queue_attr ssdt_qattr_##_name = {		\
 		.attr = { .name = #_name, .mode = 0444 },		\
 		.show = ssdt_counter_show,				\
@@ -191,26 +198,17 @@ SSDT_QUEUE_COUNTER(polled);
 SSDT_QUEUE_COUNTER(stale_completions);
 
 /* Completed with an error and sent again (ssdt_blk.c, ssdt_retry_rq()). */
-static ssize_t ssdt_retries_show(struct ssdt_queue *q,
-				 const struct ssdt_queue_attr *qa, char *buf)
+static ssize_t retries_show(struct ssdt_queue *q,
+			    const struct ssdt_queue_attr *qa, char *buf)
 {
 	return sysfs_emit(buf, "%lld\n", (long long)atomic64_read(&q->retried));
 }
+SSDT_QUEUE_ATTR(retries);
 
-static struct ssdt_queue_attr ssdt_qattr_retries = {
-	.attr = { .name = "retries", .mode = 0444 },
-	.show = ssdt_retries_show,
-};
-
+/* One per SSDTUNE_QUEUE_ATTR() line: a line without its file does not build. */
 static struct attribute *ssdt_queue_attrs[] = {
-	&ssdt_qattr_irq.attr,
-	&ssdt_qattr_cpus.attr,
-	&ssdt_qattr_submitted.attr,
-	&ssdt_qattr_completed.attr,
-	&ssdt_qattr_interrupts.attr,
-	&ssdt_qattr_polled.attr,
-	&ssdt_qattr_retries.attr,
-	&ssdt_qattr_stale_completions.attr,
+#define SSDTUNE_QUEUE_ATTR(file)	(&ssdt_qattr_##file.attr),
+#include <linux/ssdtune_knobs.h>
 	NULL,
 };
 ATTRIBUTE_GROUPS(ssdt_queue);
@@ -245,7 +243,8 @@ static int ssdt_queue_sysfs_add(struct ssdt_ctrl *ctrl, struct ssdt_queue *q)
 	/* From here on the kobject owns @q: ssdt_queue_free() puts it. */
 	q->kobj_init = true;
 	return kobject_init_and_add(&q->kobj, &ssdt_queue_ktype,
-				    ctrl->queues_kobj, "q%u", q->qid);
+				    ctrl->queues_kobj, SSDTUNE_QUEUE_PREFIX "%u",
+				    q->qid);
 }
 
 int ssdt_sysfs_add(struct ssdt_ctrl *ctrl)
@@ -257,13 +256,14 @@ int ssdt_sysfs_add(struct ssdt_ctrl *ctrl)
 	if (ret)
 		return ret;
 	ctrl->cdev = device_create(&ssdt_class, ssdt_dev(ctrl), ssdt_chr_devt(ctrl),
-				   ctrl, "ssdt%d", ctrl->instance);
+				   ctrl, SSDTUNE_CTRL_PREFIX "%d", ctrl->instance);
 	if (IS_ERR(ctrl->cdev)) {
 		ret = PTR_ERR(ctrl->cdev);
 		ctrl->cdev = NULL;
 		return ret;
 	}
-	ctrl->queues_kobj = kobject_create_and_add("queues", &ctrl->cdev->kobj);
+	ctrl->queues_kobj = kobject_create_and_add(SSDTUNE_QUEUES_DIR,
+						   &ctrl->cdev->kobj);
 	if (!ctrl->queues_kobj)
 		return -ENOMEM;
 	ret = ssdt_queue_sysfs_add(ctrl, ctrl->admin);

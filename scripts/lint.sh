@@ -2,8 +2,11 @@
 # make lint: checkpatch --strict over the kernel sources, then ssdtune.ko
 # built with W=1 (extra compiler warnings) and C=1 (sparse) for every kernel
 # scripts/kvers.sh names, then the tool's layering rule (scripts/lint-lib.sh:
-# tools/ssdtune/lib/ neither prints nor exits), then shellcheck over the
-# shell files.  Any checkpatch message (ERROR, WARNING or CHECK),
+# tools/ssdtune/lib/ neither prints nor exits), then the tool's names rule
+# (scripts/lint-names.py: no sysfs file name of the driver spelled out in
+# tools/ssdtune/{lib,cmd,bench}, each comes from the table of
+# include/uapi/linux/ssdtune_knobs.h), then shellcheck over the shell
+# files.  Any checkpatch message (ERROR, WARNING or CHECK),
 # compiler or sparse warning, or build failure fails the lint.
 #
 # Environment: BUILD (default ./build), KSRC (kernel tree that provides
@@ -81,6 +84,9 @@ done
 
 # --- the tool's library: no printing, no exit ---------------------------------
 scripts/lint-lib.sh || fail=1
+
+# --- the tool's sysfs file names: from the driver's table ---------------------
+python3 scripts/lint-names.py || fail=1
 
 # --- shellcheck over the shell files -----------------------------------------
 scripts/lint-shell.sh || fail=1

@@ -13,6 +13,9 @@
 #define SSDTUNE_CLASS_NAME	"ssdtune"
 /* Controller ssdtN, disks ssdtNnM (/dev/ssdtNnM) */
 #define SSDTUNE_CTRL_PREFIX	"ssdt"
+/* Its queues: /sys/class/ssdtune/ssdtN/queues/qK (ssdtune_knobs.h) */
+#define SSDTUNE_QUEUES_DIR	"queues"
+#define SSDTUNE_QUEUE_PREFIX	"q"
 
 /*
  * Generic netlink family SSDTUNE_GENL_NAME.  SSDTUNE_CMD_GET_CTRL is a dump
@@ -105,8 +108,9 @@ enum ssdtune_queue_attr {
 #define SSDTUNE_Q_MAX (__SSDTUNE_Q_MAX - 1)
 
 /*
- * The knobs of /sys/class/ssdtune/ssdtN: their files, words and ranges are
- * in ssdtune_knobs.h, one table for the driver and the tool.
+ * The files of /sys/class/ssdtune/ssdtN: their names, and the knobs' words
+ * and ranges, are in ssdtune_knobs.h, one table for the driver and the
+ * tool.
  */
 #define SSDTUNE_COALESCE_MAX_THRESHOLD	256	/* completions */
 #define SSDTUNE_COALESCE_MAX_TIME_US	25500	/* feature 0x08: 255 x 100 us */

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * ssdtune: the knobs of /sys/class/ssdtune/ssdtN, one table for the driver
- * and the tool (Documentation/ABI/testing/sysfs-class-ssdtune).  No
- * include guard: a user defines the macros it needs, includes this file,
- * and gets one expansion per line; the macros it did not define expand to
- * nothing, and all are undefined at the end.  The ranges are in
- * ssdtune.h, which must be included first.
+ * ssdtune: the files of /sys/class/ssdtune/ssdtN, its knobs and its
+ * read-only attributes, one table for the driver and the tool
+ * (Documentation/ABI/testing/sysfs-class-ssdtune).  No include guard: a
+ * user defines the macros it needs, includes this file, and gets one
+ * expansion per line; the macros it did not define expand to nothing,
+ * and all are undefined at the end.  The ranges are in ssdtune.h, which
+ * must be included first.
  *
  * SSDTUNE_KNOB(file, kind, max): kind WORD (one of the words of its list
  * below), UINT (0..max) or TEXT (a line the driver parses).
@@ -21,6 +22,13 @@
  * NVMe power state, feature 0x02), host (an energy budget in the driver),
  * auto (hw where a state fits, else host).  Read back it may also say
  * SSDTUNE_POWER_MODE_OFF.
+ * SSDTUNE_ATTR(file): a read-only file of the controller directory.
+ * SSDTUNE_QUEUE_ATTR(file): a read-only file of each queue's directory,
+ * SSDTUNE_QUEUES_DIR/SSDTUNE_QUEUE_PREFIX<K> (queues/qK; K 0 is the admin
+ * queue).
+ * Every file of the driver's own is a line here: its sysfs code takes the
+ * names from these lines, and the tool builds every path it reads or
+ * writes from them.
  */
 #ifndef SSDTUNE_KNOB
 #define SSDTUNE_KNOB(file, kind, max)
@@ -33,6 +41,12 @@
 #endif
 #ifndef SSDTUNE_POWER_MODE
 #define SSDTUNE_POWER_MODE(id, word)
+#endif
+#ifndef SSDTUNE_ATTR
+#define SSDTUNE_ATTR(file)
+#endif
+#ifndef SSDTUNE_QUEUE_ATTR
+#define SSDTUNE_QUEUE_ATTR(file)
 #endif
 
 SSDTUNE_KNOB(coalesce_mode, WORD, 0)
@@ -60,7 +74,42 @@ SSDTUNE_POWER_MODE(HW, "hw")
 SSDTUNE_POWER_MODE(HOST, "host")
 SSDTUNE_POWER_MODE(AUTO, "auto")
 
+SSDTUNE_ATTR(model)
+SSDTUNE_ATTR(serial)
+SSDTUNE_ATTR(firmware)
+SSDTUNE_ATTR(numa_node)
+SSDTUNE_ATTR(pci_address)
+SSDTUNE_ATTR(state)
+SSDTUNE_ATTR(io_queues)
+SSDTUNE_ATTR(queue_depth)
+SSDTUNE_ATTR(shadow_doorbells)
+SSDTUNE_ATTR(quirks)
+SSDTUNE_ATTR(hmb_bytes)
+SSDTUNE_ATTR(coalesce_caps)
+SSDTUNE_ATTR(coalesce_active)
+SSDTUNE_ATTR(power_caps)
+SSDTUNE_ATTR(power_states)
+SSDTUNE_ATTR(power_state)
+SSDTUNE_ATTR(power_limit_active)
+SSDTUNE_ATTR(power_estimate_mw)
+SSDTUNE_ATTR(energy_uj)
+SSDTUNE_ATTR(throttle_events)
+SSDTUNE_ATTR(throttled_us)
+SSDTUNE_ATTR(temperature_mc)
+SSDTUNE_ATTR(temperature_warn_mc)
+
+SSDTUNE_QUEUE_ATTR(irq)
+SSDTUNE_QUEUE_ATTR(cpus)
+SSDTUNE_QUEUE_ATTR(submitted)
+SSDTUNE_QUEUE_ATTR(completed)
+SSDTUNE_QUEUE_ATTR(interrupts)
+SSDTUNE_QUEUE_ATTR(polled)
+SSDTUNE_QUEUE_ATTR(retries)
+SSDTUNE_QUEUE_ATTR(stale_completions)
+
 #undef SSDTUNE_KNOB
 #undef SSDTUNE_COALESCE_MODE
 #undef SSDTUNE_COALESCE_PROFILE
 #undef SSDTUNE_POWER_MODE
+#undef SSDTUNE_ATTR
+#undef SSDTUNE_QUEUE_ATTR

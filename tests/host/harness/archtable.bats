@@ -2,29 +2,38 @@
 # Documentation/architecture.md's "Every sysfs file" table has one row per
 # file the driver creates under /sys/class/ssdtune/ssdtN (and queues/qK),
 # and no row for a file it does not.  The list comes from the sources, not
-# from a list kept here: the knobs of include/uapi/linux/ssdtune_knobs.h
-# (and the SSDT_KNOB() lines of kmod/), the controller attributes of
-# kmod/ (SSDT_CTRL_ATTR_RO(), DEVICE_ATTR_*()) and the queue attributes of
+# from a list kept here: the lines of include/uapi/linux/ssdtune_knobs.h
+# (SSDTUNE_KNOB(), SSDTUNE_ATTR(), SSDTUNE_QUEUE_ATTR()), the SSDT_KNOB()
+# lines of kmod/, the controller attributes of kmod/
+# (SSDT_CTRL_ATTR_RO(), SSDT_ATTR_RO(), SSDT_ATTR_ADMIN_RO(), and
+# DEVICE_ATTR_*() should one bypass them) and the queue attributes of
 # kmod/ssdt_sysfs.c (SSDT_QUEUE_ATTR(), SSDT_QUEUE_COUNTER(), and a
-# struct ssdt_queue_attr with a literal .name).  debugfs (ssdt_debug.c)
-# is not sysfs and is left out.
+# struct ssdt_queue_attr with a literal .name).  The read-only files the
+# driver defines are also checked against the header's lines: a name the
+# header lacks does not build (ssdt.h), and a header line the driver does
+# not serve fails here.  debugfs (ssdt_debug.c) is not sysfs and is left
+# out.
 
 REPO=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)
 DOC=$REPO/Documentation/architecture.md
+# (a test points KNOBS_H at a copy of its own)
+KNOBS_H=${KNOBS_H:-$REPO/include/uapi/linux/ssdtune_knobs.h}
 
-# driver_files: every sysfs file the driver's sources define, one a line,
-# queue files as queues/qK/NAME, sorted and unique.
-driver_files() {
-	local kmod=()
+# kmod_sources: the driver's .c and .h files but debugfs'.
+kmod_sources() {
 	local f
 	for f in "$REPO"/kmod/*.c "$REPO"/kmod/*.h; do
-		[ "${f##*/}" = ssdt_debug.c ] || kmod+=("$f")
+		[ "${f##*/}" = ssdt_debug.c ] || printf '%s\n' "$f"
 	done
+}
+
+# driver_ro_files: the read-only files the driver's sources define, one a
+# line, queue files as queues/qK/NAME, sorted and unique.
+driver_ro_files() {
+	local kmod=()
+	mapfile -t kmod < <(kmod_sources)
 	{
-		sed -n 's/^SSDTUNE_KNOB(\([a-z][a-z0-9_]*\),.*/\1/p' \
-			"$REPO/include/uapi/linux/ssdtune_knobs.h"
-		sed -n -E 's/^SSDT_KNOB\(([a-z][a-z0-9_]*),.*/\1/p' "${kmod[@]}"
-		sed -n -E 's/^(static )?(SSDT_CTRL_ATTR_RO|DEVICE_ATTR(_[A-Z]+)*)\(([a-z][a-z0-9_]*)[,)].*/\4/p' \
+		sed -n -E 's/^(static )?(SSDT_CTRL_ATTR_RO|SSDT_ATTR_RO|SSDT_ATTR_ADMIN_RO|DEVICE_ATTR(_[A-Z]+)*)\(([a-z][a-z0-9_]*)[,)].*/\4/p' \
 			"${kmod[@]}"
 		sed -n -E 's/^SSDT_QUEUE_(ATTR|COUNTER)\(([a-z][a-z0-9_]*)\).*/queues\/qK\/\2/p' \
 			"${kmod[@]}"
@@ -33,6 +42,39 @@ driver_files() {
 			print "queues/qK/" substr($0, RSTART + 9, RLENGTH - 10); q = 0 }
 		     /^\};/ { q = 0 }' "${kmod[@]}"
 	} | sort -u
+}
+
+# table_ro_files: the read-only files of the uapi table, as above.
+table_ro_files() {
+	{
+		sed -n 's/^SSDTUNE_ATTR(\([a-z][a-z0-9_]*\)).*/\1/p' "$KNOBS_H"
+		sed -n 's/^SSDTUNE_QUEUE_ATTR(\([a-z][a-z0-9_]*\)).*/queues\/qK\/\1/p' "$KNOBS_H"
+	} | sort -u
+}
+
+# driver_files: every sysfs file the driver's sources and the uapi table
+# define, one a line, sorted and unique.
+driver_files() {
+	local kmod=()
+	mapfile -t kmod < <(kmod_sources)
+	{
+		sed -n 's/^SSDTUNE_KNOB(\([a-z][a-z0-9_]*\),.*/\1/p' "$KNOBS_H"
+		sed -n -E 's/^SSDT_KNOB\(([a-z][a-z0-9_]*),.*/\1/p' "${kmod[@]}"
+		driver_ro_files
+		table_ro_files
+	} | sort -u
+}
+
+# check_ro: prints each read-only file the driver defines that the uapi
+# table lacks, and each line of the table the driver does not define;
+# fails if there is any.
+check_ro() {
+	local missing extra
+	missing=$(comm -23 <(driver_ro_files) <(table_ro_files))
+	extra=$(comm -13 <(driver_ro_files) <(table_ro_files))
+	[ -z "$missing" ] || printf 'not a line of ssdtune_knobs.h: %s\n' $missing
+	[ -z "$extra" ] || printf 'a line of ssdtune_knobs.h the driver does not serve: %s\n' $extra
+	[ -z "$missing" ] && [ -z "$extra" ]
 }
 
 # table_files DOC: the first cell of each row of DOC's "Every sysfs file"
@@ -57,6 +99,25 @@ check() {
 	run check "$DOC"
 	echo "$output"
 	[ "$status" -eq 0 ]
+}
+
+@test "the driver's read-only files are the SSDTUNE_ATTR() and SSDTUNE_QUEUE_ATTR() lines of the uapi header, and only those" {
+	run check_ro
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(table_ro_files | grep -c .)" -ge 31 ]
+}
+
+@test "the check names a table line the driver does not serve" {
+	KNOBS_H=$BATS_TEST_TMPDIR/ssdtune_knobs.h
+	sed -e '/^SSDTUNE_ATTR(quirks)$/d' -e '/^SSDTUNE_QUEUE_ATTR(polled)$/d' \
+		-e 's/^SSDTUNE_ATTR(model)$/&\nSSDTUNE_ATTR(no_such_file)/' \
+		"$REPO/include/uapi/linux/ssdtune_knobs.h" >"$KNOBS_H"
+	run check_ro
+	[ "$status" -ne 0 ]
+	[[ $output == *"not a line of ssdtune_knobs.h: quirks"* ]]
+	[[ $output == *"not a line of ssdtune_knobs.h: queues/qK/polled"* ]]
+	[[ $output == *"a line of ssdtune_knobs.h the driver does not serve: no_such_file"* ]]
 }
 
 @test "the file list comes from the sources: every knob of the uapi header, the read-only files and the queue files" {

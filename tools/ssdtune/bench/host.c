@@ -200,7 +200,7 @@ int bench_dev_resolve(const char *arg, struct bench_dev *d,
 	if (!d->driver[0] && d->ssdt_dir[0])
 		snprintf(d->driver, sizeof(d->driver), "ssdtune");
 	if (d->ssdt_dir[0])
-		d->have_temp_warn = !read_ll(d->ssdt_dir, "temperature_warn_mc",
+		d->have_temp_warn = !read_ll(d->ssdt_dir, ATTR_FILE(temperature_warn_mc),
 					     &d->temp_warn_mc);
 	find_irqs(d);
 	return 0;
@@ -248,10 +248,10 @@ void host_sample(const struct bench_dev *d, struct host_sample *s)
 	sample_irqs(d, s);
 	if (!d->ssdt_dir[0])
 		return;
-	s->have_temp = !read_ll(d->ssdt_dir, "temperature_mc", &s->temp_mc);
-	s->have_throttle = !read_ll(d->ssdt_dir, "throttle_events",
+	s->have_temp = !read_ll(d->ssdt_dir, ATTR_FILE(temperature_mc), &s->temp_mc);
+	s->have_throttle = !read_ll(d->ssdt_dir, ATTR_FILE(throttle_events),
 				    &s->throttle_events);
-	s->have_power = !read_ll(d->ssdt_dir, "power_estimate_mw",
+	s->have_power = !read_ll(d->ssdt_dir, ATTR_FILE(power_estimate_mw),
 				 &s->power_mw);
 }
 
@@ -268,10 +268,10 @@ static void add_file(struct json_object *o, const char *key,
 struct json_object *ssdt_settings(const struct bench_dev *d)
 {
 	static const char *const files[] = {
-		KNOB_FILE(coalesce_mode), "coalesce_active",
+		KNOB_FILE(coalesce_mode), ATTR_FILE(coalesce_active),
 		KNOB_FILE(coalesce_profile), KNOB_FILE(coalesce_threshold),
 		KNOB_FILE(coalesce_time_us), KNOB_FILE(power_limit_mw),
-		KNOB_FILE(power_limit_mode), "power_state",
+		KNOB_FILE(power_limit_mode), ATTR_FILE(power_state),
 	};
 	struct json_object *o;
 	size_t i;

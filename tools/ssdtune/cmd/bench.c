@@ -51,7 +51,7 @@ static const struct option bench_options[] = {
 	{ "destroy-data",	no_argument,	   NULL, OPT_DESTROY },
 	{ "yes-destroy-data",	no_argument,	   NULL, OPT_DESTROY },
 	{ "ab",			required_argument, NULL, OPT_AB },
-	{ "cpus",		required_argument, NULL, OPT_CPUS },
+	{ "cpus",		required_argument, NULL, OPT_CPUS },	/* lint-names: an option */
 	{ "temp-warn",		required_argument, NULL, OPT_TEMP_WARN },
 	{ "state-dir",		required_argument, NULL, OPT_STATE_DIR },
 	{ "devices",		required_argument, NULL, OPT_DEVICES },

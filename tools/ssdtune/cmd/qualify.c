@@ -142,11 +142,11 @@ static void print_text(FILE *f, const struct qual_run *q)
 	fprintf(f, "\n");
 	row(f, "", "nvme", "ssdtune");
 	row(f, "controller", s->ctrl, t->ctrl);
-	row(f, "firmware", s->firmware, t->firmware);
+	row(f, "firmware", s->firmware, t->firmware);	/* lint-names: a heading */
 	fmt_vs(s, a, sizeof(a));
 	fmt_vs(t, b, sizeof(b));
 	row(f, "NVMe version", a, b);
-	row(f, "quirks", "(not shown by nvme)", t->quirks);
+	row(f, "quirks", "(not shown by nvme)", t->quirks);	/* lint-names: a heading */
 	fmt_hmb(s, a, sizeof(a));
 	fmt_hmb(t, b, sizeof(b));
 	row(f, "Host Memory Buffer", a, b);

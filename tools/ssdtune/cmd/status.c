@@ -14,6 +14,7 @@
 #include "cmd/tuning.h"
 #include "lib/ctrls.h"
 #include "lib/dropin.h"
+#include "lib/knobtab.h"
 #include "lib/ssdtdev.h"
 #include "lib/sysfs.h"
 #include "lib/tune.h"
@@ -71,10 +72,10 @@ static void show_ctrl(const struct ctrl_id *id, struct json_object *arr,
 	json_object_object_add(j, "driver", out_jstr(id->driver));
 	json_object_object_add(j, "controller", out_jstr(id->ctrl));
 	if (ctrl_on_ssdtune(id)) {
-		ctrl_file(id->ctrl, "coalesce_active", co, sizeof(co));
-		ctrl_file(id->ctrl, "coalesce_profile", prof, sizeof(prof));
-		ctrl_file(id->ctrl, "power_limit_active", pw, sizeof(pw));
-		ctrl_file(id->ctrl, "power_limit_mw", mw, sizeof(mw));
+		ctrl_file(id->ctrl, ATTR_FILE(coalesce_active), co, sizeof(co));
+		ctrl_file(id->ctrl, KNOB_FILE(coalesce_profile), prof, sizeof(prof));
+		ctrl_file(id->ctrl, ATTR_FILE(power_limit_active), pw, sizeof(pw));
+		ctrl_file(id->ctrl, KNOB_FILE(power_limit_mw), mw, sizeof(mw));
 	}
 	json_object_object_add(j, "coalesce_active", out_jstr(co));
 	json_object_object_add(j, "coalesce_profile", out_jstr(prof));

@@ -50,16 +50,18 @@ static void identify(struct ctrl_id *id, const char *sysdir)
 	snprintf(p, sizeof(p), "%s/driver", sysdir);
 	if (sys_link_name(p, id->driver, sizeof(id->driver)))
 		id->driver[0] = '\0';
-	if (ssdtdev_of_pci(sysdir, id->ctrl, sizeof(id->ctrl)))
-		ssdtdev_path(dir, sizeof(dir), id->ctrl, NULL);
-	else if (nvme_ctrl(sysdir, id->ctrl, sizeof(id->ctrl)))
+	if (ssdtdev_of_pci(sysdir, id->ctrl, sizeof(id->ctrl))) {
+		sys_read_opt(ssdtdev_path(p, sizeof(p), id->ctrl, ATTR_FILE(serial)),
+			     id->serial, sizeof(id->serial));
+		sys_read_opt(ssdtdev_path(p, sizeof(p), id->ctrl, ATTR_FILE(model)),
+			     id->model, sizeof(id->model));
+	} else if (nvme_ctrl(sysdir, id->ctrl, sizeof(id->ctrl))) {
 		snprintf(dir, sizeof(dir), SYS_NVME_CLASS "/%s", id->ctrl);
-	else
-		return;
-	snprintf(p, sizeof(p), "%s/serial", dir);
-	sys_read_opt(p, id->serial, sizeof(id->serial));
-	snprintf(p, sizeof(p), "%s/model", dir);
-	sys_read_opt(p, id->model, sizeof(id->model));
+		snprintf(p, sizeof(p), "%s/serial", dir);	/* lint-names: nvme's */
+		sys_read_opt(p, id->serial, sizeof(id->serial));
+		snprintf(p, sizeof(p), "%s/model", dir);	/* lint-names: nvme's */
+		sys_read_opt(p, id->model, sizeof(id->model));
+	}
 }
 
 int ctrls_list(struct ctrl_id **out, struct lib_err *err)

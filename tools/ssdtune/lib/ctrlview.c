@@ -21,6 +21,7 @@
 
 #include "lib/irqvec.h"
 #include "lib/ctrlview.h"
+#include "lib/knobtab.h"
 #include "lib/ssdtdev.h"
 #include "lib/sysfs.h"
 #include "uapi/linux/ssdtune.h"
@@ -296,26 +297,30 @@ int qual_view_read(const char *bdf, struct qual_view *v, struct lib_err *err)
 		sys_read_opt(p, v->hmb, sizeof(v->hmb));
 		if (v->hmb[0])
 			snprintf(v->hmb, sizeof(v->hmb), "%s", strcmp(v->hmb, "0") ? "yes" : "no");
+		sys_pathf(p, sizeof(p), "%s/model", cdir);	/* lint-names: nvme's */
+		sys_read_opt(p, v->model, sizeof(v->model));
+		sys_pathf(p, sizeof(p), "%s/serial", cdir);	/* lint-names: nvme's */
+		sys_read_opt(p, v->serial, sizeof(v->serial));
 	} else if (!strcmp(v->driver, SSDTUNE_DRV_NAME)) {
 		if (sys_realpath(pci, real) || !ssdtdev_of_pci(real, v->ctrl, sizeof(v->ctrl)))
 			return lib_errf(err, ENODEV, "%s: ssdtune has no controller for it", bdf);
 		ssdtdev_path(cdir, sizeof(cdir), v->ctrl, NULL);
-		sys_read_opt(ssdtdev_path(p, sizeof(p), v->ctrl, "firmware"),
+		sys_read_opt(ssdtdev_path(p, sizeof(p), v->ctrl, ATTR_FILE(firmware)),
 			     v->firmware, sizeof(v->firmware));
-		sys_read_opt(ssdtdev_path(p, sizeof(p), v->ctrl, "hmb_bytes"),
+		sys_read_opt(ssdtdev_path(p, sizeof(p), v->ctrl, ATTR_FILE(hmb_bytes)),
 			     v->hmb, sizeof(v->hmb));
-		sys_read_opt(ssdtdev_path(p, sizeof(p), v->ctrl, "quirks"),
+		sys_read_opt(ssdtdev_path(p, sizeof(p), v->ctrl, ATTR_FILE(quirks)),
 			     v->quirks, sizeof(v->quirks));
-		sys_read_opt(ssdtdev_path(p, sizeof(p), v->ctrl, "apst_max_latency_us"),
+		sys_read_opt(ssdtdev_path(p, sizeof(p), v->ctrl, KNOB_FILE(apst_max_latency_us)),
 			     v->apst_knob, sizeof(v->apst_knob));
+		sys_read_opt(ssdtdev_path(p, sizeof(p), v->ctrl, ATTR_FILE(model)),
+			     v->model, sizeof(v->model));
+		sys_read_opt(ssdtdev_path(p, sizeof(p), v->ctrl, ATTR_FILE(serial)),
+			     v->serial, sizeof(v->serial));
 	} else {
 		return lib_errf(err, ENODEV, "%s is bound to %s, not nvme or ssdtune",
 				bdf, v->driver);
 	}
-	sys_pathf(p, sizeof(p), "%s/model", cdir);
-	sys_read_opt(p, v->model, sizeof(v->model));
-	sys_pathf(p, sizeof(p), "%s/serial", cdir);
-	sys_read_opt(p, v->serial, sizeof(v->serial));
 	trim(v->model);
 	trim(v->serial);
 	trim(v->firmware);

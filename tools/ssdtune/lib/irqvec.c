@@ -215,7 +215,7 @@ static int irq_numbers(const char *bdf, int **out, struct lib_err *err)
 	}
 	free(v);
 	/* No MSI: the INTx line, if it has one. */
-	snprintf(p, sizeof(p), SYS_PCI_DEVICES "/%s/irq", bdf);
+	snprintf(p, sizeof(p), SYS_PCI_DEVICES "/%s/irq", bdf);	/* lint-names: the PCI core's */
 	r = sys_read(p, buf, sizeof(buf));
 	if (r == -ENOENT)
 		return 0;
@@ -240,29 +240,31 @@ static int irq_numbers(const char *bdf, int **out, struct lib_err *err)
  * queue serving each of @irqs (-1: none). */
 static void queues_of(const char *ssdt, const int *irqs, int n, int *q)
 {
-	char p[PATH_MAX], file[NAME_MAX + 16], buf[32];
+	size_t pl = strlen(SSDTUNE_QUEUE_PREFIX);
+	char p[PATH_MAX], buf[32];
 	struct dirent *e;
-	int i, irq;
+	int i, irq, qid;
 	DIR *d;
 
 	for (i = 0; i < n; i++)
 		q[i] = -1;
 	if (!ssdt || !ssdt[0])
 		return;
-	d = opendir(ssdtdev_path(p, sizeof(p), ssdt, "queues"));
+	d = opendir(ssdtdev_queue_path(p, sizeof(p), ssdt, -1, NULL));
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
-		if (e->d_name[0] != 'q' || !all_digits(e->d_name + 1))
+		if (strncmp(e->d_name, SSDTUNE_QUEUE_PREFIX, pl) ||
+		    !all_digits(e->d_name + pl))
 			continue;
-		snprintf(file, sizeof(file), "queues/%s/irq", e->d_name);
-		if (sys_read(ssdtdev_path(p, sizeof(p), ssdt, file), buf,
-			     sizeof(buf)))
+		qid = atoi(e->d_name + pl);
+		if (sys_read(ssdtdev_queue_path(p, sizeof(p), ssdt, qid, QUEUE_FILE(irq)),
+			     buf, sizeof(buf)))
 			continue;
 		irq = atoi(buf);
 		for (i = 0; i < n; i++)
 			if (irqs[i] == irq && q[i] < 0)
-				q[i] = atoi(e->d_name + 1);
+				q[i] = qid;
 	}
 	closedir(d);
 }

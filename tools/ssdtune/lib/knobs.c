@@ -80,7 +80,7 @@ int knob_save(struct state *s, const char *dir, const struct knob_set *a,
 	const char *const *f;
 	int i, r;
 
-	snprintf(path, sizeof(path), "%s/pci_address", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, ATTR_FILE(pci_address));
 	if (sys_read(path, pci, sizeof(pci)))
 		pci[0] = '\0';
 	for (i = 0; i < na; i++)

@@ -30,13 +30,14 @@ static const char *const power_modes[] = {
  * keeps (coalesce_profile is only their name), a power knob itself.
  */
 static const char *const coalesce_files[] = {
-	"coalesce_mode", "coalesce_threshold", "coalesce_time_us", NULL,
+	KNOB_FILE(coalesce_mode), KNOB_FILE(coalesce_threshold),
+	KNOB_FILE(coalesce_time_us), NULL,
 };
-static const char *const power_limit_files[] = { "power_limit_mw", NULL };
-static const char *const power_mode_files[] = { "power_limit_mode", NULL };
-static const char *const energy_files[] = { "energy_model", NULL };
-static const char *const apst_files[] = { "apst_max_latency_us", NULL };
-static const char *const poll_files[] = { "poll_queues", NULL };
+static const char *const power_limit_files[] = { KNOB_FILE(power_limit_mw), NULL };
+static const char *const power_mode_files[] = { KNOB_FILE(power_limit_mode), NULL };
+static const char *const energy_files[] = { KNOB_FILE(energy_model), NULL };
+static const char *const apst_files[] = { KNOB_FILE(apst_max_latency_us), NULL };
+static const char *const poll_files[] = { KNOB_FILE(poll_queues), NULL };
 
 /* Per knob of the table: its words and its files (a new knob needs both). */
 #define WORDS_coalesce_mode		coalesce_modes

@@ -368,7 +368,6 @@ static int plan_local_irqs(struct plan *p, const struct topo_pci *pc,
 			   const struct node_plan *n, int polled, bool remap)
 {
 	char key[128], path[PATH_MAX], want[TOPO_LIST], within[TOPO_LIST];
-	char cpus[32];
 	int i, r = 0;
 
 	cpuset_format(&n->io, within, sizeof(within));
@@ -395,8 +394,8 @@ static int plan_local_irqs(struct plan *p, const struct topo_pci *pc,
 		snprintf(it->bdf, BDF_BUFSZ, "%s", pc->bdf);
 		it->vector = q->entry;
 		if (remap) {
-			snprintf(cpus, sizeof(cpus), "queues/q%d/cpus", q->queue);
-			it->follow = strdup(ssdtdev_path(path, sizeof(path), pc->ssdt, cpus));
+			it->follow = strdup(ssdtdev_queue_path(path, sizeof(path), pc->ssdt,
+							       q->queue, QUEUE_FILE(cpus)));
 			it->within = strdup(within);
 			if (!it->follow || !it->within)
 				return -ENOMEM;

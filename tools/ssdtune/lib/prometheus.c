@@ -209,23 +209,26 @@ static int add_enum(struct metrics *m, int fi, const char *ctrl, const char *lab
 	return r;
 }
 
-static int queue_metrics(struct metrics *m, const char *ctrl, const char *dir)
+static int queue_metrics(struct metrics *m, const char *ctrl)
 {
 	static const struct { int fi; const char *file; } counters[] = {
-		{ M_SUBMITTED, "submitted" }, { M_COMPLETED, "completed" },
-		{ M_INTERRUPTS, "interrupts" }, { M_POLLED, "polled" },
-		{ M_RETRIES, "retries" }, { M_STALE, "stale_completions" },
+		{ M_SUBMITTED, QUEUE_FILE(submitted) },
+		{ M_COMPLETED, QUEUE_FILE(completed) },
+		{ M_INTERRUPTS, QUEUE_FILE(interrupts) },
+		{ M_POLLED, QUEUE_FILE(polled) },
+		{ M_RETRIES, QUEUE_FILE(retries) },
+		{ M_STALE, QUEUE_FILE(stale_completions) },
 	};
 	char qdir[128], qd[160], id[16], v[32];
 	int *qs = NULL, n, i, c, r = 0;
 	struct num x;
 
-	snprintf(qdir, sizeof(qdir), "%s/queues", dir);
-	n = sys_list_numbered(qdir, "q", &qs);
+	ssdtdev_queue_path(qdir, sizeof(qdir), ctrl, -1, NULL);
+	n = sys_list_numbered(qdir, SSDTUNE_QUEUE_PREFIX, &qs);
 	if (n < 0)
 		return -ENOMEM;
 	for (i = 0; i < n && !r; i++) {
-		snprintf(qd, sizeof(qd), "%s/q%d", qdir, qs[i]);
+		ssdtdev_queue_path(qd, sizeof(qd), ctrl, qs[i], NULL);
 		snprintf(id, sizeof(id), "%d", qs[i]);
 		for (c = 0; c < (int)(sizeof(counters) / sizeof(counters[0])) && !r; c++) {
 			if (read_num(qd, counters[c].file, &x))
@@ -242,18 +245,18 @@ static int queue_metrics(struct metrics *m, const char *ctrl, const char *dir)
 /* A controller's one-number files: family, file, decimal places to
  * base units (mW -> W: 3, us -> s: 6, millidegrees -> degrees: 3). */
 static const struct { int fi; const char *file; int dec; } scalars[] = {
-	{ M_IO_QUEUES, "io_queues", 0 },
-	{ M_QUEUE_DEPTH, "queue_depth", 0 },
+	{ M_IO_QUEUES, ATTR_FILE(io_queues), 0 },
+	{ M_QUEUE_DEPTH, ATTR_FILE(queue_depth), 0 },
 	{ M_CO_THRESHOLD, KNOB_FILE(coalesce_threshold), 0 },
 	{ M_CO_TIME, KNOB_FILE(coalesce_time_us), 6 },
 	{ M_PW_LIMIT, KNOB_FILE(power_limit_mw), 3 },
-	{ M_PW_ESTIMATE, "power_estimate_mw", 3 },
-	{ M_ENERGY, "energy_uj", 6 },
-	{ M_PW_STATE, "power_state", 0 },
-	{ M_THROTTLE_EVENTS, "throttle_events", 0 },
-	{ M_THROTTLED, "throttled_us", 6 },
-	{ M_TEMP, "temperature_mc", 3 },
-	{ M_TEMP_WARN, "temperature_warn_mc", 3 },
+	{ M_PW_ESTIMATE, ATTR_FILE(power_estimate_mw), 3 },
+	{ M_ENERGY, ATTR_FILE(energy_uj), 6 },
+	{ M_PW_STATE, ATTR_FILE(power_state), 0 },
+	{ M_THROTTLE_EVENTS, ATTR_FILE(throttle_events), 0 },
+	{ M_THROTTLED, ATTR_FILE(throttled_us), 6 },
+	{ M_TEMP, ATTR_FILE(temperature_mc), 3 },
+	{ M_TEMP_WARN, ATTR_FILE(temperature_warn_mc), 3 },
 };
 
 /* ... and its enumerations: family, label, values, file. */
@@ -263,17 +266,23 @@ static const struct {
 	const char *const *values;
 	const char *file;
 } enums[] = {
-	{ M_STATE, "state", ctrl_states, "state" },
+	{ M_STATE, "state", ctrl_states, ATTR_FILE(state) },	/* lint-names: a label */
 	{ M_CO_MODE, "mode", co_modes, KNOB_FILE(coalesce_mode) },
-	{ M_CO_ACTIVE, "mode", on_off_modes, "coalesce_active" },
+	{ M_CO_ACTIVE, "mode", on_off_modes, ATTR_FILE(coalesce_active) },
 	{ M_PW_MODE, "mode", pw_modes, KNOB_FILE(power_limit_mode) },
-	{ M_PW_ACTIVE, "mode", on_off_modes, "power_limit_active" },
+	{ M_PW_ACTIVE, "mode", on_off_modes, ATTR_FILE(power_limit_active) },
 };
 
-/* ... and its identity, the info metric's labels. */
-static const char *const info_files[] = {
+/* ... and its identity: the info metric's labels, and their files. */
+static const char *const info_labels[] = {
+	/* lint-names: labels */
 	"pci_address", "model", "serial", "firmware", "numa_node",
 };
+static const char *const info_files[] = {
+	ATTR_FILE(pci_address), ATTR_FILE(model), ATTR_FILE(serial),
+	ATTR_FILE(firmware), ATTR_FILE(numa_node),
+};
+_Static_assert(sizeof(info_labels) == sizeof(info_files), "a label per file");
 
 static int ctrl_metrics(struct metrics *m, int idx)
 {
@@ -288,20 +297,20 @@ static int ctrl_metrics(struct metrics *m, int idx)
 		snprintf(p, sizeof(p), "%s/%s", dir, info_files[i]);
 		sys_read_opt(p, info[i], sizeof(info[i]));
 	}
-	r = add(m, M_INFO, "1", 6, "controller", ctrl, info_files[0], info[0],
-		info_files[1], info[1], info_files[2], info[2], info_files[3], info[3],
-		info_files[4], info[4]);
+	r = add(m, M_INFO, "1", 6, "controller", ctrl, info_labels[0], info[0],
+		info_labels[1], info[1], info_labels[2], info[2], info_labels[3], info[3],
+		info_labels[4], info[4]);
 	for (i = 0; !r && i < sizeof(enums) / sizeof(enums[0]); i++)
 		r = add_enum(m, enums[i].fi, ctrl, enums[i].label, enums[i].values,
 			     dir, enums[i].file);
 	for (i = 0; !r && i < sizeof(scalars) / sizeof(scalars[0]); i++)
 		r = add_file(m, scalars[i].fi, ctrl, dir, scalars[i].file, scalars[i].dec);
-	snprintf(p, sizeof(p), "%s/coalesce_profile", dir);
+	snprintf(p, sizeof(p), "%s/%s", dir, KNOB_FILE(coalesce_profile));
 	sys_read_opt(p, prof, sizeof(prof));
 	if (!r && prof[0])
 		r = add(m, M_CO_PROFILE, "1", 2, "controller", ctrl, "profile", prof);
 	if (!r)
-		r = queue_metrics(m, ctrl, dir);
+		r = queue_metrics(m, ctrl);
 	m->controllers++;
 	return r;
 }
@@ -358,7 +367,7 @@ static int metrics_of_config(struct metrics *m, const struct config *c,
 				snprintf(sel, sizeof(sel), "%s:%s",
 					 config_by_name(c->ctrls[j].by), c->ctrls[j].value);
 		r = add(m, M_CONFIG_ATTACHED, ctrl_on_ssdtune(id) ? "1" : "0", 3,
-			"pci_address", id->bdf, "driver", id->driver, "selector", sel);
+			"pci_address", id->bdf, "driver", id->driver, "selector", sel); /* lint-names: labels */
 	}
 	free(ids);
 	return r ? lib_enomem(err) : 0;

@@ -37,6 +37,7 @@ static void nvme_settle(const char *bdf)
 		if (!qual_view_read(bdf, &v, &err) && !strcmp(v.driver, "nvme")) {
 			char p[PATH_MAX], state[32] = "";
 
+			/* lint-names: stock nvme's */
 			snprintf(p, sizeof(p), SYS_PCI_DEVICES "/%s/nvme/%s/state",
 				 bdf, v.ctrl);
 			sys_read_opt(p, state, sizeof(state));

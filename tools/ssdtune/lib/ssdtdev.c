@@ -59,6 +59,25 @@ char *ssdtdev_path(char *buf, size_t len, const char *ctrl, const char *file)
 	return buf;
 }
 
+char *ssdtdev_queue_path(char *buf, size_t len, const char *ctrl, int qid,
+			 const char *file)
+{
+	int w;
+
+	if (!len)
+		return buf;
+	if (qid < 0)
+		w = snprintf(buf, len, SSDTDEV_CLASS_DIR "/%s/" SSDTUNE_QUEUES_DIR,
+			     ctrl);
+	else
+		w = snprintf(buf, len, SSDTDEV_CLASS_DIR "/%s/" SSDTUNE_QUEUES_DIR
+			     "/" SSDTUNE_QUEUE_PREFIX "%d%s%s", ctrl, qid,
+			     file ? "/" : "", file ? file : "");
+	if (w < 0 || (size_t)w >= len)
+		buf[0] = '\0';
+	return buf;
+}
+
 bool ssdtdev_loaded(void)
 {
 	return sys_is_dir(SSDTDEV_CLASS_DIR);
@@ -84,7 +103,7 @@ int ssdtdev_dir(const char *arg, char *dir, size_t len, struct lib_err *err)
 		snprintf(name, sizeof(name), SSDTUNE_CTRL_PREFIX "%d", i);
 		if (!sys_is_dir(ssdtdev_path(path, sizeof(path), name, NULL)))
 			continue;
-		ssdtdev_path(path, sizeof(path), name, "pci_address");
+		ssdtdev_path(path, sizeof(path), name, ATTR_FILE(pci_address));
 		if (sys_read(path, pci, sizeof(pci)))
 			pci[0] = '\0';
 		if (arg && strcmp(arg, name) && strcmp(want, pci))
@@ -109,10 +128,10 @@ int ssdtdev_identity(const char *dir, char *serial, size_t slen,
 {
 	char p[PATH_MAX];
 
-	snprintf(p, sizeof(p), "%s/serial", dir);
+	snprintf(p, sizeof(p), "%s/%s", dir, ATTR_FILE(serial));
 	if (sys_read(p, serial, slen) || !serial[0])
 		return -ENOENT;
-	snprintf(p, sizeof(p), "%s/model", dir);
+	snprintf(p, sizeof(p), "%s/%s", dir, ATTR_FILE(model));
 	if (sys_read(p, model, mlen) || !model[0])
 		return -ENOENT;
 	return 0;
@@ -132,7 +151,7 @@ int ssdtdev_find(const char *serial, const char *model, const char *bdf,
 			continue;
 		/* Two drives may share a (blank or generic) serial: the
 		 * PCI address breaks the tie. */
-		ssdtdev_path(pp, sizeof(pp), name, "pci_address");
+		ssdtdev_path(pp, sizeof(pp), name, ATTR_FILE(pci_address));
 		if (found && (sys_read(pp, pci, sizeof(pci)) || strcmp(pci, bdf)))
 			continue;
 		snprintf(dir, len, "%s", path);
@@ -159,7 +178,7 @@ bool ssdtdev_of_pci(const char *pci_sysdir, char *ctrl, size_t len)
 		 * pci_address file says the same. */
 		ssdtdev_path(p, sizeof(p), e->d_name, "device");
 		if (sys_realpath(p, rp) || strcmp(rp, pci_sysdir)) {
-			ssdtdev_path(p, sizeof(p), e->d_name, "pci_address");
+			ssdtdev_path(p, sizeof(p), e->d_name, ATTR_FILE(pci_address));
 			if (sys_read(p, addr, sizeof(addr)) || strcmp(addr, bdf))
 				continue;
 		}

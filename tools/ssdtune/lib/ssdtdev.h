@@ -17,6 +17,28 @@
 
 #define SSDTDEV_CLASS_DIR	"/sys/class/" SSDTUNE_CLASS_NAME
 
+/* Each read-only file's place in the driver's table (ssdtune_knobs.h). */
+enum ssdtdev_attr_id {
+#define SSDTUNE_ATTR(file) ATTR_ID_##file,
+#include "uapi/linux/ssdtune_knobs.h"
+	ATTR_NR
+};
+enum ssdtdev_queue_attr_id {
+#define SSDTUNE_QUEUE_ATTR(file) QUEUE_ID_##file,
+#include "uapi/linux/ssdtune_knobs.h"
+	QUEUE_NR
+};
+
+/*
+ * The sysfs file of read-only attribute @f of a controller directory, or
+ * of queue file @f of queues/qK, a string constant (for static tables
+ * too): a name the driver's table lacks does not compile.  The knobs'
+ * are KNOB_FILE() (knobtab.h).  No file name of the driver is spelled
+ * out anywhere else in the tool (scripts/lint-names.py).
+ */
+#define ATTR_FILE(f) (&#f[0 * ATTR_ID_##f])
+#define QUEUE_FILE(f) (&#f[0 * QUEUE_ID_##f])
+
 /* "ssdt12" -> 12; anything else (a disk, leading zeros) -> -1.  Pure. */
 int ssdtdev_index(const char *name);
 
@@ -25,11 +47,18 @@ bool ssdtdev_is_disk(const char *name, const char *ctrl);
 
 /*
  * The class directory of controller @ctrl ("ssdt0"), or with @file the
- * file in it ("coalesce_profile", "queues/q1/irq"), into @buf.  A path
- * that does not fit is left empty (and then does not exist).  Returns
- * @buf.  Pure.
+ * file in it (KNOB_FILE(coalesce_profile), ATTR_FILE(serial)), into @buf.
+ * A path that does not fit is left empty (and then does not exist).
+ * Returns @buf.  Pure.
  */
 char *ssdtdev_path(char *buf, size_t len, const char *ctrl, const char *file);
+
+/*
+ * The same below its queues: the directory queues/ when @qid < 0, else
+ * queues/q@qid, or with @file (QUEUE_FILE(irq)) the file in it.  Pure.
+ */
+char *ssdtdev_queue_path(char *buf, size_t len, const char *ctrl, int qid,
+			 const char *file);
 
 /* Is ssdtune.ko loaded (its class directory present)? */
 bool ssdtdev_loaded(void);

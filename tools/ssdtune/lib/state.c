@@ -329,7 +329,7 @@ static int entry_load(struct state *s, struct json_object *e, const char *p,
 		vec = json_object_is_type(v, json_type_int) ?
 		      json_object_get_int(v) : -2;
 	/* earlier versions wrote the PCI address as "bdf": their state
-	 * files still load */
+	 * files still load (lint-names: JSON keys) */
 	pci = str(e, "pci_address") ? str(e, "pci_address") : str(e, "bdf");
 	/* a vector is known by its function's address alone */
 	if (vec < -1 || (vec >= 0 && (!pci || bdf_parse(pci, &b))))
@@ -343,6 +343,7 @@ static int entry_load(struct state *s, struct json_object *e, const char *p,
 				escape_value(path, shown, sizeof(shown)));
 	}
 	if (state_add(s, key, path, old, val, pci, vec) ||
+	    /* lint-names: JSON keys */
 	    state_identity(&s->e[s->n - 1], str(e, "serial"), str(e, "model")))
 		return lib_enomem(err);
 	if (json_object_object_get_ex(e, "interrupts", &v)) {

@@ -224,10 +224,8 @@ static int gather_irqs(struct topo *t, struct topo_pci *pc,
 		sys_read_opt(sys_pathf(p, sizeof(p), PROC_IRQ "/%d/effective_affinity_list", q->irq),
 			 q->effective, sizeof(q->effective));
 		if (q->queue > 0) {
-			char file[32];
-
-			snprintf(file, sizeof(file), "queues/q%d/cpus", q->queue);
-			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, file),
+			sys_read_opt(ssdtdev_queue_path(p, sizeof(p), pc->ssdt, q->queue,
+							QUEUE_FILE(cpus)),
 				     q->qcpus, sizeof(q->qcpus));
 		}
 		if (q->affinity[0])
@@ -324,17 +322,17 @@ static int scan_pci_bus(struct topo *t, struct lib_err *err)
 				 pc->coalesce_profile, sizeof(pc->coalesce_profile));
 			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, KNOB_FILE(poll_queues)),
 				 pc->poll_queues, sizeof(pc->poll_queues));
-			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, "io_queues"),
+			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, ATTR_FILE(io_queues)),
 				 pc->io_queues, sizeof(pc->io_queues));
 			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, KNOB_FILE(power_limit_mw)),
 				 pc->power_limit_mw, sizeof(pc->power_limit_mw));
 			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, KNOB_FILE(apst_max_latency_us)),
 				 pc->apst, sizeof(pc->apst));
-			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, "quirks"),
+			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, ATTR_FILE(quirks)),
 				 pc->quirks, sizeof(pc->quirks));
-			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, "serial"),
+			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, ATTR_FILE(serial)),
 				 pc->ssdt_serial, sizeof(pc->ssdt_serial));
-			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, "model"),
+			sys_read_opt(ssdtdev_path(p, sizeof(p), pc->ssdt, ATTR_FILE(model)),
 				 pc->ssdt_model, sizeof(pc->ssdt_model));
 		}
 	}
@@ -432,7 +430,7 @@ static int gather_idle(struct topo *t, struct lib_err *err)
 	if (first < 0)
 		return 0;
 	n = sys_list_numbered(sys_pathf(p, sizeof(p), SYS_CPU "/cpu%d/cpuidle", first),
-			  "state", &states);
+			  "state", &states);	/* lint-names: cpuidle's */
 	if (n < 0)
 		return lib_enomem(err);
 	t->idle_available = true;

@@ -31,4 +31,17 @@ void test_ssdtdev(void)
 	      "ssdtdev_path builds a controller's directory and its files");
 	CHECK(!strcmp(ssdtdev_path(small, sizeof(small), "ssdt3", "power_limit_mw"), ""),
 	      "ssdtdev_path leaves a path that does not fit empty");
+	CHECK(!strcmp(ssdtdev_queue_path(p, sizeof(p), "ssdt3", -1, NULL),
+		      "/sys/class/ssdtune/ssdt3/queues") &&
+	      !strcmp(ssdtdev_queue_path(p, sizeof(p), "ssdt3", 0, NULL),
+		      "/sys/class/ssdtune/ssdt3/queues/q0") &&
+	      !strcmp(ssdtdev_queue_path(p, sizeof(p), "ssdt3", 12, QUEUE_FILE(cpus)),
+		      "/sys/class/ssdtune/ssdt3/queues/q12/cpus") &&
+	      !strcmp(ssdtdev_queue_path(small, sizeof(small), "ssdt3", 1, NULL), ""),
+	      "ssdtdev_queue_path builds queues/, a queue's directory and its files");
+	CHECK(!strcmp(ATTR_FILE(pci_address), "pci_address") &&
+	      !strcmp(ATTR_FILE(energy_uj), "energy_uj") &&
+	      !strcmp(QUEUE_FILE(stale_completions), "stale_completions") &&
+	      ATTR_NR >= 23 && QUEUE_NR >= 8,
+	      "the driver's read-only files come from its table (ssdtune_knobs.h)");
 }
