@@ -49,7 +49,7 @@ print(json.dumps(v) if isinstance(v, (list, dict, bool)) or v is None else v)' "
 	[ "$(report method suite)" = quick ]
 	[ "$(report purge)" = none ]
 	# the columns of before first, in their places; the split after them
-	[ "$(head -n 1 "$OUT/bench.csv")" = "cell,rw,read_pct,pattern,io_size,bs,threads,depth,round,iops,mbps,clat_mean_us,clat_p50_us,clat_p99_us,clat_p99_9_us,clat_p99_99_us,cpu_pct,cpu_us_per_io,irq_per_io,temperature_c,power_estimate_mw,throttle_events,suspect,steady_state,clat_p99_9999_us,read_iops,read_mbps,read_clat_mean_us,read_clat_p50_us,read_clat_p99_us,read_clat_p99_9_us,read_clat_p99_99_us,read_clat_p99_9999_us,write_iops,write_mbps,write_clat_mean_us,write_clat_p50_us,write_clat_p99_us,write_clat_p99_9_us,write_clat_p99_99_us,write_clat_p99_9999_us,read_ios,write_ios,meaningful_pct,read_meaningful_pct,write_meaningful_pct" ]
+	[ "$(head -n 1 "$OUT/bench.csv")" = "cell,rw,read_pct,pattern,io_size,bs,threads,depth,round,iops,mbps,clat_mean_us,clat_p50_us,clat_p99_us,clat_p99_9_us,clat_p99_99_us,cpu_pct,cpu_us_per_io,irq_per_io,temperature_c,power_estimate_mw,throttle_events,suspect,steady_state,clat_p99_9999_us,read_iops,read_mbps,read_clat_mean_us,read_clat_p50_us,read_clat_p99_us,read_clat_p99_9_us,read_clat_p99_99_us,read_clat_p99_9999_us,write_iops,write_mbps,write_clat_mean_us,write_clat_p50_us,write_clat_p99_us,write_clat_p99_9_us,write_clat_p99_99_us,write_clat_p99_9999_us,read_ios,write_ios,meaningful_pct,read_meaningful_pct,write_meaningful_pct,clat_max_us,read_clat_max_us,write_clat_max_us" ]
 	[ "$(tail -n +2 "$OUT/bench.csv" | wc -l)" -eq 12 ]
 	grep -q '^randread-128k-t4q8 .* 128k ' "$OUT/bench.txt"
 	[[ "$output" == *"report: $OUT/bench.json"* ]]
@@ -133,6 +133,52 @@ for r in csv.DictReader(open(sys.argv[1])):
 	[ "$(report cells $w summary read_iops n)" = 0 ]
 	# no reads/writes rows for a single direction
 	! grep -q '^  reads ' "$OUT/bench.txt"
+}
+
+@test "every round has the slowest completion, by direction: clat_max_us in JSON, summary and CSV" {
+	FAKE_FIO_WRITE_LAT=3 run --separate-stderr ssdt bench ssdt0n1 --rw 70/30 \
+		--bs 4k --qd 1 --rounds 3 --runtime 1 --destroy-data --out "$OUT"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	c=rand-70r-4k-t1q1
+	# the stand-in's slowest: 700 reads at 1 ms mean, 300 writes at 3 ms,
+	# each the 4x of its p99.9 bin, the last one of so few
+	[ "$(report cells $c rounds 0 read_clat_max_us)" = 4000.0 ]
+	[ "$(report cells $c rounds 0 write_clat_max_us)" = 12000.0 ]
+	[ "$(report cells $c rounds 0 clat_max_us)" = 12000.0 ]
+	[ "$(report cells $c summary write_clat_max_us max)" = 12000.0 ]
+	[ "$(report cells $c summary read_clat_max_us n)" = 3 ]
+	[ "$(csvcol $c 2 read_clat_max_us)" = 4000 ]
+	[ "$(csvcol $c 2 clat_max_us)" = 12000 ]
+	# a pure read has no writes: null, not 0
+	run --separate-stderr ssdt bench ssdt0n1 --bs 4k --qd 1 --rounds 1 --runtime 1 --out "$OUT.2"
+	[ "$(report "$OUT.2/bench.json" cells randread-4k-t1q1 rounds 0 write_clat_max_us)" = null ]
+}
+
+@test "pts-latency's report: mean, max and the tail percentiles p99, p99.9, p99.99 per block size and mix" {
+	FAKE_FIO_IOPS=2000 run --separate-stderr ssdt bench ssdt0n1 --suite pts-latency \
+		--bs 4k --runtime 1 --destroy-data --out "$OUT"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(report pts_latency | python3 -c 'import json,sys; print(" ".join(r["cell"] for r in json.load(sys.stdin)))')" = \
+	  "randread-4k-t1q1 rand-65r-4k-t1q1 randwrite-4k-t1q1" ]
+	# 2000 reads a round at 500 us: p99 2x; the 2 slowest 8x, which is
+	# also where p99.9 falls; p99.9 wants 10^4 samples, p99 10^3
+	[ "$(report pts_latency 0 mean_us)" = 500.0 ]
+	[ "$(report pts_latency 0 max_us)" = 4000.0 ]
+	[ "$(report pts_latency 0 p99_us)" = 1000.0 ]
+	[ "$(report pts_latency 0 p99_9_us)" = 4000.0 ]
+	[ "$(report pts_latency 0 p99_99_us)" = 4000.0 ]
+	[ "$(report pts_latency 0 meaningful p99_us)" = true ]
+	[ "$(report pts_latency 0 meaningful p99_9_us)" = false ]
+	[ "$(report pts_latency 2 mean_us)" = 1500.0 ]
+	[ "$(report pts_latency 1 read_pct)" = 65 ]
+	# the same figures in the table, with its marks
+	grep -q '^PTS latency: completion latency of the summary rounds' "$OUT/bench.txt"
+	grep -Eq '^randread-4k-t1q1 +4k +100/0 +500\.0 +4000\.0 +1000\.0 +4000\.0\* +4000\.0\*$' "$OUT/bench.txt"
+	grep -Eq '^randwrite-4k-t1q1 +4k +0/100 +1500\.0 ' "$OUT/bench.txt"
+	# other suites have no such report
+	run --separate-stderr ssdt bench ssdt0n1 --bs 4k --qd 1 --rounds 1 --runtime 1 --out "$OUT.2"
+	[ "$(report "$OUT.2/bench.json" pts_latency 2>/dev/null || echo none)" = none ]
+	! grep -q '^PTS latency' "$OUT.2/bench.txt"
 }
 
 @test "a percentile is meaningful only from 10/(1-p) samples in the round: p99.9 from 10^4, p99.99 from 10^5" {

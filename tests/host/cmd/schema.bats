@@ -402,6 +402,11 @@ bench_env() {
 	run --separate-stderr ssdt --json bench ssdt0n1 --bs 4k,128k --qd 1,4x8 --rw 70/30 \
 		--rounds 3 --runtime 1 --destroy-data --out "$OUT.b"
 	json_ok bench
+	rm -rf "$FAKE_FIO_STATE"
+	run --separate-stderr ssdt --json bench ssdt0n1 --suite pts-latency --bs 4k --runtime 1 \
+		--destroy-data --out "$OUT.l"
+	json_ok bench
+	[ "$(json .pts_latency.0.cell)" = randread-4k-t1q1 ]
 	run --separate-stderr ssdt --json --dry-run bench ssdt0n1 --bs 4k --qd 1,32 --rw 70/30 \
 		--cpus 0-1 --purge --precondition --destroy-data
 	json_ok bench

@@ -116,8 +116,9 @@ void bench_suspect_reason(const struct bench *b, const struct host_sample *a,
 /* round.c: @text as file @path; 0 or -errno. */
 int bench_write_text(const char *path, const char *text);
 /* round.c: @d's figures into @r as PREFIXiops, PREFIXmbps,
- * PREFIXclat_mean_us, PREFIXclat_p50_us .. PREFIXclat_p99_9999_us (null
- * where fio gave none) and, for a prefix, PREFIXios; into @meaningful
+ * PREFIXclat_mean_us, PREFIXclat_p50_us .. PREFIXclat_p99_9999_us,
+ * PREFIXclat_max_us (null where fio gave none) and, for a prefix,
+ * PREFIXios; into @meaningful
  * each percentile's key, true when the round's samples meet
  * bench_pct_meaningful(). */
 void bench_dir_json(struct json_object *r, struct json_object *meaningful,
@@ -146,9 +147,11 @@ struct bench_metric {
 };
 extern const struct bench_metric bench_metrics[];
 extern const int bench_nmetrics;
-/* the first bench_nmetrics_base: the CSV's columns before temperature_c
- * (the rest come after steady_state, so older columns keep their place) */
+/* the first bench_nmetrics_base: the CSV's columns before temperature_c;
+ * then up to bench_nmetrics_tail after steady_state, and the rest after
+ * write_meaningful_pct, so that older columns keep their place */
 extern const int bench_nmetrics_base;
+extern const int bench_nmetrics_tail;
 
 /* render.c: @rep's "files", then bench.csv, bench.txt, the PNGs (what
  * gnuplot could not make is said in "plots_skipped") and bench.json in

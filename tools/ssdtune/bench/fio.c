@@ -185,6 +185,7 @@ static bool read_dir(struct json_object *o, struct fio_dir *d)
 	for (i = 0; i < FIO_NPCT; i++)
 		d->pct_us[i] = NAN;
 	d->clat_mean_us = NAN;
+	d->max_us = NAN;
 	if (!o || isnan(ios) || ios <= 0)
 		return false;
 	d->iops = num(o, "iops");
@@ -192,6 +193,7 @@ static bool read_dir(struct json_object *o, struct fio_dir *d)
 	d->ios = (long long)ios;
 	d->samples = isnan(n) ? d->ios : (long long)n;
 	d->clat_mean_us = num(clat, "mean") / 1000.0;
+	d->max_us = num(clat, "max") / 1000.0;
 	for (i = 0; i < FIO_NPCT; i++) {
 		/* fio names a percentile with %f: 99.9999 -> "99.999900" */
 		snprintf(key, sizeof(key), "%f", fio_pcts[i]);
@@ -211,6 +213,7 @@ static void add_dir(struct fio_dir *all, const struct fio_dir *d)
 	      d->clat_mean_us * d->ios;
 	all->iops += d->iops;
 	all->bw_bytes += d->bw_bytes;
+	all->max_us = fmax(all->max_us, d->max_us);	/* NaN gives way */
 	if (d->samples > all->samples) {
 		memcpy(all->pct_us, d->pct_us, sizeof(all->pct_us));
 		all->samples = d->samples;
@@ -384,6 +387,7 @@ static int merge_dir(struct json_object *jobs, int n,
 			continue;
 		d->iops += x->iops;
 		d->bw_bytes += x->bw_bytes;
+		d->max_us = fmax(d->max_us, x->max_us);
 		d->ios += x->ios;
 		d->samples += x->samples;
 		lat += x->clat_mean_us * x->ios;

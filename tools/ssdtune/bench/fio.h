@@ -65,6 +65,7 @@ struct fio_dir {
 	double bw_bytes;	/* bytes per second */
 	double clat_mean_us;
 	double pct_us[FIO_NPCT];	/* NaN: not reported */
+	double max_us;		/* the slowest completion; NaN: not reported */
 	long long ios;		/* I/Os completed; 0: none this way */
 	long long samples;	/* latency samples behind pct_us */
 };

@@ -43,9 +43,14 @@ const struct bench_metric bench_metrics[] = {
 	{ "write_clat_p99_9_us", "write p99.9 us", false, 99.9 },
 	{ "write_clat_p99_99_us", "write p99.99 us", false, 99.99 },
 	{ "write_clat_p99_9999_us", "write p99.9999 us", false, 99.9999 },
+	/* the CSV's last columns: added since */
+	{ "clat_max_us",	"max us",	false,	0 },
+	{ "read_clat_max_us",	"read max us",	false,	0 },
+	{ "write_clat_max_us",	"write max us",	false,	0 },
 };
 const int bench_nmetrics = sizeof(bench_metrics) / sizeof(bench_metrics[0]);
 const int bench_nmetrics_base = 10;
+const int bench_nmetrics_tail = 27;
 
 static void put_num(FILE *f, double v, const char *sep)
 {
@@ -73,6 +78,17 @@ static void put_meaningful(FILE *f, struct json_object *r, const char *prefix)
 	}
 }
 
+/* ",V" for metrics [@from, @to) of round @r. */
+static void put_metrics(FILE *f, struct json_object *r, int from, int to)
+{
+	int k;
+
+	for (k = from; k < to; k++) {
+		fputc(',', f);
+		put_num(f, bench_jnum(r, bench_metrics[k].key), "");
+	}
+}
+
 static int write_csv(struct json_object *rep, const char *path)
 {
 	FILE *f = fopen(path, "w");
@@ -84,9 +100,12 @@ static int write_csv(struct json_object *rep, const char *path)
 	for (k = 0; k < bench_nmetrics_base; k++)
 		fprintf(f, ",%s", bench_metrics[k].key);
 	fprintf(f, ",temperature_c,power_estimate_mw,throttle_events,suspect,steady_state");
-	for (k = bench_nmetrics_base; k < bench_nmetrics; k++)
+	for (k = bench_nmetrics_base; k < bench_nmetrics_tail; k++)
 		fprintf(f, ",%s", bench_metrics[k].key);
-	fprintf(f, ",read_ios,write_ios,meaningful_pct,read_meaningful_pct,write_meaningful_pct\n");
+	fprintf(f, ",read_ios,write_ios,meaningful_pct,read_meaningful_pct,write_meaningful_pct");
+	for (k = bench_nmetrics_tail; k < bench_nmetrics; k++)
+		fprintf(f, ",%s", bench_metrics[k].key);
+	fputc('\n', f);
 	json_object_object_foreach(bench_jget(rep, "cells"), id, cell) {
 		struct json_object *rounds = bench_jget(cell, "rounds");
 		const char *ss = bench_jstr(bench_jget(cell, "steady_state"), "status");
@@ -102,26 +121,21 @@ static int write_csv(struct json_object *rep, const char *path)
 				bench_jstr(cell, "io_size"),
 				bench_jnum(cell, "bs"), bench_jnum(cell, "threads"),
 				bench_jnum(cell, "depth"), bench_jnum(r, "round"));
-			for (k = 0; k < bench_nmetrics_base; k++) {
-				fputc(',', f);
-				put_num(f, bench_jnum(r, bench_metrics[k].key), "");
-			}
+			put_metrics(f, r, 0, bench_nmetrics_base);
 			fputc(',', f);
 			put_num(f, bench_jnum(r, "temperature_c"), ",");
 			put_num(f, bench_jnum(r, "power_estimate_mw"), ",");
 			put_num(f, bench_jnum(r, "throttle_events"), ",");
 			fprintf(f, "%s,%s", json_object_get_boolean(bench_jget(r, "suspect")) ?
 				"yes" : "no", ss ? ss : "");
-			for (k = bench_nmetrics_base; k < bench_nmetrics; k++) {
-				fputc(',', f);
-				put_num(f, bench_jnum(r, bench_metrics[k].key), "");
-			}
+			put_metrics(f, r, bench_nmetrics_base, bench_nmetrics_tail);
 			fputc(',', f);
 			put_num(f, bench_jnum(r, "read_ios"), ",");
 			put_num(f, bench_jnum(r, "write_ios"), "");
 			put_meaningful(f, r, "");
 			put_meaningful(f, r, "read_");
 			put_meaningful(f, r, "write_");
+			put_metrics(f, r, bench_nmetrics_tail, bench_nmetrics);
 			fputc('\n', f);
 		}
 	}
@@ -148,12 +162,11 @@ static void cell_num(FILE *f, const char *fmt, double v)
 
 /* A percentile's median, marked '*' when its rounds hold too few
  * samples for it (reports before the mark have none); true if marked. */
-static bool pct_num(FILE *f, struct json_object *cell, const char *key)
+/* A latency @v in a column, "-" if none, '*' after it if @ok says it is
+ * not meaningful (no @ok: no mark); true if marked. */
+static bool marked_num(FILE *f, double v, struct json_object *ok)
 {
-	struct json_object *m = bench_jget(bench_jget(cell, "summary"), key);
-	struct json_object *ok = bench_jget(m, "meaningful");
-	bool mark = ok && !json_object_get_boolean(ok);
-	double v = bench_jnum(m, "median");
+	bool mark = ok && !json_object_get_boolean(ok) && !isnan(v);
 	char buf[32];
 
 	if (isnan(v))
@@ -161,7 +174,14 @@ static bool pct_num(FILE *f, struct json_object *cell, const char *key)
 	else
 		snprintf(buf, sizeof(buf), "%.1f%s", v, mark ? "*" : "");
 	fprintf(f, " %10s", buf);
-	return !isnan(v) && mark;
+	return mark;
+}
+
+static bool pct_num(FILE *f, struct json_object *cell, const char *key)
+{
+	struct json_object *m = bench_jget(bench_jget(cell, "summary"), key);
+
+	return marked_num(f, bench_jnum(m, "median"), bench_jget(m, "meaningful"));
 }
 
 /* IOPS .. p99.9999 of direction @prefix ("", "read_", "write_"). */
@@ -241,6 +261,82 @@ static void scaling_rows(FILE *f, struct json_object *rep)
 	}
 }
 
+/* The tail figures of pts-latency's report: a cell's summary as
+ * (report key, summary key, percentile or 0, how it is taken). */
+static const struct {
+	const char *key, *from;
+	double pct;
+	bool max;	/* the largest of the summary rounds, not the median */
+} pts_lat[] = {
+	{ "mean_us",	"clat_mean_us",		0,	false },
+	{ "max_us",	"clat_max_us",		0,	true },
+	{ "p99_us",	"clat_p99_us",		99,	false },
+	{ "p99_9_us",	"clat_p99_9_us",	99.9,	false },
+	{ "p99_99_us",	"clat_p99_99_us",	99.99,	false },
+};
+#define NPTS_LAT (sizeof(pts_lat) / sizeof(pts_lat[0]))
+
+/* pts-latency: SNIA PTS's latency report (mean and maximum completion
+ * latency per block size and mix) with the tail percentiles beside them,
+ * as @rep's "pts_latency". */
+static void pts_latency_json(struct json_object *rep)
+{
+	struct json_object *a = json_object_new_array();
+
+	json_object_object_foreach(bench_jget(rep, "cells"), id, cell) {
+		struct json_object *row = json_object_new_object();
+		struct json_object *m = json_object_new_object();
+		size_t i;
+
+		json_object_object_add(row, "cell", json_object_new_string(id));
+		json_object_object_add(row, "label", json_object_get(bench_jget(cell, "label")));
+		json_object_object_add(row, "io_size", json_object_get(bench_jget(cell, "io_size")));
+		json_object_object_add(row, "read_pct", json_object_get(bench_jget(cell, "read_pct")));
+		for (i = 0; i < NPTS_LAT; i++) {
+			struct json_object *st = bench_jget(bench_jget(cell, "summary"),
+							    pts_lat[i].from);
+
+			bench_add_num(row, pts_lat[i].key, bench_jnum(st, pts_lat[i].max ?
+								      "max" : "median"));
+			if (pts_lat[i].pct > 0)
+				json_object_object_add(m, pts_lat[i].key, json_object_new_boolean(
+					json_object_get_boolean(bench_jget(st, "meaningful"))));
+		}
+		json_object_object_add(row, "meaningful", m);
+		json_object_array_add(a, row);
+	}
+	json_object_object_add(rep, "pts_latency", a);
+}
+
+/* pts_latency_json()'s rows as a table; true if a value is marked. */
+static bool pts_latency_rows(FILE *f, struct json_object *rep)
+{
+	struct json_object *a = bench_jget(rep, "pts_latency");
+	bool marked = false;
+	size_t i, k;
+
+	if (!a)
+		return false;
+	fprintf(f, "PTS latency: completion latency of the summary rounds, us (mean and percentiles: medians; max: the largest)\n"
+		"%-24s %7s %7s %10s %10s %10s %10s %10s\n", "cell", "IO", "R/W",
+		"mean us", "max us", "p99 us", "p99.9 us", "p99.99 us");
+	for (i = 0; i < json_object_array_length(a); i++) {
+		struct json_object *row = json_object_array_get_idx(a, i);
+		int rp = (int)bench_jnum(row, "read_pct");
+		char mix[16];
+
+		snprintf(mix, sizeof(mix), "%d/%d", rp, 100 - rp);
+		fprintf(f, "%-24s %7s %7s", bench_jstr(row, "cell"),
+			bench_jstr(row, "io_size") ?: "?", mix);
+		for (k = 0; k < NPTS_LAT; k++)
+			marked |= marked_num(f, bench_jnum(row, pts_lat[k].key),
+					     bench_jget(bench_jget(row, "meaningful"),
+							pts_lat[k].key));
+		fputc('\n', f);
+	}
+	return marked;
+}
+
 void bench_print_table(struct json_object *rep, FILE *f)
 {
 	struct json_object *dev = bench_jget(rep, "device"), *m = bench_jget(rep, "method");
@@ -304,6 +400,7 @@ void bench_print_table(struct json_object *rep, FILE *f)
 		marked |= device_rows(f, cell);
 	}
 	scaling_rows(f, rep);
+	marked |= pts_latency_rows(f, rep);
 	if (marked)
 		fprintf(f, "* too few samples per round for that percentile p: it needs %d/(1-p) (p99.9: 10^4, p99.99: 10^5, p99.9999: 10^7)\n",
 			BENCH_PCT_TAIL);
@@ -506,6 +603,8 @@ int bench_write_report(struct json_object *rep, const char *dir,
 	char p[PATH_MAX], why[256] = "";
 	FILE *f;
 
+	if (!strcmp(bench_jstr(bench_jget(rep, "method"), "suite") ?: "", "pts-latency"))
+		pts_latency_json(rep);
 	json_object_object_add(rep, "files", files);
 	snprintf(p, sizeof(p), "%s/bench.json", dir);
 	json_object_object_add(files, "json", json_object_new_string(p));

@@ -147,6 +147,8 @@ void bench_dir_json(struct json_object *r, struct json_object *meaningful,
 			have && !isnan(d->pct_us[i]) &&
 			bench_pct_meaningful(fio_pcts[i], d->samples)));
 	}
+	snprintf(key, sizeof(key), "%sclat_max_us", prefix);
+	bench_add_num(r, key, have ? d->max_us : NAN);
 	if (prefix[0]) {
 		snprintf(key, sizeof(key), "%sios", prefix);
 		json_object_object_add(r, key, json_object_new_int64(d->ios));

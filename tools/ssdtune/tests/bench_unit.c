@@ -293,6 +293,10 @@ static void test_fio_parse(void)
 	      near(f.write.bw_bytes, 44335824),
 	      "fio_parse: both: reads and writes apart, p50..p99.9999 each");
 	CHECK(j && !fio_parse(j, &f, err, sizeof(err)) &&
+	      near(f.read.max_us, 5547.764) && near(f.write.max_us, 5615.776) &&
+	      near(f.all.max_us, 5615.776),
+	      "fio_parse: the slowest completion (clat max) of each direction");
+	CHECK(j && !fio_parse(j, &f, err, sizeof(err)) &&
 	      near(f.cpu_s, (2.9 + 30.8) / 100) && near(f.runtime_s, 1.0),
 	      "fio_parse: fio's own CPU seconds from usr_cpu + sys_cpu of job_runtime");
 	free(j);
@@ -346,6 +350,10 @@ static void test_multi(void)
 	      near(all.read.pct_us[3], 2310.144) && near(all.write.pct_us[1], 207.872) &&
 	      near(all.cpu_s, (2.2 + 19.2 + 2.1 + 19.1) / 100),
 	      "fio_parse_groups: all devices' percentiles from their merged histograms, as fio computes its own");
+	CHECK(js && !fio_parse_groups(js, 2, dev, &all, err, sizeof(err)) &&
+	      near(all.read.max_us, 2345.050) && near(all.write.max_us, 2329.808) &&
+	      near(all.all.max_us, 2345.050) && near(dev[1].all.max_us, 2329.808),
+	      "fio_parse_groups: the slowest completion of all devices is the slowest of any");
 	CHECK(js && fio_parse_groups(js, 3, dev, &all, err, sizeof(err)) == -1 &&
 	      strstr(err, "2 reporting groups, not 3"),
 	      "fio_parse_groups refuses a run with another number of groups");
