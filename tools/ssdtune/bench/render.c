@@ -52,7 +52,7 @@ const int bench_nmetrics = sizeof(bench_metrics) / sizeof(bench_metrics[0]);
 const int bench_nmetrics_base = 10;
 const int bench_nmetrics_tail = 27;
 
-static void put_num(FILE *f, double v, const char *sep)
+void bench_put_num(FILE *f, double v, const char *sep)
 {
 	if (isnan(v))
 		fprintf(f, "%s", sep);
@@ -62,7 +62,7 @@ static void put_num(FILE *f, double v, const char *sep)
 
 /* ",99.9": the highest percentile of PREFIX that round @r holds enough
  * samples for (",": none). */
-static void put_meaningful(FILE *f, struct json_object *r, const char *prefix)
+void bench_put_meaningful(FILE *f, struct json_object *r, const char *prefix)
 {
 	struct json_object *m = bench_jget(r, "meaningful");
 	char key[64];
@@ -85,7 +85,7 @@ static void put_metrics(FILE *f, struct json_object *r, int from, int to)
 
 	for (k = from; k < to; k++) {
 		fputc(',', f);
-		put_num(f, bench_jnum(r, bench_metrics[k].key), "");
+		bench_put_num(f, bench_jnum(r, bench_metrics[k].key), "");
 	}
 }
 
@@ -123,18 +123,18 @@ static int write_csv(struct json_object *rep, const char *path)
 				bench_jnum(cell, "depth"), bench_jnum(r, "round"));
 			put_metrics(f, r, 0, bench_nmetrics_base);
 			fputc(',', f);
-			put_num(f, bench_jnum(r, "temperature_c"), ",");
-			put_num(f, bench_jnum(r, "power_estimate_mw"), ",");
-			put_num(f, bench_jnum(r, "throttle_events"), ",");
+			bench_put_num(f, bench_jnum(r, "temperature_c"), ",");
+			bench_put_num(f, bench_jnum(r, "power_estimate_mw"), ",");
+			bench_put_num(f, bench_jnum(r, "throttle_events"), ",");
 			fprintf(f, "%s,%s", json_object_get_boolean(bench_jget(r, "suspect")) ?
 				"yes" : "no", ss ? ss : "");
 			put_metrics(f, r, bench_nmetrics_base, bench_nmetrics_tail);
 			fputc(',', f);
-			put_num(f, bench_jnum(r, "read_ios"), ",");
-			put_num(f, bench_jnum(r, "write_ios"), "");
-			put_meaningful(f, r, "");
-			put_meaningful(f, r, "read_");
-			put_meaningful(f, r, "write_");
+			bench_put_num(f, bench_jnum(r, "read_ios"), ",");
+			bench_put_num(f, bench_jnum(r, "write_ios"), "");
+			bench_put_meaningful(f, r, "");
+			bench_put_meaningful(f, r, "read_");
+			bench_put_meaningful(f, r, "write_");
 			put_metrics(f, r, bench_nmetrics_tail, bench_nmetrics);
 			fputc('\n', f);
 		}
@@ -149,7 +149,7 @@ static double med(struct json_object *cell, const char *key)
 	return bench_jnum(bench_jget(bench_jget(cell, "summary"), key), "median");
 }
 
-static void cell_num(FILE *f, const char *fmt, double v)
+void bench_col_num(FILE *f, const char *fmt, double v)
 {
 	char buf[32];
 
@@ -160,28 +160,21 @@ static void cell_num(FILE *f, const char *fmt, double v)
 	fprintf(f, " %10s", buf);
 }
 
-/* A percentile's median, marked '*' when its rounds hold too few
- * samples for it (reports before the mark have none); true if marked. */
-/* A latency @v in a column, "-" if none, '*' after it if @ok says it is
- * not meaningful (no @ok: no mark); true if marked. */
-static bool marked_num(FILE *f, double v, struct json_object *ok)
+bool bench_marked_num(FILE *f, double v, struct json_object *ok)
 {
 	bool mark = ok && !json_object_get_boolean(ok) && !isnan(v);
-	char buf[32];
 
-	if (isnan(v))
-		snprintf(buf, sizeof(buf), "-");
-	else
-		snprintf(buf, sizeof(buf), "%.1f%s", v, mark ? "*" : "");
-	fprintf(f, " %10s", buf);
+	bench_col_num(f, mark ? "%.1f*" : "%.1f", v);
 	return mark;
 }
 
+/* A percentile's median, marked '*' when its rounds hold too few
+ * samples for it (reports before the mark have none); true if marked. */
 static bool pct_num(FILE *f, struct json_object *cell, const char *key)
 {
 	struct json_object *m = bench_jget(bench_jget(cell, "summary"), key);
 
-	return marked_num(f, bench_jnum(m, "median"), bench_jget(m, "meaningful"));
+	return bench_marked_num(f, bench_jnum(m, "median"), bench_jget(m, "meaningful"));
 }
 
 /* IOPS .. p99.9999 of direction @prefix ("", "read_", "write_"). */
@@ -192,12 +185,12 @@ static bool dir_nums(FILE *f, struct json_object *cell, const char *prefix)
 	int i;
 
 	snprintf(key, sizeof(key), "%siops", prefix);
-	cell_num(f, "%.0f", med(cell, key));
+	bench_col_num(f, "%.0f", med(cell, key));
 	snprintf(key, sizeof(key), "%smbps", prefix);
-	cell_num(f, "%.1f", med(cell, key));
+	bench_col_num(f, "%.1f", med(cell, key));
 	fprintf(f, " %7s", bench_jstr(cell, "io_size"));
 	snprintf(key, sizeof(key), "%sclat_mean_us", prefix);
-	cell_num(f, "%.1f", med(cell, key));
+	bench_col_num(f, "%.1f", med(cell, key));
 	for (i = 0; i < FIO_NPCT; i++) {
 		snprintf(key, sizeof(key), "%sclat_%s_us", prefix, fio_pct_names[i]);
 		marked |= pct_num(f, cell, key);
@@ -224,8 +217,8 @@ static bool device_rows(FILE *f, struct json_object *cell)
 		fprintf(f, "%-24s", label);
 		marked |= dir_nums(f, c, "");
 		fprintf(f, " %10s", "-");
-		cell_num(f, "%.3f", med(c, "irq_per_io"));
-		cell_num(f, "%.1f", med(c, "fio_cpu_us_per_io"));
+		bench_col_num(f, "%.3f", med(c, "irq_per_io"));
+		bench_col_num(f, "%.1f", med(c, "fio_cpu_us_per_io"));
 		fprintf(f, " fio CPU us/IO\n");
 		json_object_put(c);
 	}
@@ -251,11 +244,11 @@ static void scaling_rows(FILE *f, struct json_object *rep)
 			struct json_object *st = json_object_array_get_idx(sc, i);
 
 			fprintf(f, "%-24s %7d", i ? "" : id, (int)bench_jnum(st, "devices"));
-			cell_num(f, "%.0f", med(st, "iops"));
-			cell_num(f, "%.1f", med(st, "mbps"));
-			cell_num(f, "%.1f", med(st, "clat_p99_us"));
-			cell_num(f, "%.2f", bench_jnum(st, "normalized_iops"));
-			cell_num(f, "%.2f", bench_jnum(st, "normalized_mbps"));
+			bench_col_num(f, "%.0f", med(st, "iops"));
+			bench_col_num(f, "%.1f", med(st, "mbps"));
+			bench_col_num(f, "%.1f", med(st, "clat_p99_us"));
+			bench_col_num(f, "%.2f", bench_jnum(st, "normalized_iops"));
+			bench_col_num(f, "%.2f", bench_jnum(st, "normalized_mbps"));
 			fputc('\n', f);
 		}
 	}
@@ -329,11 +322,49 @@ static bool pts_latency_rows(FILE *f, struct json_object *rep)
 		fprintf(f, "%-24s %7s %7s", bench_jstr(row, "cell"),
 			bench_jstr(row, "io_size") ?: "?", mix);
 		for (k = 0; k < NPTS_LAT; k++)
-			marked |= marked_num(f, bench_jnum(row, pts_lat[k].key),
+			marked |= bench_marked_num(f, bench_jnum(row, pts_lat[k].key),
 					     bench_jget(bench_jget(row, "meaningful"),
 							pts_lat[k].key));
 		fputc('\n', f);
 	}
+	return marked;
+}
+
+/* The cells' table (medians, a mix's reads and writes apart, several
+ * devices' rows, scaling, pts-latency's report); true if a value is
+ * marked. */
+static bool cell_rows(struct json_object *rep, FILE *f)
+{
+	bool marked = false;
+
+	fprintf(f, "medians over the summary rounds; MB/s = 10^6 bytes/s at the IO size shown; a mix's reads and writes below it\n");
+	fprintf(f, "%-24s %10s %10s %7s %10s %10s %10s %10s %10s %10s %10s %10s  %s\n",
+		"cell", "IOPS", "MB/s", "IO", "mean us", "p50 us", "p99 us",
+		"p99.9 us", "p99.99 us", "p99.9999", "CPU %", "IRQ/IO",
+		"steady state");
+	json_object_object_foreach(bench_jget(rep, "cells"), id, cell) {
+		const char *ss = bench_jstr(bench_jget(cell, "steady_state"), "status");
+		int rp = (int)bench_jnum(cell, "read_pct");
+
+		fprintf(f, "%-24s", id);
+		marked |= dir_nums(f, cell, "");
+		bench_col_num(f, "%.1f", med(cell, "cpu_pct"));
+		bench_col_num(f, "%.3f", med(cell, "irq_per_io"));
+		fprintf(f, "  %s%s (%d rounds)\n", ss ? ss : "?",
+			json_object_get_boolean(bench_jget(cell, "suspect")) ?
+			", SUSPECT" : "",
+			(int)json_object_array_length(bench_jget(cell, "rounds")));
+		if (rp > 0 && rp < 100) {
+			fprintf(f, "%-24s", "  reads");
+			marked |= dir_nums(f, cell, "read_");
+			fprintf(f, "\n%-24s", "  writes");
+			marked |= dir_nums(f, cell, "write_");
+			fprintf(f, "\n");
+		}
+		marked |= device_rows(f, cell);
+	}
+	scaling_rows(f, rep);
+	marked |= pts_latency_rows(f, rep);
 	return marked;
 }
 
@@ -373,34 +404,7 @@ void bench_print_table(struct json_object *rep, FILE *f)
 		bench_jstr(host, "turbo") ?: "n/a",
 		bench_jstr(host, "scheduler") ?: "n/a", pc ? pc : "none",
 		bench_jget(rep, "precondition") ? "done" : "none");
-	fprintf(f, "medians over the summary rounds; MB/s = 10^6 bytes/s at the IO size shown; a mix's reads and writes below it\n");
-	fprintf(f, "%-24s %10s %10s %7s %10s %10s %10s %10s %10s %10s %10s %10s  %s\n",
-		"cell", "IOPS", "MB/s", "IO", "mean us", "p50 us", "p99 us",
-		"p99.9 us", "p99.99 us", "p99.9999", "CPU %", "IRQ/IO",
-		"steady state");
-	json_object_object_foreach(bench_jget(rep, "cells"), id, cell) {
-		const char *ss = bench_jstr(bench_jget(cell, "steady_state"), "status");
-		int rp = (int)bench_jnum(cell, "read_pct");
-
-		fprintf(f, "%-24s", id);
-		marked |= dir_nums(f, cell, "");
-		cell_num(f, "%.1f", med(cell, "cpu_pct"));
-		cell_num(f, "%.3f", med(cell, "irq_per_io"));
-		fprintf(f, "  %s%s (%d rounds)\n", ss ? ss : "?",
-			json_object_get_boolean(bench_jget(cell, "suspect")) ?
-			", SUSPECT" : "",
-			(int)json_object_array_length(bench_jget(cell, "rounds")));
-		if (rp > 0 && rp < 100) {
-			fprintf(f, "%-24s", "  reads");
-			marked |= dir_nums(f, cell, "read_");
-			fprintf(f, "\n%-24s", "  writes");
-			marked |= dir_nums(f, cell, "write_");
-			fprintf(f, "\n");
-		}
-		marked |= device_rows(f, cell);
-	}
-	scaling_rows(f, rep);
-	marked |= pts_latency_rows(f, rep);
+	marked = bench_jget(rep, "qos") ? bench_qos_table(rep, f) : cell_rows(rep, f);
 	if (marked)
 		fprintf(f, "* too few samples per round for that percentile p: it needs %d/(1-p) (p99.9: 10^4, p99.99: 10^5, p99.9999: 10^7)\n",
 			BENCH_PCT_TAIL);
@@ -567,13 +571,18 @@ static int plot(struct json_object *rep, const char *dir,
 		return -1;
 	}
 	fprintf(gp, "set terminal pngcairo size 900,600\nset grid\nset key outside\n");
-	remove_data(dir, rep);
-	rc = write_qd_data(rep, dir, gp, "iops", "iops-vs-qd.png", "IOPS (median)");
-	remove_data(dir, rep);
-	rc |= write_qd_data(rep, dir, gp, "clat_p99_us", "p99-vs-qd.png",
-			    "p99 completion latency, us (median)");
-	json_object_array_add(files, json_object_new_string("iops-vs-qd.png"));
-	json_object_array_add(files, json_object_new_string("p99-vs-qd.png"));
+	if (bench_jget(rep, "qos")) {
+		/* one reader at QD1: the curve against the write rate instead */
+		rc = bench_qos_plot(rep, dir, gp, files);
+	} else {
+		remove_data(dir, rep);
+		rc = write_qd_data(rep, dir, gp, "iops", "iops-vs-qd.png", "IOPS (median)");
+		remove_data(dir, rep);
+		rc |= write_qd_data(rep, dir, gp, "clat_p99_us", "p99-vs-qd.png",
+				    "p99 completion latency, us (median)");
+		json_object_array_add(files, json_object_new_string("iops-vs-qd.png"));
+		json_object_array_add(files, json_object_new_string("p99-vs-qd.png"));
+	}
 	json_object_object_foreach(bench_jget(rep, "cells"), id, cell)
 		rc |= write_steady(cell, id, dir, gp, files);
 	rc |= write_scaling(rep, dir, gp, files);
@@ -612,6 +621,10 @@ int bench_write_report(struct json_object *rep, const char *dir,
 	json_object_object_add(files, "csv", json_object_new_string(p));
 	snprintf(p, sizeof(p), "%s/bench.txt", dir);
 	json_object_object_add(files, "table", json_object_new_string(p));
+	if (bench_jget(rep, "qos")) {
+		snprintf(p, sizeof(p), "%s/qos.csv", dir);
+		json_object_object_add(files, "qos_csv", json_object_new_string(p));
+	}
 	json_object_object_add(files, "plots", json_object_new_array());
 	if (plot(rep, dir, json_object_object_get(files, "plots"), why,
 		 sizeof(why)))
@@ -619,6 +632,9 @@ int bench_write_report(struct json_object *rep, const char *dir,
 				       json_object_new_string(why));
 	snprintf(p, sizeof(p), "%s/bench.csv", dir);
 	if (write_csv(rep, p))
+		return lib_errf(err, EIO, "cannot write %s", p);
+	snprintf(p, sizeof(p), "%s/qos.csv", dir);
+	if (bench_jget(rep, "qos") && bench_qos_csv(rep, p))
 		return lib_errf(err, EIO, "cannot write %s", p);
 	snprintf(p, sizeof(p), "%s/bench.txt", dir);
 	f = fopen(p, "w");

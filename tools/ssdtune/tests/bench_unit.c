@@ -188,7 +188,8 @@ static void test_parse_flags(void)
 
 static void test_jobs(void)
 {
-	struct bench_cell c = { 70, true, 4096, 4, 32 };
+	struct bench_cell c = { .read_pct = 70, .random = true, .bs = 4096,
+				.threads = 4, .depth = 32 };
 	struct bench_job j = { "/dev/ssdt0n1", "io_uring", 5, "2-3" };
 	char buf[1024], id[64];
 
@@ -204,7 +205,8 @@ static void test_jobs(void)
 	      "bench_job_format writes the cell's fio job, reads and writes apart");
 	CHECK(!strcmp(bench_cell_id(&c, id, sizeof(id)), "rand-70r-4k-t4q32"),
 	      "bench_cell_id of a mix");
-	c = (struct bench_cell){ 100, false, 131072, 1, 1 };
+	c = (struct bench_cell){ .read_pct = 100, .bs = 131072, .threads = 1,
+				 .depth = 1 };
 	CHECK(!strcmp(bench_cell_id(&c, id, sizeof(id)), "read-128k-t1q1") &&
 	      !strcmp(bench_cell_label(&c, id, sizeof(id)), "128k seq read QD1x1"),
 	      "bench_cell_id and label of a sequential read");
@@ -321,7 +323,8 @@ static void test_multi(void)
 		{ "/dev/ssdt0n1", "libaio", 5, "2-3" },
 		{ "/dev/ssdt1n1", "libaio", 5, NULL },
 	};
-	struct bench_cell c = { 70, true, 4096, 1, 32 };
+	struct bench_cell c = { .read_pct = 70, .random = true, .bs = 4096,
+				.threads = 1, .depth = 32 };
 	struct fio_figures dev[2], all;
 	char buf[2048], err[128], *js;
 	const char *b;
@@ -360,6 +363,50 @@ static void test_multi(void)
 	free(js);
 }
 
+static void test_qos(void)
+{
+	struct bench_cell c = { .read_pct = 100, .random = true, .bs = 4096,
+				.threads = 1, .depth = 1, .qos = true, .qos_pct = 25 };
+	struct bench_qos_job q = { "/dev/ssdt0n1", "io_uring", 30, "2", "3-5",
+				   32768000, 25 };
+	char buf[4096], id[96];
+	const char *w;
+
+	CHECK(!strcmp(bench_cell_id(&c, id, sizeof(id)), "qos-seq128k-w25") &&
+	      !strcmp(bench_cell_label(&c, id, sizeof(id)),
+		      "4k random read QD1 beside seq 128k writes at 25%"),
+	      "bench_cell_id and label of a qos cell");
+	bench_qos_job_format(&q, &c, buf, sizeof(buf));
+	w = strstr(buf, "[qos-seq128k-w25.writer]\n");
+	CHECK(strstr(buf, "[qos-seq128k-w25.reader]\nrw=randread\nbs=4096\niodepth=1\nnumjobs=1\ncpus_allowed=2\n") &&
+	      w && strstr(w, "new_group\nrw=write\nbs=131072\niodepth=32\nnumjobs=1\nrate=32768000\ncpus_allowed=3-5\n") &&
+	      !strstr(buf, "trim") && strstr(buf, "ioengine=io_uring\n") &&
+	      strstr(buf, "runtime=30\n") && strstr(buf, "unified_rw_reporting=both\n"),
+	      "bench_qos_job_format: the reader, then the capped writer in a group of its own, each on its CPUs");
+	c.qos_rand = c.qos_trim = true;
+	bench_qos_job_format(&q, &c, buf, sizeof(buf));
+	w = strstr(buf, "[qos-rand4k-trim-w25.trim]\n");
+	CHECK(w && strstr(w, "new_group\nrw=randtrim\nbs=4096\nioengine=psync\niodepth=1\nnumjobs=1\nrate=32768000\n") &&
+	      strstr(buf, "rw=randwrite\nbs=4096\n"),
+	      "bench_qos_job_format: random 4k writes and a trim job in a third group");
+	c.qos_pct = 0;
+	q.rate = 0;
+	bench_qos_job_format(&q, &c, buf, sizeof(buf));
+	CHECK(!strstr(buf, "writer]") && !strstr(buf, "trim]") && !strstr(buf, "rate="),
+	      "bench_qos_job_format at 0%: the reader alone");
+	c.qos_pct = 50;
+	q.rate = -1;
+	q.pct = 50;
+	bench_qos_job_format(&q, &c, buf, sizeof(buf));
+	CHECK(strstr(buf, "rate=<50% of the measured write bandwidth, bytes/s>\n"),
+	      "bench_qos_job_format before the bandwidth is known says what the rate will be");
+	c.qos_rand = false;
+	bench_qos_bw_format(&q, &c, buf, sizeof(buf));
+	CHECK(strstr(buf, "[qos-seq128k-bw.writer]\nrw=write\nbs=131072\niodepth=32\nnumjobs=1\ncpus_allowed=3-5\n") &&
+	      !strstr(buf, "reader") && !strstr(buf, "rate=") && !strstr(buf, "new_group"),
+	      "bench_qos_bw_format: the writer alone, uncapped, on its CPUs");
+}
+
 static void test_pct_meaningful(void)
 {
 	CHECK(bench_pct_samples(50) == 20 && bench_pct_samples(99) == 1000 &&
@@ -387,5 +434,6 @@ int main(void)
 	test_fio_parse();
 	test_pct_meaningful();
 	test_multi();
+	test_qos();
 	return tap_done();
 }
