@@ -49,7 +49,7 @@ print(json.dumps(v) if isinstance(v, (list, dict, bool)) or v is None else v)' "
 	[ "$(report method suite)" = quick ]
 	[ "$(report purge)" = none ]
 	# the columns of before first, in their places; the split after them
-	[ "$(head -n 1 "$OUT/bench.csv")" = "cell,rw,read_pct,pattern,io_size,bs,threads,depth,round,iops,mbps,clat_mean_us,clat_p50_us,clat_p99_us,clat_p99_9_us,clat_p99_99_us,cpu_pct,cpu_us_per_io,irq_per_io,temperature_c,power_estimate_mw,throttle_events,suspect,steady_state,clat_p99_9999_us,read_iops,read_mbps,read_clat_mean_us,read_clat_p50_us,read_clat_p99_us,read_clat_p99_9_us,read_clat_p99_99_us,read_clat_p99_9999_us,write_iops,write_mbps,write_clat_mean_us,write_clat_p50_us,write_clat_p99_us,write_clat_p99_9_us,write_clat_p99_99_us,write_clat_p99_9999_us,read_ios,write_ios,meaningful_pct,read_meaningful_pct,write_meaningful_pct" ]
+	[ "$(head -n 1 "$OUT/bench.csv")" = "cell,rw,read_pct,pattern,io_size,bs,threads,depth,round,iops,mbps,clat_mean_us,clat_p50_us,clat_p99_us,clat_p99_9_us,clat_p99_99_us,cpu_pct,cpu_us_per_io,irq_per_io,temperature_c,power_estimate_mw,throttle_events,suspect,steady_state,clat_p99_9999_us,read_iops,read_mbps,read_clat_mean_us,read_clat_p50_us,read_clat_p99_us,read_clat_p99_9_us,read_clat_p99_99_us,read_clat_p99_9999_us,write_iops,write_mbps,write_clat_mean_us,write_clat_p50_us,write_clat_p99_us,write_clat_p99_9_us,write_clat_p99_99_us,write_clat_p99_9999_us,read_ios,write_ios,meaningful_pct,read_meaningful_pct,write_meaningful_pct,clat_max_us,read_clat_max_us,write_clat_max_us" ]
 	[ "$(tail -n +2 "$OUT/bench.csv" | wc -l)" -eq 12 ]
 	grep -q '^randread-128k-t4q8 .* 128k ' "$OUT/bench.txt"
 	[[ "$output" == *"report: $OUT/bench.json"* ]]
@@ -133,6 +133,52 @@ for r in csv.DictReader(open(sys.argv[1])):
 	[ "$(report cells $w summary read_iops n)" = 0 ]
 	# no reads/writes rows for a single direction
 	! grep -q '^  reads ' "$OUT/bench.txt"
+}
+
+@test "every round has the slowest completion, by direction: clat_max_us in JSON, summary and CSV" {
+	FAKE_FIO_WRITE_LAT=3 run --separate-stderr ssdt bench ssdt0n1 --rw 70/30 \
+		--bs 4k --qd 1 --rounds 3 --runtime 1 --destroy-data --out "$OUT"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	c=rand-70r-4k-t1q1
+	# the stand-in's slowest: 700 reads at 1 ms mean, 300 writes at 3 ms,
+	# each the 4x of its p99.9 bin, the last one of so few
+	[ "$(report cells $c rounds 0 read_clat_max_us)" = 4000.0 ]
+	[ "$(report cells $c rounds 0 write_clat_max_us)" = 12000.0 ]
+	[ "$(report cells $c rounds 0 clat_max_us)" = 12000.0 ]
+	[ "$(report cells $c summary write_clat_max_us max)" = 12000.0 ]
+	[ "$(report cells $c summary read_clat_max_us n)" = 3 ]
+	[ "$(csvcol $c 2 read_clat_max_us)" = 4000 ]
+	[ "$(csvcol $c 2 clat_max_us)" = 12000 ]
+	# a pure read has no writes: null, not 0
+	run --separate-stderr ssdt bench ssdt0n1 --bs 4k --qd 1 --rounds 1 --runtime 1 --out "$OUT.2"
+	[ "$(report "$OUT.2/bench.json" cells randread-4k-t1q1 rounds 0 write_clat_max_us)" = null ]
+}
+
+@test "pts-latency's report: mean, max and the tail percentiles p99, p99.9, p99.99 per block size and mix" {
+	FAKE_FIO_IOPS=2000 run --separate-stderr ssdt bench ssdt0n1 --suite pts-latency \
+		--bs 4k --runtime 1 --destroy-data --out "$OUT"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(report pts_latency | python3 -c 'import json,sys; print(" ".join(r["cell"] for r in json.load(sys.stdin)))')" = \
+	  "randread-4k-t1q1 rand-65r-4k-t1q1 randwrite-4k-t1q1" ]
+	# 2000 reads a round at 500 us: p99 2x; the 2 slowest 8x, which is
+	# also where p99.9 falls; p99.9 wants 10^4 samples, p99 10^3
+	[ "$(report pts_latency 0 mean_us)" = 500.0 ]
+	[ "$(report pts_latency 0 max_us)" = 4000.0 ]
+	[ "$(report pts_latency 0 p99_us)" = 1000.0 ]
+	[ "$(report pts_latency 0 p99_9_us)" = 4000.0 ]
+	[ "$(report pts_latency 0 p99_99_us)" = 4000.0 ]
+	[ "$(report pts_latency 0 meaningful p99_us)" = true ]
+	[ "$(report pts_latency 0 meaningful p99_9_us)" = false ]
+	[ "$(report pts_latency 2 mean_us)" = 1500.0 ]
+	[ "$(report pts_latency 1 read_pct)" = 65 ]
+	# the same figures in the table, with its marks
+	grep -q '^PTS latency: completion latency of the summary rounds' "$OUT/bench.txt"
+	grep -Eq '^randread-4k-t1q1 +4k +100/0 +500\.0 +4000\.0 +1000\.0 +4000\.0\* +4000\.0\*$' "$OUT/bench.txt"
+	grep -Eq '^randwrite-4k-t1q1 +4k +0/100 +1500\.0 ' "$OUT/bench.txt"
+	# other suites have no such report
+	run --separate-stderr ssdt bench ssdt0n1 --bs 4k --qd 1 --rounds 1 --runtime 1 --out "$OUT.2"
+	[ "$(report "$OUT.2/bench.json" pts_latency 2>/dev/null || echo none)" = none ]
+	! grep -q '^PTS latency' "$OUT.2/bench.txt"
 }
 
 @test "a percentile is meaningful only from 10/(1-p) samples in the round: p99.9 from 10^4, p99.99 from 10^5" {
@@ -720,4 +766,262 @@ topo_disk() {
 	run --separate-stderr ssdt bench ssdt0n1 nvme0n1 --rw write --out "$OUT"
 	[ "$status" -eq 1 ]
 	assert_one_error_line
+}
+
+# --suite qos: a QD1 4k random reader beside a rate-capped writer.  The
+# stand-in's writer does min(its IOPS, rate / bs); FAKE_FIO_INTERFERE
+# slows a reader by 1 + k x the MB/s the other jobs write.
+
+# qos_check: the curve of $OUT/bench.json follows the stand-in's model:
+# the writer reaches its target, the reader's IOPS fall as 1 / (1 + k W),
+# its mean is 1/IOPS and its p50 0.9x that, and p99 rises with the rate.
+qos_check() {
+	python3 - "$OUT/bench.json" "$1" <<-'PY'
+	import json, sys
+	rep, k = json.load(open(sys.argv[1])), float(sys.argv[2])
+	q = rep["qos"]
+	bw, last = q["bandwidth_mbps"], None
+	for row in q["curve"]:
+	    c = rep["cells"][row["cell"]]
+	    lvl = row["level_pct"]
+	    assert abs(row["writer_target_mbps"] - bw * lvl / 100) < 1e-6, row
+	    assert abs(row["write_mbps"] - row["writer_target_mbps"]) < 1e-6, row
+	    want = 1000 / (1 + k * row["write_mbps"])
+	    assert abs(row["read_iops"] - want) < 1e-6, (row, want)
+	    mean = c["summary"]["read_clat_mean_us"]["median"]
+	    assert abs(mean - 1e6 / row["read_iops"]) < 1e-3, (row, mean)
+	    assert abs(row["read_clat_p50_us"] - 0.9 * mean) < 1e-2, row
+	    assert row["meaningful"]["read_clat_p99_9_us"] is False, row
+	    if last is not None:
+	        assert row["read_clat_p99_us"] > last, row
+	    last = row["read_clat_p99_us"]
+	    assert c["qos"]["level_pct"] == lvl and c["rw"] == "randread" and c["qd"] == 1
+	print("ok")
+	PY
+}
+
+@test "qos: the writer alone first, then a QD1 reader beside it at 0, 25, 50 and 100% of that bandwidth" {
+	FAKE_FIO_INTERFERE=0.01 run --separate-stderr ssdt bench ssdt0n1 --suite qos \
+		--runtime 1 --destroy-data --out "$OUT"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	# the bandwidth run (the writer alone, no cap), then 3 rounds a cell
+	[ "$(sed -n 1p "$FAKE_FIO_LOG")" = "qos-seq128k-bw.writer rw=write bs=131072 iodepth=32 numjobs=1 filename=/dev/ssdt0n1 cpus_allowed=1-3" ]
+	[ "$(grep -c '^qos-seq128k-w0.reader ' "$FAKE_FIO_LOG")" -eq 3 ]
+	! grep -q '^qos-seq128k-w0.writer' "$FAKE_FIO_LOG"
+	[ "$(grep -c '^qos-seq128k-w50.writer ' "$FAKE_FIO_LOG")" -eq 3 ]
+	[ "$(report cells | python3 -c 'import json,sys; print(" ".join(json.load(sys.stdin)))')" = \
+	  "qos-seq128k-w0 qos-seq128k-w25 qos-seq128k-w50 qos-seq128k-w100" ]
+	[ "$(report qos bandwidth_source)" = measured ]
+	bw=$(report qos bandwidth mbps)
+	[ "$bw" = 131.072 ]	# 1000 IOPS of 128 KiB alone
+	# each cell one fio run: the reader and the writer in groups of their
+	# own, the writer capped at its share of what it wrote alone
+	j=$OUT/jobs/qos-seq128k-w25.fio
+	[ "$(grep -c '^new_group$' "$j")" -eq 1 ]
+	[ "$(grep -c '^\[' "$j")" -eq 3 ]	# [global], reader, writer
+	grep -q '^\[qos-seq128k-w25.reader\]$' "$j"
+	sed -n '/^\[qos-seq128k-w25.writer\]$/,$p' "$j" | grep -qx 'new_group'
+	grep -qx "rate=$(python3 -c "print(round($bw * 1e6 * 25 / 100))")" "$j"
+	grep -qx "rate=$(python3 -c "print(round($bw * 1e6))")" "$OUT/jobs/qos-seq128k-w100.fio"
+	! grep -q '^rate=' "$OUT/jobs/qos-seq128k-w0.fio"
+	[ "$(grep -c '^\[' "$OUT/jobs/qos-seq128k-w0.fio")" -eq 2 ]
+	# the reader on a CPU of its own: the device's node (0-3) split
+	[ "$(report qos reader_cpus)" = 0 ]
+	[ "$(report qos writer_cpus)" = 1-3 ]
+	[ "$(report qos cpus_from)" = node ]
+	grep -qx "qos-seq128k-w25.reader rw=randread bs=4096 iodepth=1 numjobs=1 filename=/dev/ssdt0n1 cpus_allowed=0" "$FAKE_FIO_LOG"
+	grep -q "^qos-seq128k-w25.writer rw=write bs=131072 iodepth=32 numjobs=1 filename=/dev/ssdt0n1 cpus_allowed=1-3 rate=" "$FAKE_FIO_LOG"
+	[ "$(report host state_cpu)" = 0 ]
+	# the curve, and the model behind it
+	[ "$(qos_check 0.01)" = ok ]
+	[ "$(report qos curve 0 write_mbps)" = 0.0 ]
+	[ "$(report qos curve 0 trim_mbps)" = null ]
+	[ "$(report cells qos-seq128k-w0 qos writer_cpus)" = null ]
+	[ "$(report cells qos-seq128k-w50 rounds 0 write_mbps)" = 65.536 ]
+	[ "$(report cells qos-seq128k-w50 summary read_clat_p99_us n)" = 3 ]
+	[ "$(report method suite)" = qos ]
+	[ "$(report method runtime_s)" = 1 ]
+	# the table: target and achieved MB/s, the reader's IOPS and tail
+	grep -q '^qos: 4k random reads QD1 on CPU 0 (node) beside seq128k writes QD32 on CPUs 1-3 (node)$' "$OUT/bench.txt"
+	grep -Eq '^qos-seq128k-w0 +0 +0\.0 +0\.0 +1000 +900\.0 +2000\.0 ' "$OUT/bench.txt"
+	grep -Eq "^qos-seq128k-w50 +50 +65\.5 +65\.5 +$(report qos curve 2 read_iops | python3 -c 'print(round(float(input())))') " "$OUT/bench.txt"
+	# qos.csv: a row per round
+	[ "$(head -n 1 "$OUT/qos.csv")" = "cell,level_pct,writer,trim,round,writer_target_mbps,write_mbps,trim_mbps,read_iops,read_clat_p50_us,read_clat_p99_us,read_clat_p99_9_us,read_clat_p99_99_us,read_meaningful_pct,suspect" ]
+	[ "$(tail -n +2 "$OUT/qos.csv" | wc -l)" -eq 12 ]
+	grep -q '^qos-seq128k-w100,100,seq128k,no,3,131.072,131.072,,' "$OUT/qos.csv"
+	# and the curve as a PNG, in place of the QD plots
+	[ -s "$OUT/qos-latency.png" ]
+	[[ "$(report files plots)" == '["qos-latency.png"]' ]]
+	[ "$(report files qos_csv)" = "$OUT/qos.csv" ]
+	[ "$(wc -l <"$OUT/qos-curve.dat")" -eq 4 ]
+	[[ "$output" == *"bench: qos: the seq128k writer alone: 131.1 MB/s"* ]]
+}
+
+@test "qos: a reader without interference sees the same latency at every rate (the check can tell)" {
+	run --separate-stderr ssdt bench ssdt0n1 --suite qos --runtime 1 --rounds 1 \
+		--destroy-data --out "$OUT"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	# a flat curve: the model check of the test above must refuse it
+	run qos_check 0.01
+	[ "$status" -ne 0 ]
+	[ "$(report qos curve 3 read_iops)" = 1000.0 ]
+}
+
+@test "qos --qos-writer rand4k --qos-trim: random 4k writes, and a trim job in a third group at the same rate" {
+	FAKE_FIO_INTERFERE=0.05 run --separate-stderr ssdt bench ssdt0n1 --suite qos \
+		--qos-writer rand4k --qos-trim --runtime 1 --destroy-data --out "$OUT"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(sed -n 1p "$FAKE_FIO_LOG")" = "qos-rand4k-bw.writer rw=randwrite bs=4096 iodepth=32 numjobs=1 filename=/dev/ssdt0n1 cpus_allowed=1-3" ]
+	[ "$(report qos bandwidth mbps)" = 4.096 ]
+	j=$OUT/jobs/qos-rand4k-trim-w50.fio
+	[ "$(grep -c '^new_group$' "$j")" -eq 2 ]
+	sed -n '/^\[qos-rand4k-trim-w50.trim\]$/,$p' "$j" >"$BATS_TEST_TMPDIR/trim"
+	grep -qx 'rw=randtrim' "$BATS_TEST_TMPDIR/trim"
+	grep -qx 'new_group' "$BATS_TEST_TMPDIR/trim"
+	grep -qx 'rate=2048000' "$BATS_TEST_TMPDIR/trim"
+	grep -qx 'cpus_allowed=1-3' "$BATS_TEST_TMPDIR/trim"
+	grep -qx 'rw=randwrite' "$j"
+	# no writer and no trims at 0%
+	! grep -q 'randtrim' "$OUT/jobs/qos-rand4k-trim-w0.fio"
+	[ "$(report cells qos-rand4k-trim-w50 rounds 0 trim_mbps)" = 2.048 ]
+	[ "$(report cells qos-rand4k-trim-w50 rounds 0 trim_ios)" = 500 ]
+	[ "$(report cells qos-rand4k-trim-w50 summary trim_mbps median)" = 2.048 ]
+	[ "$(report cells qos-rand4k-trim-w0 rounds 0 trim_mbps)" = null ]
+	[ "$(report qos curve 3 trim_mbps)" = 4.096 ]
+	[ "$(report qos curve 0 trim_mbps)" = 0.0 ]
+	[ "$(report qos trim)" = true ]
+	[ "$(report qos writer)" = rand4k ]
+	# trims are not writes: the reader slows by the writer's MB/s alone
+	[ "$(qos_check 0.05)" = ok ]
+	grep -q 'trim MB/s' "$OUT/bench.txt"
+	grep -q '^qos-rand4k-trim-w100,100,rand4k,yes,1,4.096,4.096,4.096,' "$OUT/qos.csv"
+}
+
+@test "qos --qos-bw: the levels are shares of the given MB/s, nothing is measured; a dry run shows the rates" {
+	run --separate-stderr ssdt bench ssdt0n1 --suite qos --qos-bw 100 --runtime 1 \
+		--rounds 1 --destroy-data --out "$OUT"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	! grep -q -- '-bw.writer' "$FAKE_FIO_LOG"
+	[ "$(report qos bandwidth_source)" = option ]
+	[ "$(report qos bandwidth)" = null ]
+	[ "$(report qos bandwidth_mbps)" = 100.0 ]
+	grep -qx 'rate=50000000' "$OUT/jobs/qos-seq128k-w50.fio"
+	# the stand-in writes at most 131 MB/s: 100% is reached
+	[ "$(report qos curve 3 write_mbps)" = 100.0 ]
+	rm -f "$FAKE_FIO_LOG"
+	run --separate-stderr ssdt --dry-run bench ssdt0n1 --suite qos --qos-bw 100 --destroy-data
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ ! -e "$FAKE_FIO_LOG" ]
+	[[ "$output" == *"# qos: the cells' 100% is 100 MB/s (--qos-bw)"* ]]
+	[[ "$output" == *"rate=25000000"* ]]
+	# without it the dry run cannot know the rates, and says so
+	run --separate-stderr ssdt --dry-run bench ssdt0n1 --suite qos --destroy-data
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"# qos: reader on CPU 0 (node), writer on CPUs 1-3 (node)"* ]]
+	[[ "$output" == *"[qos-seq128k-bw.writer]"* ]]
+	[[ "$output" == *"rate=<25% of the measured write bandwidth, bytes/s>"* ]]
+	[ ! -e "$FAKE_FIO_LOG" ]
+}
+
+@test "qos writes: refused without --destroy-data, in one line, running nothing" {
+	run --separate-stderr ssdt bench ssdt0n1 --suite qos --out "$OUT"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[ "$stderr" = "ssdtune: refusing to write to ssdt0n1 (qos writer): bench destroys its data only with --destroy-data" ]
+	run --separate-stderr ssdt --dry-run bench ssdt0n1 --suite qos --qos-bw 10
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[ ! -e "$FAKE_FIO_LOG" ]
+	[ ! -e "$OUT" ]
+}
+
+@test "qos: --cpus is split between the reader and the writer; a single CPU leaves the writer the node's others" {
+	run --separate-stderr ssdt --json --dry-run bench ssdt0n1 --suite qos --cpus 2-3 --destroy-data
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(json .qos.reader_cpus)" = 2 ]
+	[ "$(json .qos.writer_cpus)" = 3 ]
+	[ "$(json .qos.cpus_from)" = option ]
+	[ "$(json .qos.writer_cpus_from)" = option ]
+	run --separate-stderr ssdt --json --dry-run bench ssdt0n1 --suite qos --cpus 2 --destroy-data
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(json .qos.reader_cpus)" = 2 ]
+	[ "$(json .qos.writer_cpus)" = 0-1,3 ]
+	[ "$(json .qos.writer_cpus_from)" = node ]
+	[[ "$(json .jobs.1.job)" == *"cpus_allowed=2"*"cpus_allowed=0-1,3"* ]]
+	# a host of one CPU has none for the writer: one line, nothing run
+	echo 0 >"$(fx_dev 2)/local_cpulist"
+	mkdir -p "$FX/devices/system/cpu"
+	echo 0 >"$FX/devices/system/cpu/online"
+	run --separate-stderr ssdt bench ssdt0n1 --suite qos --destroy-data --out "$OUT"
+	[ "$status" -eq 1 ]
+	assert_one_error_line
+	[ "$stderr" = "ssdtune: bench --suite qos needs a CPU for the writer apart from the reader's (CPU 0), and this host has no other online" ]
+	[ ! -e "$FAKE_FIO_LOG" ]
+}
+
+@test "qos with a profile applied: the reader on the first of its I/O cores, the writer on the others" {
+	make_topo 4n128c
+	topo_disk
+	STATE=$BATS_TEST_TMPDIR/state
+	run --separate-stderr ssdt plan --profile throughput --json 0000:41:00.0
+	io=$(printf '%s' "$output" | python3 -c 'import json,sys; print(json.load(sys.stdin)["devices"][0]["io_cpus"])')
+	[ -n "$io" ]
+	run --separate-stderr ssdt apply --profile throughput --state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	run --separate-stderr ssdt --json --dry-run bench ssdt0n1 --suite qos --destroy-data \
+		--state-dir "$STATE"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	[ "$(json .qos.cpus_from)" = plan ]
+	# the reader's CPU and the writer's are the plan's, and apart
+	python3 - "$io" "$(json .qos.reader_cpus)" "$(json .qos.writer_cpus)" "$(json .qos.writer_cpus_from)" <<-'PY'
+	import sys
+	def cpus(s):
+	    out = set()
+	    for part in s.split(","):
+	        a, _, b = part.partition("-")
+	        out |= set(range(int(a), int(b or a) + 1))
+	    return out
+	io, r, w, wfrom = cpus(sys.argv[1]), cpus(sys.argv[2]), cpus(sys.argv[3]), sys.argv[4]
+	assert r == {min(io)}, (io, r)
+	assert not r & w, (r, w)
+	if len(io) > 1:
+	    assert w == io - r and wfrom == "plan", (io, w, wfrom)
+	else:
+	    assert wfrom == "online", wfrom
+	PY
+}
+
+@test "qos: options that do not go with it, or it with them, exit 2 with one line" {
+	local args
+	for args in "--suite qos --bs 4k" "--suite qos --qd 1" "--suite qos --rw write" \
+		"--suite qos --jobs 2" "--suite qos --seq" "--qos-trim" "--qos-writer rand4k" \
+		"--qos-bw 100" "--suite qos --qos-writer seq4k" "--suite qos --qos-bw 0" \
+		"--suite qos --qos-bw x" "--suite qos nvme0n1"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr ssdt bench ssdt0n1 $args --destroy-data --out "$OUT"
+		[ "$status" -eq 2 ] || { echo "$args: status $status: $stderr"; false; }
+		assert_one_error_line || { echo "$args"; false; }
+	done
+	[ ! -e "$FAKE_FIO_LOG" ]
+}
+
+@test "bench compare of two qos runs: the reader's figures per rate, and the bandwidths that differ" {
+	FAKE_FIO_INTERFERE=0.01 run ssdt bench ssdt0n1 --suite qos --runtime 1 --destroy-data --out "$OUT.a"
+	[ "$status" -eq 0 ]
+	rm -rf "$FAKE_FIO_STATE"
+	FAKE_FIO_IOPS=2000 FAKE_FIO_INTERFERE=0.01 run ssdt bench ssdt0n1 --suite qos --runtime 1 \
+		--destroy-data --out "$OUT.b"
+	[ "$status" -eq 0 ]
+	run --separate-stderr ssdt --json bench compare "$OUT.a/bench.json" "$OUT.b/bench.json"
+	[ "$status" -eq 0 ] || { echo "$stderr"; false; }
+	printf '%s' "$output" | python3 -c '
+import json, sys
+v = json.load(sys.stdin)
+ms = {r["metric"] for r in v["rows"]}
+assert ms == {"read_iops", "read_clat_p50_us", "read_clat_p99_us", "read_clat_p99_9_us",
+              "read_clat_p99_99_us", "write_mbps"}, ms
+s = {r["setting"]: (r["a"], r["b"]) for r in v["settings"]}
+assert s["qos bandwidth MB/s"] == ("131.1", "262.1"), s
+cells = {r["cell"] for r in v["rows"]}
+assert cells == {"qos-seq128k-w0", "qos-seq128k-w25", "qos-seq128k-w50", "qos-seq128k-w100"}, cells'
 }

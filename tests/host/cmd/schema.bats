@@ -402,6 +402,11 @@ bench_env() {
 	run --separate-stderr ssdt --json bench ssdt0n1 --bs 4k,128k --qd 1,4x8 --rw 70/30 \
 		--rounds 3 --runtime 1 --destroy-data --out "$OUT.b"
 	json_ok bench
+	rm -rf "$FAKE_FIO_STATE"
+	run --separate-stderr ssdt --json bench ssdt0n1 --suite pts-latency --bs 4k --runtime 1 \
+		--destroy-data --out "$OUT.l"
+	json_ok bench
+	[ "$(json .pts_latency.0.cell)" = randread-4k-t1q1 ]
 	run --separate-stderr ssdt --json --dry-run bench ssdt0n1 --bs 4k --qd 1,32 --rw 70/30 \
 		--cpus 0-1 --purge --precondition --destroy-data
 	json_ok bench
@@ -418,6 +423,31 @@ bench_env() {
 	json_err bench 2
 	FAKE_FIO_FAIL="fio: error" run --separate-stderr ssdt --json bench ssdt0n1 --bs 4k --qd 1 --out "$OUT.d"
 	json_err bench 1
+}
+
+@test "schema: bench --suite qos: a run (with trims, with --qos-bw), its dry runs, its refusals" {
+	bench_env
+	FAKE_FIO_INTERFERE=0.01 run --separate-stderr ssdt --json bench ssdt0n1 --suite qos \
+		--qos-trim --runtime 1 --destroy-data --out "$OUT.q"
+	json_ok bench
+	[ "$(json .qos.curve.3.level_pct)" = 100 ]
+	[ "$(json .cells.qos-seq128k-trim-w50.qos.level_pct)" = 50 ]
+	run --separate-stderr ssdt --json bench ssdt0n1 --suite qos --qos-writer rand4k \
+		--qos-bw 2 --runtime 1 --rounds 1 --destroy-data --out "$OUT.r"
+	json_ok bench
+	[ "$(json .qos.bandwidth)" = null ]
+	run --separate-stderr ssdt --json --dry-run bench ssdt0n1 --suite qos --destroy-data
+	json_ok bench
+	[ "$(json .qos.bandwidth_mbps)" = null ]
+	run --separate-stderr ssdt --json --dry-run bench ssdt0n1 --suite qos --qos-bw 50 --destroy-data
+	json_ok bench
+	[ "$(json .qos.bandwidth_job)" = null ]
+	run --separate-stderr ssdt --json bench compare "$OUT.q/bench.json" "$OUT.q/bench.json"
+	json_ok bench
+	run --separate-stderr ssdt --json bench ssdt0n1 --suite qos --out "$OUT.s"
+	json_err bench 1
+	run --separate-stderr ssdt --json bench ssdt0n1 --suite qos --bs 4k
+	json_err bench 2
 }
 
 @test "schema: bench --ab, and its dry run" {

@@ -43,10 +43,21 @@ struct bench_settings {
 	const char *state_dir;	/* --state-dir, passed to apply and revert */
 	int temp_warn_c;	/* --temp-warn, 0: not given */
 	bool scale;		/* --scale: 1, 2, .. N of the devices in turn */
+	/* --suite qos: the writer ("seq128k", "rand4k"; NULL: seq128k),
+	 * a trim job beside it, and the bandwidth its levels are shares of
+	 * (MB/s; 0: measured first) */
+	const char *qos_writer;
+	bool qos_trim;
+	double qos_bw_mbps;
 };
 
-/* Fill what the command line left unset from the suite (quick, pts-*). */
+/* Fill what the command line left unset from the suite (quick, pts-*,
+ * qos). */
 void bench_apply_suite(struct bench_settings *s);
+/* --suite qos: the writer's rates, % of the device's write bandwidth. */
+#define BENCH_QOS_LEVELS 4
+extern const int bench_qos_levels[BENCH_QOS_LEVELS];
+bool bench_suite_qos(const struct bench_settings *s);
 
 /* What the caller supplies; every hook may be NULL. */
 struct bench_hooks {
@@ -100,6 +111,12 @@ struct bench {
 	char plan_cpus[1024], plan_profile[32];
 	/* --ab's tuned run: the state directory its apply used */
 	const char *ab_state_dir;
+	/* --suite qos: the reader's CPU and the writer's, where each set
+	 * came from ("option", "plan", "node", "online"), and the writer's
+	 * full-rate bandwidth in bytes/s (0 until it is known) */
+	char qos_reader_cpus[1024], qos_writer_cpus[1024];
+	const char *qos_cpus_from, *qos_writer_from;
+	double qos_bw;
 };
 
 /*
@@ -129,7 +146,8 @@ int bench_run(struct bench *b, const char *dir, struct json_object **rep,
 	      struct lib_err *err);
 
 /* What a run would do, into @out: "cpus_source", "cpus", "purge",
- * "precondition" and "jobs" (one {"cell", "job"} per cell). */
+ * "precondition", "qos" (suite qos) and "jobs" (one {"cell", "job"} per
+ * cell). */
 int bench_dry_run(struct bench *b, struct json_object *out,
 		  struct lib_err *err);
 

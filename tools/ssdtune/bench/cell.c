@@ -12,16 +12,19 @@
 #include "bench/engine.h"
 #include "bench/stats.h"
 
-static bool pts_latency(const struct bench_settings *o)
+/* PTS's tracking variable: IOPS, mean latency for pts-latency, and the
+ * reader's mean latency for qos. */
+static const char *tracking(const struct bench_settings *o)
 {
-	return o->suite && !strcmp(o->suite, "pts-latency");
+	if (bench_suite_qos(o))
+		return "read_clat_mean_us";
+	return o->suite && !strcmp(o->suite, "pts-latency") ? "clat_mean_us" : "iops";
 }
 
-/* PTS's tracking variable: IOPS, mean latency for pts-latency. */
 double bench_tracking(const struct bench_settings *o,
 		      struct json_object *round)
 {
-	return bench_jnum(round, pts_latency(o) ? "clat_mean_us" : "iops");
+	return bench_jnum(round, tracking(o));
 }
 
 struct json_object *bench_steady_json(const struct bench_settings *o,
@@ -35,8 +38,7 @@ struct json_object *bench_steady_json(const struct bench_settings *o,
 
 	json_object_object_add(s, "status", json_object_new_string(status));
 	json_object_object_add(s, "reached", json_object_new_boolean(r == 1));
-	json_object_object_add(s, "tracking", json_object_new_string(
-		pts_latency(o) ? "clat_mean_us" : "iops"));
+	json_object_object_add(s, "tracking", json_object_new_string(tracking(o)));
 	json_object_object_add(s, "rounds", json_object_new_int(n));
 	if (r < 0)
 		return s;
@@ -159,6 +161,8 @@ struct json_object *bench_cell_json(const struct bench *b,
 	json_object_object_add(cell, "qd", json_object_new_int(c->threads * c->depth));
 	json_object_object_add(cell, "job", json_object_new_string(jobfile));
 	json_object_object_add(cell, "ssdtune", ssdt_settings(&b->dev));
+	if (c->qos)
+		json_object_object_add(cell, "qos", bench_qos_cell_json(b, c));
 	return cell;
 }
 
@@ -168,7 +172,7 @@ int bench_cell_run(const struct bench *b, const struct bench_cell *c,
 {
 	const struct bench_settings *o = b->set;
 	struct bench_job j = { b->dev.path, o->ioengine, o->runtime, b->cpus };
-	char id[64], jobfile[PATH_MAX], job[2048], line[256];
+	char id[64], jobfile[PATH_MAX], job[4096], line[256];
 	struct json_object *cell, *rounds, *r, *ss;
 	double v[SS_MAX_ROUNDS];
 	int n = 0, max = o->steady ? SS_MAX_ROUNDS : o->rounds, rc, first = 0;
@@ -179,7 +183,10 @@ int bench_cell_run(const struct bench *b, const struct bench_cell *c,
 		return bench_multi_cell_run(b, c, dir, cells, err);
 	bench_cell_id(c, id, sizeof(id));
 	snprintf(jobfile, sizeof(jobfile), "%s/jobs/%s.fio", dir, id);
-	bench_job_format(&j, c, job, sizeof(job));
+	if (c->qos)
+		bench_qos_job(b, c, job, sizeof(job));
+	else
+		bench_job_format(&j, c, job, sizeof(job));
 	if (bench_write_text(jobfile, job))
 		return lib_errf(err, EIO, "cannot write %s", jobfile);
 	cell = bench_cell_json(b, c, jobfile);
@@ -190,7 +197,8 @@ int bench_cell_run(const struct bench *b, const struct bench_cell *c,
 		if (b->hooks.stopped && b->hooks.stopped(b->hooks.ctx))
 			return lib_errf(err, EINTR, "interrupted before round %d of %s",
 					n + 1, id);
-		rc = bench_round(b, dir, id, n, &r, err);
+		rc = c->qos ? bench_qos_round(b, c, dir, id, n, &r, err) :
+			      bench_round(b, dir, id, n, &r, err);
 		if (rc)
 			return rc;
 		json_object_array_add(rounds, r);
@@ -201,6 +209,8 @@ int bench_cell_run(const struct bench *b, const struct bench_cell *c,
 			break;
 	}
 	ss = bench_settle(o, v, n, rounds, cell, &first, &n);
+	if (c->qos)
+		bench_qos_settle(c, cell, first, n);
 	json_object_object_add(cell, "suspect", json_object_new_boolean(suspect));
 	if (b->hooks.progress) {
 		snprintf(line, sizeof(line), "bench: %s: %d rounds, %s", id,

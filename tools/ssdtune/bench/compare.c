@@ -21,6 +21,13 @@ static const char *const shown[] = {
 	"cpu_us_per_io", "irq_per_io",
 };
 
+/* A qos cell: the reader's figures, and what the writer achieved. */
+static const char *const shown_qos[] = {
+	"read_iops", "read_clat_p50_us", "read_clat_p99_us", "read_clat_p99_9_us",
+	"read_clat_p99_99_us", "write_mbps",
+};
+#define NSHOWN(a) (sizeof(a) / sizeof((a)[0]))
+
 static const char *const host_keys[] = {
 	"kernel", "driver", "scheduler", "cpufreq_driver", "governor", "epp",
 	"turbo", "cpuidle_driver",
@@ -76,24 +83,53 @@ static const char *str_or(struct json_object *o, const char *key)
 	return s ? s : "-";
 }
 
+/* A setting's row into @out when A's @x and B's @y differ. */
+static void setting_row(struct json_object *out, const char *setting,
+			const char *x, const char *y)
+{
+	struct json_object *row;
+
+	if (!strcmp(x, y))
+		return;
+	row = json_object_new_object();
+	json_object_object_add(row, "setting", json_object_new_string(setting));
+	json_object_object_add(row, "a", json_object_new_string(x));
+	json_object_object_add(row, "b", json_object_new_string(y));
+	json_object_array_add(out, row);
+}
+
+/* --suite qos: the bandwidth the writer's levels are shares of (each run
+ * measures its own), and where the reader and the writer ran. */
+static void qos_settings(struct json_object *a, struct json_object *b,
+			 struct json_object *out)
+{
+	static const char *const keys[] = { "writer", "reader_cpus", "writer_cpus" };
+	struct json_object *qa = bench_jget(a, "qos"), *qb = bench_jget(b, "qos");
+	char x[32], y[32];
+	size_t i;
+
+	if (!qa || !qb)
+		return;
+	snprintf(x, sizeof(x), "%.1f", bench_jnum(qa, "bandwidth_mbps"));
+	snprintf(y, sizeof(y), "%.1f", bench_jnum(qb, "bandwidth_mbps"));
+	setting_row(out, "qos bandwidth MB/s", x, y);
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		snprintf(x, sizeof(x), "qos %s", keys[i]);
+		setting_row(out, x, str_or(qa, keys[i]), str_or(qb, keys[i]));
+	}
+}
+
 static void settings(struct json_object *a, struct json_object *b,
 		     struct json_object *out)
 {
-	struct json_object *ha = bench_jget(a, "host"), *hb = bench_jget(b, "host"), *row;
+	struct json_object *ha = bench_jget(a, "host"), *hb = bench_jget(b, "host");
 	struct json_object *sa = NULL, *sb = NULL;
 	size_t i;
 
-	for (i = 0; i < sizeof(host_keys) / sizeof(host_keys[0]); i++) {
-		const char *x = str_or(ha, host_keys[i]), *y = str_or(hb, host_keys[i]);
-
-		if (!strcmp(x, y))
-			continue;
-		row = json_object_new_object();
-		json_object_object_add(row, "setting", json_object_new_string(host_keys[i]));
-		json_object_object_add(row, "a", json_object_new_string(x));
-		json_object_object_add(row, "b", json_object_new_string(y));
-		json_object_array_add(out, row);
-	}
+	for (i = 0; i < sizeof(host_keys) / sizeof(host_keys[0]); i++)
+		setting_row(out, host_keys[i], str_or(ha, host_keys[i]),
+			    str_or(hb, host_keys[i]));
+	qos_settings(a, b, out);
 	/* the ssdtune knobs of the first cell of each */
 	json_object_object_foreach(bench_jget(a, "cells"), ia, ca) {
 		(void)ia;
@@ -107,19 +143,9 @@ static void settings(struct json_object *a, struct json_object *b,
 	}
 	if (!sa || !sb)
 		return;
-	json_object_object_foreach(sa, key, va) {
-		const char *x = va ? json_object_get_string(va) : "-";
-		const char *y = str_or(sb, key);
-
-		(void)va;
-		if (!strcmp(x, y))
-			continue;
-		row = json_object_new_object();
-		json_object_object_add(row, "setting", json_object_new_string(key));
-		json_object_object_add(row, "a", json_object_new_string(x));
-		json_object_object_add(row, "b", json_object_new_string(y));
-		json_object_array_add(out, row);
-	}
+	json_object_object_foreach(sa, key, va)
+		setting_row(out, key, va ? json_object_get_string(va) : "-",
+			    str_or(sb, key));
 }
 
 static void fmt_stat(const struct stat3 *s, char *buf, size_t len)
@@ -193,9 +219,12 @@ int bench_compare_files(const char *pa, const char *pb,
 	json_object_object_foreach(bench_jget(a, "cells"), id, ca) {
 		if (!json_object_object_get_ex(bench_jget(b, "cells"), id, &cb))
 			continue;
+		bool qos = bench_jget(ca, "qos") != NULL;
+		const char *const *keys = qos ? shown_qos : shown;
+
 		common++;
-		for (k = 0; k < sizeof(shown) / sizeof(shown[0]); k++) {
-			const struct bench_metric *m = metric(shown[k]);
+		for (k = 0; k < (qos ? NSHOWN(shown_qos) : NSHOWN(shown)); k++) {
+			const struct bench_metric *m = metric(keys[k]);
 			struct json_object *row;
 			struct stat3 sa, sb;
 			struct cmp_result r;

@@ -6,9 +6,11 @@
  *   prep.c    safety checks, purge, precondition
  *   cell.c    one cell: rounds, steady state, summary
  *   round.c   one fio run with the host sampled around it
+ *   qos.c     --suite qos: CPUs apart, bandwidth, rounds, the curve
  *   ab.c      --ab: baseline, apply, tuned run, revert, compare
  *   host.c    the device, the host's state, subprocesses
  *   render.c  the report as files: JSON, CSV, table, PNGs
+ *   render_qos.c  --suite qos's table, qos.csv and curve PNG
  *   compare.c two reports' delta table
  *   quick.c   one quick figure outside a measurement (qualify)
  */
@@ -96,6 +98,25 @@ int bench_multi_cell_run(const struct bench *b, const struct bench_cell *c,
 			 struct lib_err *err);
 int bench_multi_dry_run(const struct bench *b, struct json_object *out,
 			struct json_object *jobs);
+/* qos.c (--suite qos): the reader's and the writer's CPUs (nothing for
+ * other suites); qos cell @c's job file; the bandwidth its levels are
+ * shares of, measured or --qos-bw, as @rep's "qos"; one round; the
+ * cell's "qos"; its trim figures' summary over rounds [first, end); the
+ * curve into @rep's "qos" from its cells; the dry run's "qos". */
+int bench_qos_place(struct bench *b, struct lib_err *err);
+int bench_qos_job(const struct bench *b, const struct bench_cell *c,
+		  char *buf, size_t len);
+int bench_qos_bandwidth(struct bench *b, const char *dir,
+			struct json_object *rep, struct lib_err *err);
+int bench_qos_round(const struct bench *b, const struct bench_cell *c,
+		    const char *dir, const char *id, int round,
+		    struct json_object **out, struct lib_err *err);
+struct json_object *bench_qos_cell_json(const struct bench *b,
+					const struct bench_cell *c);
+void bench_qos_settle(const struct bench_cell *c, struct json_object *cell,
+		      int first, int end);
+void bench_qos_curve(struct json_object *rep);
+struct json_object *bench_qos_dry_run(struct bench *b);
 /* measure.c: a device as the report's "device" gives it. */
 struct json_object *bench_device_json(const struct bench_dev *d);
 
@@ -105,6 +126,13 @@ int bench_fio_run(const char *what, const char *jobfile, const char *raw,
 		  struct fio_figures *f, struct lib_err *err);
 int bench_round(const struct bench *b, const char *dir, const char *id,
 		int round, struct json_object **out, struct lib_err *err);
+/* round.c: a round's JSON from fio's figures @f and the host's samples
+ * before (@a) and after (@s) it. */
+struct json_object *bench_round_json(const struct bench *b,
+				     const struct host_sample *a,
+				     const struct host_sample *s,
+				     const struct fio_figures *f,
+				     const char *raw, int round);
 /* round.c: the same with --output-format=json+ for @n devices at once
  * (fio_parse_groups()). */
 int bench_fio_run_groups(const char *what, const char *jobfile,
@@ -116,8 +144,9 @@ void bench_suspect_reason(const struct bench *b, const struct host_sample *a,
 /* round.c: @text as file @path; 0 or -errno. */
 int bench_write_text(const char *path, const char *text);
 /* round.c: @d's figures into @r as PREFIXiops, PREFIXmbps,
- * PREFIXclat_mean_us, PREFIXclat_p50_us .. PREFIXclat_p99_9999_us (null
- * where fio gave none) and, for a prefix, PREFIXios; into @meaningful
+ * PREFIXclat_mean_us, PREFIXclat_p50_us .. PREFIXclat_p99_9999_us,
+ * PREFIXclat_max_us (null where fio gave none) and, for a prefix,
+ * PREFIXios; into @meaningful
  * each percentile's key, true when the round's samples meet
  * bench_pct_meaningful(). */
 void bench_dir_json(struct json_object *r, struct json_object *meaningful,
@@ -146,9 +175,28 @@ struct bench_metric {
 };
 extern const struct bench_metric bench_metrics[];
 extern const int bench_nmetrics;
-/* the first bench_nmetrics_base: the CSV's columns before temperature_c
- * (the rest come after steady_state, so older columns keep their place) */
+/* the first bench_nmetrics_base: the CSV's columns before temperature_c;
+ * then up to bench_nmetrics_tail after steady_state, and the rest after
+ * write_meaningful_pct, so that older columns keep their place */
 extern const int bench_nmetrics_base;
+extern const int bench_nmetrics_tail;
+
+/* render.c: @v as CSV (%.6g, nothing if NaN) and @sep; ",99.9", the
+ * highest percentile of direction @prefix that round @r holds enough
+ * samples for (",": none); a latency in a table column ("-" if none, '*'
+ * after it when @ok is there and false; true if marked). */
+void bench_put_num(FILE *f, double v, const char *sep);
+/* render.c: @v through @fmt in a table column, "-" if NaN. */
+void bench_col_num(FILE *f, const char *fmt, double v);
+void bench_put_meaningful(FILE *f, struct json_object *r, const char *prefix);
+bool bench_marked_num(FILE *f, double v, struct json_object *ok);
+/* render_qos.c: --suite qos's table (true if a value is marked), its
+ * qos.csv (0 or -errno), and its curve's PNG (gnuplot commands into @gp,
+ * the PNG's name into @files; 0 or -errno). */
+bool bench_qos_table(struct json_object *rep, FILE *f);
+int bench_qos_csv(struct json_object *rep, const char *path);
+int bench_qos_plot(struct json_object *rep, const char *dir, FILE *gp,
+		   struct json_object *files);
 
 /* render.c: @rep's "files", then bench.csv, bench.txt, the PNGs (what
  * gnuplot could not make is said in "plots_skipped") and bench.json in

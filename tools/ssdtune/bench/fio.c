@@ -10,12 +10,20 @@
 #include "bench/fio.h"
 #include "bench/stats.h"
 
+const char *bench_qos_writer(const struct bench_cell *c)
+{
+	return c->qos_rand ? "rand4k" : "seq128k";
+}
+
 char *bench_cell_id(const struct bench_cell *c, char *buf, size_t len)
 {
 	char bs[16];
 
 	bench_format_size(c->bs, bs, sizeof(bs));
-	if (c->read_pct == 100 || c->read_pct == 0)
+	if (c->qos)
+		snprintf(buf, len, "qos-%s%s-w%d", bench_qos_writer(c),
+			 c->qos_trim ? "-trim" : "", c->qos_pct);
+	else if (c->read_pct == 100 || c->read_pct == 0)
 		snprintf(buf, len, "%s-%s-t%dq%d",
 			 bench_fio_rw(c->read_pct, c->random), bs,
 			 c->threads, c->depth);
@@ -32,6 +40,12 @@ char *bench_cell_label(const struct bench_cell *c, char *buf, size_t len)
 	char bs[16], mix[16];
 
 	bench_format_size(c->bs, bs, sizeof(bs));
+	if (c->qos) {
+		snprintf(buf, len, "%s %s read QD%d beside %s writes%s at %d%%",
+			 bs, pat, c->depth, c->qos_rand ? "random 4k" : "seq 128k",
+			 c->qos_trim ? " and trims" : "", c->qos_pct);
+		return buf;
+	}
 	if (c->read_pct == 100)
 		snprintf(mix, sizeof(mix), "read");
 	else if (c->read_pct == 0)
@@ -73,25 +87,31 @@ static int global_format(const struct bench_job *j, char *buf, size_t len)
 			j->cpus ? "\ncpus_allowed_policy=split\n" : "");
 }
 
+/* [global] of a timed round: @j's runtime, random offsets as they come. */
+static int timed_format(const struct bench_job *j, char *buf, size_t len)
+{
+	return append(buf, len, global_format(j, buf, len),
+		      "time_based=1\n"
+		      "runtime=%d\n"
+		      "norandommap=1\n"
+		      "randrepeat=0\n", j->runtime_s);
+}
+
 int bench_job_format(const struct bench_job *j, const struct bench_cell *c,
 		     char *buf, size_t len)
 {
 	char id[64], mix[32] = "";
-	int n = global_format(j, buf, len);
+	int n = timed_format(j, buf, len);
 
 	if (c->read_pct != 0 && c->read_pct != 100)
 		snprintf(mix, sizeof(mix), "rwmixread=%d\n", c->read_pct);
 	return append(buf, len, n,
-			    "time_based=1\n"
-			    "runtime=%d\n"
-			    "norandommap=1\n"
-			    "randrepeat=0\n"
 			    "\n[%s]\n"
 			    "rw=%s\n%s"
 			    "bs=%ld\n"
 			    "iodepth=%d\n"
 			    "numjobs=%d\n",
-			    j->runtime_s, bench_cell_id(c, id, sizeof(id)),
+			    bench_cell_id(c, id, sizeof(id)),
 			    bench_fio_rw(c->read_pct, c->random), mix, c->bs,
 			    c->depth, c->threads);
 }
@@ -135,6 +155,71 @@ int bench_multi_job_format(const struct bench_job *j, int n,
 				   j[i].cpus);
 	}
 	return r;
+}
+
+/* The qos [global]: what the reader and the writer share (each job has
+ * CPUs of its own). */
+static int qos_global(const struct bench_qos_job *q, char *buf, size_t len)
+{
+	struct bench_job j = { q->filename, q->ioengine, q->runtime_s, NULL };
+
+	return timed_format(&j, buf, len);
+}
+
+/* A job section of the writer side: @what (writer, trim) of cell @id. */
+static int qos_writer_job(const struct bench_qos_job *q,
+			  const struct bench_cell *c, const char *id,
+			  const char *what, bool group, char *buf, size_t len,
+			  int n)
+{
+	bool trim = !strcmp(what, "trim");
+
+	n = append(buf, len, n, "\n[%s.%s]\n%s"
+		   "rw=%s\nbs=%ld\n%siodepth=%d\nnumjobs=1\n", id, what,
+		   group ? "new_group\n" : "",
+		   trim ? "randtrim" : c->qos_rand ? "randwrite" : "write",
+		   QOS_WRITER_BS(c->qos_rand), trim ? "ioengine=psync\n" : "",
+		   trim ? 1 : QOS_WRITER_DEPTH);
+	if (q->rate > 0)
+		n = append(buf, len, n, "rate=%lld\n", q->rate);
+	else if (q->rate < 0)
+		n = append(buf, len, n,
+			   "rate=<%d%% of the measured write bandwidth, bytes/s>\n",
+			   q->pct);
+	if (q->writer_cpus)
+		n = append(buf, len, n, "cpus_allowed=%s\n", q->writer_cpus);
+	return n;
+}
+
+int bench_qos_job_format(const struct bench_qos_job *q,
+			 const struct bench_cell *c, char *buf, size_t len)
+{
+	char id[64];
+	int n = qos_global(q, buf, len);
+
+	bench_cell_id(c, id, sizeof(id));
+	n = append(buf, len, n, "\n[%s.reader]\nrw=%s\nbs=%ld\niodepth=%d\nnumjobs=1\n",
+		   id, bench_fio_rw(100, c->random), c->bs, c->depth);
+	if (q->reader_cpus)
+		n = append(buf, len, n, "cpus_allowed=%s\n", q->reader_cpus);
+	if (!q->rate)
+		return n;
+	n = qos_writer_job(q, c, id, "writer", true, buf, len, n);
+	if (c->qos_trim)
+		n = qos_writer_job(q, c, id, "trim", true, buf, len, n);
+	return n;
+}
+
+int bench_qos_bw_format(const struct bench_qos_job *q,
+			const struct bench_cell *c, char *buf, size_t len)
+{
+	struct bench_qos_job alone = *q;
+	char id[64];
+
+	alone.rate = 0;
+	snprintf(id, sizeof(id), "qos-%s-bw", bench_qos_writer(c));
+	return qos_writer_job(&alone, c, id, "writer", false, buf, len,
+			      qos_global(q, buf, len));
 }
 
 int bench_precondition_format(const struct bench_job *j, char *buf,
@@ -185,6 +270,7 @@ static bool read_dir(struct json_object *o, struct fio_dir *d)
 	for (i = 0; i < FIO_NPCT; i++)
 		d->pct_us[i] = NAN;
 	d->clat_mean_us = NAN;
+	d->max_us = NAN;
 	if (!o || isnan(ios) || ios <= 0)
 		return false;
 	d->iops = num(o, "iops");
@@ -192,6 +278,7 @@ static bool read_dir(struct json_object *o, struct fio_dir *d)
 	d->ios = (long long)ios;
 	d->samples = isnan(n) ? d->ios : (long long)n;
 	d->clat_mean_us = num(clat, "mean") / 1000.0;
+	d->max_us = num(clat, "max") / 1000.0;
 	for (i = 0; i < FIO_NPCT; i++) {
 		/* fio names a percentile with %f: 99.9999 -> "99.999900" */
 		snprintf(key, sizeof(key), "%f", fio_pcts[i]);
@@ -211,6 +298,7 @@ static void add_dir(struct fio_dir *all, const struct fio_dir *d)
 	      d->clat_mean_us * d->ios;
 	all->iops += d->iops;
 	all->bw_bytes += d->bw_bytes;
+	all->max_us = fmax(all->max_us, d->max_us);	/* NaN gives way */
 	if (d->samples > all->samples) {
 		memcpy(all->pct_us, d->pct_us, sizeof(all->pct_us));
 		all->samples = d->samples;
@@ -224,8 +312,6 @@ static void add_dir(struct fio_dir *all, const struct fio_dir *d)
 static int parse_job(struct json_object *job, struct fio_figures *f,
 		     char *err, size_t errlen)
 {
-	struct fio_dir trim;
-
 	if (num(job, "error") > 0) {
 		snprintf(err, errlen, "fio job failed: error %d",
 			 (int)num(job, "error"));
@@ -233,12 +319,12 @@ static int parse_job(struct json_object *job, struct fio_figures *f,
 	}
 	read_dir(get(job, "read"), &f->read);
 	read_dir(get(job, "write"), &f->write);
+	read_dir(get(job, "trim"), &f->trim);
 	if (!read_dir(get(job, "mixed"), &f->all)) {
 		read_dir(NULL, &f->all);
-		read_dir(get(job, "trim"), &trim);
 		add_dir(&f->all, &f->read);
 		add_dir(&f->all, &f->write);
-		add_dir(&f->all, &trim);
+		add_dir(&f->all, &f->trim);
 	}
 	if (f->all.ios <= 0) {
 		snprintf(err, errlen, "fio completed no I/O");
@@ -384,6 +470,7 @@ static int merge_dir(struct json_object *jobs, int n,
 			continue;
 		d->iops += x->iops;
 		d->bw_bytes += x->bw_bytes;
+		d->max_us = fmax(d->max_us, x->max_us);
 		d->ios += x->ios;
 		d->samples += x->samples;
 		lat += x->clat_mean_us * x->ios;

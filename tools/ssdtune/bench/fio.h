@@ -19,7 +19,18 @@ struct bench_cell {
 	long bs;		/* bytes */
 	int threads;		/* fio numjobs */
 	int depth;		/* fio iodepth */
+	/* --suite qos: a QD1 4k random reader (the fields above) beside a
+	 * writer at @qos_pct % of the device's write bandwidth, random 4k
+	 * writes if @qos_rand (else sequential 128k), with a trim job if
+	 * @qos_trim */
+	bool qos;
+	int qos_pct;
+	bool qos_rand, qos_trim;
 };
+
+/* The qos writer's I/O: random 4k or sequential 128k, QD32. */
+#define QOS_WRITER_BS(rand)	((rand) ? 4096L : 131072L)
+#define QOS_WRITER_DEPTH	32
 
 /* "randread-4k-t1q32", "seq-70r-128k-t4q32" (a stable key for compare). */
 char *bench_cell_id(const struct bench_cell *c, char *buf, size_t len);
@@ -45,6 +56,31 @@ int bench_job_format(const struct bench_job *j, const struct bench_cell *c,
  */
 int bench_multi_job_format(const struct bench_job *j, int n,
 			   const struct bench_cell *c, char *buf, size_t len);
+/*
+ * --suite qos.  One fio run per round of a cell: the reader in a reporting
+ * group of its own on @reader_cpus; unless @rate is 0, the writer in the
+ * second group on @writer_cpus capped at @rate bytes/s (rate=), and with
+ * @trim a trim job in a third, trimming as fast (psync: trims are
+ * synchronous in fio's engines anyway).  @rate -1: not known yet (a dry
+ * run before the bandwidth is measured): the job says "@pct % of the
+ * measured write bandwidth" where the number would be.
+ */
+struct bench_qos_job {
+	const char *filename, *ioengine;
+	int runtime_s;
+	const char *reader_cpus, *writer_cpus;
+	long long rate;
+	int pct;
+};
+int bench_qos_job_format(const struct bench_qos_job *q,
+			 const struct bench_cell *c, char *buf, size_t len);
+/* The bandwidth the qos levels are shares of: @c's writer alone, at full
+ * rate, on @q's writer CPUs. */
+int bench_qos_bw_format(const struct bench_qos_job *q,
+			const struct bench_cell *c, char *buf, size_t len);
+/* "seq128k" or "rand4k": the writer of qos cell @c. */
+const char *bench_qos_writer(const struct bench_cell *c);
+
 /* The workload-independent precondition: sequential 128 KiB writes over
  * the whole device, twice. */
 int bench_precondition_format(const struct bench_job *j, char *buf,
@@ -65,6 +101,7 @@ struct fio_dir {
 	double bw_bytes;	/* bytes per second */
 	double clat_mean_us;
 	double pct_us[FIO_NPCT];	/* NaN: not reported */
+	double max_us;		/* the slowest completion; NaN: not reported */
 	long long ios;		/* I/Os completed; 0: none this way */
 	long long samples;	/* latency samples behind pct_us */
 };
@@ -73,6 +110,7 @@ struct fio_dir {
 struct fio_figures {
 	struct fio_dir all;		/* reads and writes together */
 	struct fio_dir read, write;	/* apart (ios 0 where fio gave none) */
+	struct fio_dir trim;		/* trims (fio's "trim"; ios 0: none) */
 	double cpu_s;		/* fio's own user + system CPU seconds */
 	double runtime_s;
 	char version[32];	/* "fio-3.33" */

@@ -9,6 +9,13 @@
 
 #include "bench/engine.h"
 
+const int bench_qos_levels[BENCH_QOS_LEVELS] = { 0, 25, 50, 100 };
+
+bool bench_suite_qos(const struct bench_settings *o)
+{
+	return o->suite && !strcmp(o->suite, "qos");
+}
+
 void bench_apply_suite(struct bench_settings *o)
 {
 	static const long pts_bs[] = { 512, 4096, 8192, 16384, 32768, 65536,
@@ -61,7 +68,7 @@ void bench_apply_suite(struct bench_settings *o)
 	if (!o->ioengine)
 		o->ioengine = "libaio";
 	if (!o->runtime)
-		o->runtime = pts ? 60 : 5;
+		o->runtime = pts ? 60 : bench_suite_qos(o) ? 30 : 5;
 	if (!o->rounds)
 		o->rounds = 3;
 	if (pts) {
@@ -71,9 +78,30 @@ void bench_apply_suite(struct bench_settings *o)
 	}
 }
 
+/* --suite qos: a QD1 4k random reader beside the writer at each level. */
+static int qos_cells(const struct bench_settings *o, struct bench_cell **cells)
+{
+	int i;
+
+	*cells = calloc(BENCH_QOS_LEVELS, sizeof(**cells));
+	if (!*cells)
+		return -1;
+	for (i = 0; i < BENCH_QOS_LEVELS; i++)
+		(*cells)[i] = (struct bench_cell){
+			.read_pct = 100, .random = true, .bs = 4096, .threads = 1,
+			.depth = 1, .qos = true, .qos_pct = bench_qos_levels[i],
+			.qos_rand = o->qos_writer && !strcmp(o->qos_writer, "rand4k"),
+			.qos_trim = o->qos_trim,
+		};
+	return BENCH_QOS_LEVELS;
+}
+
 int bench_cells(const struct bench_settings *o, struct bench_cell **cells)
 {
 	int n = 0, a, b, c;
+
+	if (bench_suite_qos(o))
+		return qos_cells(o, cells);
 
 	*cells = calloc(o->nrw * o->nbs * o->nqd, sizeof(**cells));
 	if (!*cells)
@@ -102,7 +130,7 @@ bool bench_writes_data(const struct bench_settings *o,
 	if (o->purge || o->precondition)
 		return true;
 	for (i = 0; i < n; i++)
-		if (cells[i].read_pct < 100)
+		if (cells[i].read_pct < 100 || cells[i].qos)
 			return true;
 	return false;
 }

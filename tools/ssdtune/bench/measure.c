@@ -127,7 +127,7 @@ static int place_devs(struct bench *b, const char *dir, struct lib_err *err)
 	return 0;
 }
 
-static int place(struct bench *b, struct lib_err *err)
+static int place_fio(struct bench *b, struct lib_err *err)
 {
 	const char *dir = b->ab_state_dir ? b->ab_state_dir : b->set->state_dir;
 	int r;
@@ -150,6 +150,14 @@ static int place(struct bench *b, struct lib_err *err)
 		b->cpus_source = "plan";
 	}
 	return 0;
+}
+
+/* fio's CPUs, and with --suite qos the reader's and the writer's apart. */
+static int place(struct bench *b, struct lib_err *err)
+{
+	int r = place_fio(b, err);
+
+	return r ? r : bench_qos_place(b, err);
 }
 
 static struct json_object *method_json(const struct bench *b)
@@ -295,6 +303,9 @@ int bench_run(struct bench *b, const char *dir, struct json_object **out,
 	/* several devices: the host as the first one's job sees it */
 	if (b->ndevs > 1)
 		cpus = b->devs[0].cpus[0] ? b->devs[0].cpus : NULL;
+	/* qos: as the reader sees it */
+	if (bench_suite_qos(o))
+		cpus = b->qos_reader_cpus;
 	json_object_object_add(rep, "host", host_state(&b->dev, cpus));
 	json_object_object_add(rep, "method", method_json(b));
 	json_object_object_add(rep, "purge", json_object_new_string("none"));
@@ -304,11 +315,15 @@ int bench_run(struct bench *b, const char *dir, struct json_object **out,
 		return rc;
 	if (o->precondition && (rc = bench_precondition(b, dir, rep, err)))
 		return rc;
+	if (bench_suite_qos(o) && (rc = bench_qos_bandwidth(b, dir, rep, err)))
+		return rc;
 	cj = json_object_new_object();
 	json_object_object_add(rep, "cells", cj);
 	for (i = 0; i < b->ncells; i++)
 		if ((rc = bench_cell_run(b, &b->cells[i], dir, cj, err)))
 			return rc;
+	if (bench_suite_qos(o))
+		bench_qos_curve(rep);
 	return bench_write_report(rep, dir, err);
 }
 
@@ -328,7 +343,7 @@ int bench_dry_run(struct bench *b, struct json_object *out,
 	const struct bench_settings *o = b->set;
 	struct bench_job j = { b->dev.path, o->ioengine, o->runtime, NULL };
 	struct json_object *jobs;
-	char job[2048], id[64];
+	char job[4096], id[64];
 	int i, r;
 
 	r = place(b, err);
@@ -349,8 +364,13 @@ int bench_dry_run(struct bench *b, struct json_object *out,
 	}
 	if (b->ndevs > 1)
 		return bench_multi_dry_run(b, out, jobs);
+	if (bench_suite_qos(o))
+		json_object_object_add(out, "qos", bench_qos_dry_run(b));
 	for (i = 0; i < b->ncells; i++) {
-		bench_job_format(&j, &b->cells[i], job, sizeof(job));
+		if (b->cells[i].qos)
+			bench_qos_job(b, &b->cells[i], job, sizeof(job));
+		else
+			bench_job_format(&j, &b->cells[i], job, sizeof(job));
 		bench_cell_id(&b->cells[i], id, sizeof(id));
 		bench_job_entry(jobs, id, job);
 	}

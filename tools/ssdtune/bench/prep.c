@@ -31,7 +31,8 @@ static int check_safe(const struct bench *b, const struct bench_dev *d,
 		return lib_errf(err, EPERM,
 				"refusing to write to %s (%s): bench destroys its data only with --destroy-data",
 				d->name, o->purge ? "purge" :
-				o->precondition ? "precondition" : "write workload");
+				o->precondition ? "precondition" :
+				bench_suite_qos(o) ? "qos writer" : "write workload");
 	snprintf(dir, sizeof(dir), "%s", d->pci_dir[0] ? d->pci_dir : d->sysdir);
 	if (!d->pci_dir[0])
 		*strrchr(dir, '/') = '\0';

@@ -43,11 +43,16 @@ const struct bench_metric bench_metrics[] = {
 	{ "write_clat_p99_9_us", "write p99.9 us", false, 99.9 },
 	{ "write_clat_p99_99_us", "write p99.99 us", false, 99.99 },
 	{ "write_clat_p99_9999_us", "write p99.9999 us", false, 99.9999 },
+	/* the CSV's last columns: added since */
+	{ "clat_max_us",	"max us",	false,	0 },
+	{ "read_clat_max_us",	"read max us",	false,	0 },
+	{ "write_clat_max_us",	"write max us",	false,	0 },
 };
 const int bench_nmetrics = sizeof(bench_metrics) / sizeof(bench_metrics[0]);
 const int bench_nmetrics_base = 10;
+const int bench_nmetrics_tail = 27;
 
-static void put_num(FILE *f, double v, const char *sep)
+void bench_put_num(FILE *f, double v, const char *sep)
 {
 	if (isnan(v))
 		fprintf(f, "%s", sep);
@@ -57,7 +62,7 @@ static void put_num(FILE *f, double v, const char *sep)
 
 /* ",99.9": the highest percentile of PREFIX that round @r holds enough
  * samples for (",": none). */
-static void put_meaningful(FILE *f, struct json_object *r, const char *prefix)
+void bench_put_meaningful(FILE *f, struct json_object *r, const char *prefix)
 {
 	struct json_object *m = bench_jget(r, "meaningful");
 	char key[64];
@@ -73,6 +78,17 @@ static void put_meaningful(FILE *f, struct json_object *r, const char *prefix)
 	}
 }
 
+/* ",V" for metrics [@from, @to) of round @r. */
+static void put_metrics(FILE *f, struct json_object *r, int from, int to)
+{
+	int k;
+
+	for (k = from; k < to; k++) {
+		fputc(',', f);
+		bench_put_num(f, bench_jnum(r, bench_metrics[k].key), "");
+	}
+}
+
 static int write_csv(struct json_object *rep, const char *path)
 {
 	FILE *f = fopen(path, "w");
@@ -84,9 +100,12 @@ static int write_csv(struct json_object *rep, const char *path)
 	for (k = 0; k < bench_nmetrics_base; k++)
 		fprintf(f, ",%s", bench_metrics[k].key);
 	fprintf(f, ",temperature_c,power_estimate_mw,throttle_events,suspect,steady_state");
-	for (k = bench_nmetrics_base; k < bench_nmetrics; k++)
+	for (k = bench_nmetrics_base; k < bench_nmetrics_tail; k++)
 		fprintf(f, ",%s", bench_metrics[k].key);
-	fprintf(f, ",read_ios,write_ios,meaningful_pct,read_meaningful_pct,write_meaningful_pct\n");
+	fprintf(f, ",read_ios,write_ios,meaningful_pct,read_meaningful_pct,write_meaningful_pct");
+	for (k = bench_nmetrics_tail; k < bench_nmetrics; k++)
+		fprintf(f, ",%s", bench_metrics[k].key);
+	fputc('\n', f);
 	json_object_object_foreach(bench_jget(rep, "cells"), id, cell) {
 		struct json_object *rounds = bench_jget(cell, "rounds");
 		const char *ss = bench_jstr(bench_jget(cell, "steady_state"), "status");
@@ -102,26 +121,21 @@ static int write_csv(struct json_object *rep, const char *path)
 				bench_jstr(cell, "io_size"),
 				bench_jnum(cell, "bs"), bench_jnum(cell, "threads"),
 				bench_jnum(cell, "depth"), bench_jnum(r, "round"));
-			for (k = 0; k < bench_nmetrics_base; k++) {
-				fputc(',', f);
-				put_num(f, bench_jnum(r, bench_metrics[k].key), "");
-			}
+			put_metrics(f, r, 0, bench_nmetrics_base);
 			fputc(',', f);
-			put_num(f, bench_jnum(r, "temperature_c"), ",");
-			put_num(f, bench_jnum(r, "power_estimate_mw"), ",");
-			put_num(f, bench_jnum(r, "throttle_events"), ",");
+			bench_put_num(f, bench_jnum(r, "temperature_c"), ",");
+			bench_put_num(f, bench_jnum(r, "power_estimate_mw"), ",");
+			bench_put_num(f, bench_jnum(r, "throttle_events"), ",");
 			fprintf(f, "%s,%s", json_object_get_boolean(bench_jget(r, "suspect")) ?
 				"yes" : "no", ss ? ss : "");
-			for (k = bench_nmetrics_base; k < bench_nmetrics; k++) {
-				fputc(',', f);
-				put_num(f, bench_jnum(r, bench_metrics[k].key), "");
-			}
+			put_metrics(f, r, bench_nmetrics_base, bench_nmetrics_tail);
 			fputc(',', f);
-			put_num(f, bench_jnum(r, "read_ios"), ",");
-			put_num(f, bench_jnum(r, "write_ios"), "");
-			put_meaningful(f, r, "");
-			put_meaningful(f, r, "read_");
-			put_meaningful(f, r, "write_");
+			bench_put_num(f, bench_jnum(r, "read_ios"), ",");
+			bench_put_num(f, bench_jnum(r, "write_ios"), "");
+			bench_put_meaningful(f, r, "");
+			bench_put_meaningful(f, r, "read_");
+			bench_put_meaningful(f, r, "write_");
+			put_metrics(f, r, bench_nmetrics_tail, bench_nmetrics);
 			fputc('\n', f);
 		}
 	}
@@ -135,7 +149,7 @@ static double med(struct json_object *cell, const char *key)
 	return bench_jnum(bench_jget(bench_jget(cell, "summary"), key), "median");
 }
 
-static void cell_num(FILE *f, const char *fmt, double v)
+void bench_col_num(FILE *f, const char *fmt, double v)
 {
 	char buf[32];
 
@@ -146,22 +160,21 @@ static void cell_num(FILE *f, const char *fmt, double v)
 	fprintf(f, " %10s", buf);
 }
 
+bool bench_marked_num(FILE *f, double v, struct json_object *ok)
+{
+	bool mark = ok && !json_object_get_boolean(ok) && !isnan(v);
+
+	bench_col_num(f, mark ? "%.1f*" : "%.1f", v);
+	return mark;
+}
+
 /* A percentile's median, marked '*' when its rounds hold too few
  * samples for it (reports before the mark have none); true if marked. */
 static bool pct_num(FILE *f, struct json_object *cell, const char *key)
 {
 	struct json_object *m = bench_jget(bench_jget(cell, "summary"), key);
-	struct json_object *ok = bench_jget(m, "meaningful");
-	bool mark = ok && !json_object_get_boolean(ok);
-	double v = bench_jnum(m, "median");
-	char buf[32];
 
-	if (isnan(v))
-		snprintf(buf, sizeof(buf), "-");
-	else
-		snprintf(buf, sizeof(buf), "%.1f%s", v, mark ? "*" : "");
-	fprintf(f, " %10s", buf);
-	return !isnan(v) && mark;
+	return bench_marked_num(f, bench_jnum(m, "median"), bench_jget(m, "meaningful"));
 }
 
 /* IOPS .. p99.9999 of direction @prefix ("", "read_", "write_"). */
@@ -172,12 +185,12 @@ static bool dir_nums(FILE *f, struct json_object *cell, const char *prefix)
 	int i;
 
 	snprintf(key, sizeof(key), "%siops", prefix);
-	cell_num(f, "%.0f", med(cell, key));
+	bench_col_num(f, "%.0f", med(cell, key));
 	snprintf(key, sizeof(key), "%smbps", prefix);
-	cell_num(f, "%.1f", med(cell, key));
+	bench_col_num(f, "%.1f", med(cell, key));
 	fprintf(f, " %7s", bench_jstr(cell, "io_size"));
 	snprintf(key, sizeof(key), "%sclat_mean_us", prefix);
-	cell_num(f, "%.1f", med(cell, key));
+	bench_col_num(f, "%.1f", med(cell, key));
 	for (i = 0; i < FIO_NPCT; i++) {
 		snprintf(key, sizeof(key), "%sclat_%s_us", prefix, fio_pct_names[i]);
 		marked |= pct_num(f, cell, key);
@@ -204,8 +217,8 @@ static bool device_rows(FILE *f, struct json_object *cell)
 		fprintf(f, "%-24s", label);
 		marked |= dir_nums(f, c, "");
 		fprintf(f, " %10s", "-");
-		cell_num(f, "%.3f", med(c, "irq_per_io"));
-		cell_num(f, "%.1f", med(c, "fio_cpu_us_per_io"));
+		bench_col_num(f, "%.3f", med(c, "irq_per_io"));
+		bench_col_num(f, "%.1f", med(c, "fio_cpu_us_per_io"));
 		fprintf(f, " fio CPU us/IO\n");
 		json_object_put(c);
 	}
@@ -231,14 +244,128 @@ static void scaling_rows(FILE *f, struct json_object *rep)
 			struct json_object *st = json_object_array_get_idx(sc, i);
 
 			fprintf(f, "%-24s %7d", i ? "" : id, (int)bench_jnum(st, "devices"));
-			cell_num(f, "%.0f", med(st, "iops"));
-			cell_num(f, "%.1f", med(st, "mbps"));
-			cell_num(f, "%.1f", med(st, "clat_p99_us"));
-			cell_num(f, "%.2f", bench_jnum(st, "normalized_iops"));
-			cell_num(f, "%.2f", bench_jnum(st, "normalized_mbps"));
+			bench_col_num(f, "%.0f", med(st, "iops"));
+			bench_col_num(f, "%.1f", med(st, "mbps"));
+			bench_col_num(f, "%.1f", med(st, "clat_p99_us"));
+			bench_col_num(f, "%.2f", bench_jnum(st, "normalized_iops"));
+			bench_col_num(f, "%.2f", bench_jnum(st, "normalized_mbps"));
 			fputc('\n', f);
 		}
 	}
+}
+
+/* The tail figures of pts-latency's report: a cell's summary as
+ * (report key, summary key, percentile or 0, how it is taken). */
+static const struct {
+	const char *key, *from;
+	double pct;
+	bool max;	/* the largest of the summary rounds, not the median */
+} pts_lat[] = {
+	{ "mean_us",	"clat_mean_us",		0,	false },
+	{ "max_us",	"clat_max_us",		0,	true },
+	{ "p99_us",	"clat_p99_us",		99,	false },
+	{ "p99_9_us",	"clat_p99_9_us",	99.9,	false },
+	{ "p99_99_us",	"clat_p99_99_us",	99.99,	false },
+};
+#define NPTS_LAT (sizeof(pts_lat) / sizeof(pts_lat[0]))
+
+/* pts-latency: SNIA PTS's latency report (mean and maximum completion
+ * latency per block size and mix) with the tail percentiles beside them,
+ * as @rep's "pts_latency". */
+static void pts_latency_json(struct json_object *rep)
+{
+	struct json_object *a = json_object_new_array();
+
+	json_object_object_foreach(bench_jget(rep, "cells"), id, cell) {
+		struct json_object *row = json_object_new_object();
+		struct json_object *m = json_object_new_object();
+		size_t i;
+
+		json_object_object_add(row, "cell", json_object_new_string(id));
+		json_object_object_add(row, "label", json_object_get(bench_jget(cell, "label")));
+		json_object_object_add(row, "io_size", json_object_get(bench_jget(cell, "io_size")));
+		json_object_object_add(row, "read_pct", json_object_get(bench_jget(cell, "read_pct")));
+		for (i = 0; i < NPTS_LAT; i++) {
+			struct json_object *st = bench_jget(bench_jget(cell, "summary"),
+							    pts_lat[i].from);
+
+			bench_add_num(row, pts_lat[i].key, bench_jnum(st, pts_lat[i].max ?
+								      "max" : "median"));
+			if (pts_lat[i].pct > 0)
+				json_object_object_add(m, pts_lat[i].key, json_object_new_boolean(
+					json_object_get_boolean(bench_jget(st, "meaningful"))));
+		}
+		json_object_object_add(row, "meaningful", m);
+		json_object_array_add(a, row);
+	}
+	json_object_object_add(rep, "pts_latency", a);
+}
+
+/* pts_latency_json()'s rows as a table; true if a value is marked. */
+static bool pts_latency_rows(FILE *f, struct json_object *rep)
+{
+	struct json_object *a = bench_jget(rep, "pts_latency");
+	bool marked = false;
+	size_t i, k;
+
+	if (!a)
+		return false;
+	fprintf(f, "PTS latency: completion latency of the summary rounds, us (mean and percentiles: medians; max: the largest)\n"
+		"%-24s %7s %7s %10s %10s %10s %10s %10s\n", "cell", "IO", "R/W",
+		"mean us", "max us", "p99 us", "p99.9 us", "p99.99 us");
+	for (i = 0; i < json_object_array_length(a); i++) {
+		struct json_object *row = json_object_array_get_idx(a, i);
+		int rp = (int)bench_jnum(row, "read_pct");
+		char mix[16];
+
+		snprintf(mix, sizeof(mix), "%d/%d", rp, 100 - rp);
+		fprintf(f, "%-24s %7s %7s", bench_jstr(row, "cell"),
+			bench_jstr(row, "io_size") ?: "?", mix);
+		for (k = 0; k < NPTS_LAT; k++)
+			marked |= bench_marked_num(f, bench_jnum(row, pts_lat[k].key),
+					     bench_jget(bench_jget(row, "meaningful"),
+							pts_lat[k].key));
+		fputc('\n', f);
+	}
+	return marked;
+}
+
+/* The cells' table (medians, a mix's reads and writes apart, several
+ * devices' rows, scaling, pts-latency's report); true if a value is
+ * marked. */
+static bool cell_rows(struct json_object *rep, FILE *f)
+{
+	bool marked = false;
+
+	fprintf(f, "medians over the summary rounds; MB/s = 10^6 bytes/s at the IO size shown; a mix's reads and writes below it\n");
+	fprintf(f, "%-24s %10s %10s %7s %10s %10s %10s %10s %10s %10s %10s %10s  %s\n",
+		"cell", "IOPS", "MB/s", "IO", "mean us", "p50 us", "p99 us",
+		"p99.9 us", "p99.99 us", "p99.9999", "CPU %", "IRQ/IO",
+		"steady state");
+	json_object_object_foreach(bench_jget(rep, "cells"), id, cell) {
+		const char *ss = bench_jstr(bench_jget(cell, "steady_state"), "status");
+		int rp = (int)bench_jnum(cell, "read_pct");
+
+		fprintf(f, "%-24s", id);
+		marked |= dir_nums(f, cell, "");
+		bench_col_num(f, "%.1f", med(cell, "cpu_pct"));
+		bench_col_num(f, "%.3f", med(cell, "irq_per_io"));
+		fprintf(f, "  %s%s (%d rounds)\n", ss ? ss : "?",
+			json_object_get_boolean(bench_jget(cell, "suspect")) ?
+			", SUSPECT" : "",
+			(int)json_object_array_length(bench_jget(cell, "rounds")));
+		if (rp > 0 && rp < 100) {
+			fprintf(f, "%-24s", "  reads");
+			marked |= dir_nums(f, cell, "read_");
+			fprintf(f, "\n%-24s", "  writes");
+			marked |= dir_nums(f, cell, "write_");
+			fprintf(f, "\n");
+		}
+		marked |= device_rows(f, cell);
+	}
+	scaling_rows(f, rep);
+	marked |= pts_latency_rows(f, rep);
+	return marked;
 }
 
 void bench_print_table(struct json_object *rep, FILE *f)
@@ -277,33 +404,7 @@ void bench_print_table(struct json_object *rep, FILE *f)
 		bench_jstr(host, "turbo") ?: "n/a",
 		bench_jstr(host, "scheduler") ?: "n/a", pc ? pc : "none",
 		bench_jget(rep, "precondition") ? "done" : "none");
-	fprintf(f, "medians over the summary rounds; MB/s = 10^6 bytes/s at the IO size shown; a mix's reads and writes below it\n");
-	fprintf(f, "%-24s %10s %10s %7s %10s %10s %10s %10s %10s %10s %10s %10s  %s\n",
-		"cell", "IOPS", "MB/s", "IO", "mean us", "p50 us", "p99 us",
-		"p99.9 us", "p99.99 us", "p99.9999", "CPU %", "IRQ/IO",
-		"steady state");
-	json_object_object_foreach(bench_jget(rep, "cells"), id, cell) {
-		const char *ss = bench_jstr(bench_jget(cell, "steady_state"), "status");
-		int rp = (int)bench_jnum(cell, "read_pct");
-
-		fprintf(f, "%-24s", id);
-		marked |= dir_nums(f, cell, "");
-		cell_num(f, "%.1f", med(cell, "cpu_pct"));
-		cell_num(f, "%.3f", med(cell, "irq_per_io"));
-		fprintf(f, "  %s%s (%d rounds)\n", ss ? ss : "?",
-			json_object_get_boolean(bench_jget(cell, "suspect")) ?
-			", SUSPECT" : "",
-			(int)json_object_array_length(bench_jget(cell, "rounds")));
-		if (rp > 0 && rp < 100) {
-			fprintf(f, "%-24s", "  reads");
-			marked |= dir_nums(f, cell, "read_");
-			fprintf(f, "\n%-24s", "  writes");
-			marked |= dir_nums(f, cell, "write_");
-			fprintf(f, "\n");
-		}
-		marked |= device_rows(f, cell);
-	}
-	scaling_rows(f, rep);
+	marked = bench_jget(rep, "qos") ? bench_qos_table(rep, f) : cell_rows(rep, f);
 	if (marked)
 		fprintf(f, "* too few samples per round for that percentile p: it needs %d/(1-p) (p99.9: 10^4, p99.99: 10^5, p99.9999: 10^7)\n",
 			BENCH_PCT_TAIL);
@@ -470,13 +571,18 @@ static int plot(struct json_object *rep, const char *dir,
 		return -1;
 	}
 	fprintf(gp, "set terminal pngcairo size 900,600\nset grid\nset key outside\n");
-	remove_data(dir, rep);
-	rc = write_qd_data(rep, dir, gp, "iops", "iops-vs-qd.png", "IOPS (median)");
-	remove_data(dir, rep);
-	rc |= write_qd_data(rep, dir, gp, "clat_p99_us", "p99-vs-qd.png",
-			    "p99 completion latency, us (median)");
-	json_object_array_add(files, json_object_new_string("iops-vs-qd.png"));
-	json_object_array_add(files, json_object_new_string("p99-vs-qd.png"));
+	if (bench_jget(rep, "qos")) {
+		/* one reader at QD1: the curve against the write rate instead */
+		rc = bench_qos_plot(rep, dir, gp, files);
+	} else {
+		remove_data(dir, rep);
+		rc = write_qd_data(rep, dir, gp, "iops", "iops-vs-qd.png", "IOPS (median)");
+		remove_data(dir, rep);
+		rc |= write_qd_data(rep, dir, gp, "clat_p99_us", "p99-vs-qd.png",
+				    "p99 completion latency, us (median)");
+		json_object_array_add(files, json_object_new_string("iops-vs-qd.png"));
+		json_object_array_add(files, json_object_new_string("p99-vs-qd.png"));
+	}
 	json_object_object_foreach(bench_jget(rep, "cells"), id, cell)
 		rc |= write_steady(cell, id, dir, gp, files);
 	rc |= write_scaling(rep, dir, gp, files);
@@ -506,6 +612,8 @@ int bench_write_report(struct json_object *rep, const char *dir,
 	char p[PATH_MAX], why[256] = "";
 	FILE *f;
 
+	if (!strcmp(bench_jstr(bench_jget(rep, "method"), "suite") ?: "", "pts-latency"))
+		pts_latency_json(rep);
 	json_object_object_add(rep, "files", files);
 	snprintf(p, sizeof(p), "%s/bench.json", dir);
 	json_object_object_add(files, "json", json_object_new_string(p));
@@ -513,6 +621,10 @@ int bench_write_report(struct json_object *rep, const char *dir,
 	json_object_object_add(files, "csv", json_object_new_string(p));
 	snprintf(p, sizeof(p), "%s/bench.txt", dir);
 	json_object_object_add(files, "table", json_object_new_string(p));
+	if (bench_jget(rep, "qos")) {
+		snprintf(p, sizeof(p), "%s/qos.csv", dir);
+		json_object_object_add(files, "qos_csv", json_object_new_string(p));
+	}
 	json_object_object_add(files, "plots", json_object_new_array());
 	if (plot(rep, dir, json_object_object_get(files, "plots"), why,
 		 sizeof(why)))
@@ -520,6 +632,9 @@ int bench_write_report(struct json_object *rep, const char *dir,
 				       json_object_new_string(why));
 	snprintf(p, sizeof(p), "%s/bench.csv", dir);
 	if (write_csv(rep, p))
+		return lib_errf(err, EIO, "cannot write %s", p);
+	snprintf(p, sizeof(p), "%s/qos.csv", dir);
+	if (bench_jget(rep, "qos") && bench_qos_csv(rep, p))
 		return lib_errf(err, EIO, "cannot write %s", p);
 	snprintf(p, sizeof(p), "%s/bench.txt", dir);
 	f = fopen(p, "w");

@@ -147,6 +147,8 @@ void bench_dir_json(struct json_object *r, struct json_object *meaningful,
 			have && !isnan(d->pct_us[i]) &&
 			bench_pct_meaningful(fio_pcts[i], d->samples)));
 	}
+	snprintf(key, sizeof(key), "%sclat_max_us", prefix);
+	bench_add_num(r, key, have ? d->max_us : NAN);
 	if (prefix[0]) {
 		snprintf(key, sizeof(key), "%sios", prefix);
 		json_object_object_add(r, key, json_object_new_int64(d->ios));
@@ -168,14 +170,42 @@ void bench_suspect_reason(const struct bench *b, const struct host_sample *a,
 			 s->throttle_events - a->throttle_events);
 }
 
+struct json_object *bench_round_json(const struct bench *b,
+				     const struct host_sample *a,
+				     const struct host_sample *s,
+				     const struct fio_figures *f,
+				     const char *raw, int round)
+{
+	struct json_object *r = json_object_new_object();
+	struct json_object *mean = json_object_new_object();
+	double ticks, busy, ios = (double)f->all.ios;
+	char why[256] = "";
+
+	ticks = (double)(s->cpu_total - a->cpu_total);
+	busy = (double)(s->cpu_busy - a->cpu_busy);
+	json_object_object_add(r, "round", json_object_new_int(round + 1));
+	bench_dir_json(r, mean, "", &f->all);
+	bench_add_num(r, "cpu_pct", ticks > 0 ? busy / ticks * 100 : NAN);
+	bench_add_num(r, "cpu_us_per_io",
+		      ios > 0 ? busy / sysconf(_SC_CLK_TCK) * 1e6 / ios : NAN);
+	bench_add_num(r, "irq_per_io", a->have_irqs && s->have_irqs && ios > 0 ?
+		      (double)(s->irqs - a->irqs) / ios : NAN);
+	json_object_object_add(r, "ios", json_object_new_int64(f->all.ios));
+	bench_add_num(r, "temperature_c", s->have_temp ? s->temp_mc / 1000.0 : NAN);
+	bench_add_num(r, "power_estimate_mw", s->have_power ? (double)s->power_mw : NAN);
+	bench_add_num(r, "throttle_events", a->have_throttle && s->have_throttle ?
+		      (double)(s->throttle_events - a->throttle_events) : NAN);
+	bench_suspect_reason(b, a, s, why, sizeof(why));
+	bench_round_tail(r, mean, why, raw, f);
+	return r;
+}
+
 int bench_round(const struct bench *b, const char *dir, const char *id,
 		int round, struct json_object **out, struct lib_err *err)
 {
-	char jobfile[PATH_MAX], raw[PATH_MAX], what[96], why[256] = "";
+	char jobfile[PATH_MAX], raw[PATH_MAX], what[96];
 	struct host_sample a, s;
 	struct fio_figures f;
-	struct json_object *r, *mean;
-	double ticks, busy, ios;
 	int rc;
 
 	snprintf(jobfile, sizeof(jobfile), "%s/jobs/%s.fio", dir, id);
@@ -186,25 +216,6 @@ int bench_round(const struct bench *b, const char *dir, const char *id,
 	host_sample(&b->dev, &s);
 	if (rc)
 		return rc;
-	r = json_object_new_object();
-	mean = json_object_new_object();
-	ios = (double)f.all.ios;
-	ticks = (double)(s.cpu_total - a.cpu_total);
-	busy = (double)(s.cpu_busy - a.cpu_busy);
-	json_object_object_add(r, "round", json_object_new_int(round + 1));
-	bench_dir_json(r, mean, "", &f.all);
-	bench_add_num(r, "cpu_pct", ticks > 0 ? busy / ticks * 100 : NAN);
-	bench_add_num(r, "cpu_us_per_io",
-		      ios > 0 ? busy / sysconf(_SC_CLK_TCK) * 1e6 / ios : NAN);
-	bench_add_num(r, "irq_per_io", a.have_irqs && s.have_irqs && ios > 0 ?
-		      (double)(s.irqs - a.irqs) / ios : NAN);
-	json_object_object_add(r, "ios", json_object_new_int64(f.all.ios));
-	bench_add_num(r, "temperature_c", s.have_temp ? s.temp_mc / 1000.0 : NAN);
-	bench_add_num(r, "power_estimate_mw", s.have_power ? (double)s.power_mw : NAN);
-	bench_add_num(r, "throttle_events", a.have_throttle && s.have_throttle ?
-		      (double)(s.throttle_events - a.throttle_events) : NAN);
-	bench_suspect_reason(b, &a, &s, why, sizeof(why));
-	bench_round_tail(r, mean, why, raw, &f);
-	*out = r;
+	*out = bench_round_json(b, &a, &s, &f, raw, round);
 	return 0;
 }

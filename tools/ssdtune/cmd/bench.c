@@ -30,7 +30,8 @@ enum {
 	OPT_BS = 0x200, OPT_QD, OPT_JOBS, OPT_RW, OPT_RANDOM, OPT_SEQ,
 	OPT_IOENGINE, OPT_RUNTIME, OPT_ROUNDS, OPT_STEADY, OPT_PURGE,
 	OPT_PRECOND, OPT_SUITE, OPT_OUT, OPT_DESTROY, OPT_AB, OPT_CPUS,
-	OPT_TEMP_WARN, OPT_STATE_DIR, OPT_DEVICES, OPT_SCALE,
+	OPT_TEMP_WARN, OPT_STATE_DIR, OPT_DEVICES, OPT_SCALE, OPT_QOS_WRITER,
+	OPT_QOS_TRIM, OPT_QOS_BW,
 };
 
 static const struct option bench_options[] = {
@@ -56,6 +57,9 @@ static const struct option bench_options[] = {
 	{ "state-dir",		required_argument, NULL, OPT_STATE_DIR },
 	{ "devices",		required_argument, NULL, OPT_DEVICES },
 	{ "scale",		no_argument,	   NULL, OPT_SCALE },
+	{ "qos-writer",		required_argument, NULL, OPT_QOS_WRITER },
+	{ "qos-trim",		no_argument,	   NULL, OPT_QOS_TRIM },
+	{ "qos-bw",		required_argument, NULL, OPT_QOS_BW },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -194,6 +198,31 @@ static int bench_place_option(int val, const char *arg)
 	return usage_error(NULL, "unknown option");
 }
 
+/* bench_option()'s options of --suite qos. */
+static int bench_qos_option(int val, const char *arg)
+{
+	char *end;
+
+	switch (val) {
+	case OPT_QOS_WRITER:
+		if (strcmp(arg, "seq128k") && strcmp(arg, "rand4k"))
+			return usage_error(NULL, "--qos-writer '%s' is not seq128k or rand4k", arg);
+		o.qos_writer = arg;
+		return 0;
+	case OPT_QOS_TRIM:
+		o.qos_trim = true;
+		return 0;
+	case OPT_QOS_BW:
+		errno = 0;
+		o.qos_bw_mbps = strtod(arg, &end);
+		if (errno || end == arg || *end || !(o.qos_bw_mbps >= 0.001) ||
+		    o.qos_bw_mbps > 1e6)
+			return usage_error(NULL, "--qos-bw '%s' is not MB/s in 0.001..1000000", arg);
+		return 0;
+	}
+	return bench_place_option(val, arg);
+}
+
 static int bench_option(struct cli *cli, int val, const char *arg)
 {
 	(void)cli;
@@ -235,12 +264,29 @@ static int bench_option(struct cli *cli, int val, const char *arg)
 		return 0;
 	case OPT_SUITE:
 		if (strcmp(arg, "quick") && strcmp(arg, "pts-iops") &&
-		    strcmp(arg, "pts-throughput") && strcmp(arg, "pts-latency"))
-			return usage_error(NULL, "--suite '%s' is not quick, pts-iops, pts-throughput or pts-latency", arg);
+		    strcmp(arg, "pts-throughput") && strcmp(arg, "pts-latency") &&
+		    strcmp(arg, "qos"))
+			return usage_error(NULL, "--suite '%s' is not quick, pts-iops, pts-throughput, pts-latency or qos", arg);
 		o.suite = arg;
 		return 0;
 	}
-	return bench_place_option(val, arg);
+	return bench_qos_option(val, arg);
+}
+
+/*
+ * What does not go with --suite qos (its jobs are its own: the matrix
+ * options have nothing to set), or needs it; NULL if all is well.
+ */
+static const char *qos_misfit(int ndevs)
+{
+	if (!bench_suite_qos(&o))
+		return o.qos_writer || o.qos_trim || o.qos_bw_mbps > 0 ?
+		       "--qos-writer, --qos-trim and --qos-bw go with --suite qos" : NULL;
+	if (o.nbs || o.nqd || o.nrw || o.jobs || o.pattern >= 0)
+		return "--suite qos runs its own jobs (a QD1 4k random reader beside a writer): --bs, --qd, --rw, --jobs, --random and --seq do not apply";
+	if (ndevs > 1)
+		return "--suite qos measures one device";
+	return NULL;
 }
 
 static void show_progress(void *ctx, const char *line)
@@ -250,10 +296,28 @@ static void show_progress(void *ctx, const char *line)
 	fflush(stdout);
 }
 
+/* --suite qos's dry run: where the reader and the writer run, and the
+ * bandwidth their levels are shares of. */
+static void show_qos(struct json_object *q)
+{
+	const char *bw = bench_jstr(q, "bandwidth_job");
+
+	printf("# qos: reader on CPU %s (%s), writer on CPUs %s (%s)\n",
+	       bench_jstr(q, "reader_cpus"), bench_jstr(q, "cpus_from"),
+	       bench_jstr(q, "writer_cpus"), bench_jstr(q, "writer_cpus_from"));
+	if (bw)
+		printf("# qos: the writer alone at full rate first; its write bandwidth is the cells' 100%%\n%s\n",
+		       bw);
+	else
+		printf("# qos: the cells' 100%% is %g MB/s (--qos-bw)\n",
+		       bench_jnum(q, "bandwidth_mbps"));
+}
+
 /* The jobs bench_dry_run() put in the output object, as text. */
 static void show_dry_run(const struct bench *b)
 {
 	struct json_object *jobs = bench_jget(report_obj(), "jobs");
+	struct json_object *qos = bench_jget(report_obj(), "qos");
 	size_t i;
 
 	if (b->cpus)
@@ -266,6 +330,8 @@ static void show_dry_run(const struct bench *b)
 	if (o.precondition)
 		printf("# precondition: fio\n%s\n",
 		       bench_jstr(report_obj(), "precondition"));
+	if (qos)
+		show_qos(qos);
 	for (i = 0; i < json_object_array_length(jobs); i++) {
 		struct json_object *x = json_object_array_get_idx(jobs, i);
 		const char *id = bench_jstr(x, "cell");
@@ -416,6 +482,8 @@ static int cmd_bench(const struct command *cmd, struct cli *cli)
 	if (!ndevices)
 		for (ndevices = 0; ndevices < cli->argc; ndevices++)
 			devices[ndevices] = cli->argv[ndevices];
+	if (qos_misfit(ndevices))
+		return usage_error(cmd, "%s", qos_misfit(ndevices));
 	bench_apply_suite(&o);
 	if (o.scale && ndevices < 2)
 		return usage_error(cmd, "--scale needs two devices or more");
@@ -479,6 +547,14 @@ const struct command bench_command = {
 "cores when a profile is applied.  The report gives them together (rates\n"
 "added, percentiles of the merged latency histograms, whole-system CPU\n"
 "per I/O) and each apart (fio's own CPU per I/O, interrupts per I/O).\n"
+"--suite qos: read latency while writes run.  The writer alone first\n"
+"(sequential 128k QD32, or --qos-writer rand4k) gives the device's write\n"
+"bandwidth; then a QD1 4k random reader runs beside the writer capped at\n"
+"0, 25, 50 and 100% of it, each its own reporting group, on CPUs apart\n"
+"(the first of the profile's I/O cores, or of the device's node, for the\n"
+"reader; the rest for the writer).  Per rate: the writer's target and\n"
+"achieved MB/s, the reader's IOPS and p50/p99/p99.9/p99.99; qos.csv and\n"
+"qos-latency.png.  It writes: --destroy-data.\n"
 "\n"
 "  --bs LIST          block sizes, 512..1m (default 4k,128k)\n"
 "  --qd LIST          queue depths 1..256, or THREADSxDEPTH (default 1,32)\n"
@@ -487,13 +563,14 @@ const struct command bench_command = {
 "                     (default reads only; pts-* suites: their PTS mixes)\n"
 "  --random, --seq    access pattern of the mixes (default random)\n"
 "  --ioengine E       libaio (default) or io_uring\n"
-"  --runtime S        seconds per round (default 5; 60 for pts-*)\n"
+"  --runtime S        seconds per round (default 5; 60 for pts-*, 30 for qos)\n"
 "  --rounds N         rounds per cell, at least (default 3)\n"
 "  --steady-state     rounds until PTS steady state, at most 25\n"
 "  --purge            NVMe Format NVM (user data erase) first, else\n"
 "                     blkdiscard\n"
 "  --precondition     write the device twice, sequential 128k, first\n"
-"  --suite S          quick (default), pts-iops, pts-throughput, pts-latency\n"
+"  --suite S          quick (default), pts-iops, pts-throughput, pts-latency,\n"
+"                     qos\n"
 "  --out DIR          where the report goes: root's, written by nobody else\n"
 "                     (default a new ./ssdtune-bench-TIME-XXXXXX, mode 0700)\n"
 "  --cpus LIST        run fio on these CPUs (default: the I/O cores the\n"
@@ -507,7 +584,9 @@ const struct command bench_command = {
 "  --state-dir DIR    where apply saved its state (default /var/lib/ssdtune)\n"
 "  --devices LIST     the devices to measure at once (or as arguments)\n"
 "  --scale            on the first 1, 2, .. N of them in turn: the aggregate\n"
-"                     over k x the first device's alone, and scaling.png\n"
+"                     over k x the first device's alone, and scaling.png\n""  --qos-writer W     qos: seq128k (default) or rand4k writes\n"
+"  --qos-trim         qos: a trim job beside the writer, trimming as fast\n"
+"  --qos-bw MBPS      qos: the 100% rate in MB/s, instead of measuring it\n"
 "With --dry-run: print the fio jobs and change nothing.  See bench.md.\n",
 	.dry_run = "print the fio jobs it would run, run none",
 	.flags = CMD_DRY_RUN,

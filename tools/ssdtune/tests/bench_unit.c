@@ -188,7 +188,8 @@ static void test_parse_flags(void)
 
 static void test_jobs(void)
 {
-	struct bench_cell c = { 70, true, 4096, 4, 32 };
+	struct bench_cell c = { .read_pct = 70, .random = true, .bs = 4096,
+				.threads = 4, .depth = 32 };
 	struct bench_job j = { "/dev/ssdt0n1", "io_uring", 5, "2-3" };
 	char buf[1024], id[64];
 
@@ -204,7 +205,8 @@ static void test_jobs(void)
 	      "bench_job_format writes the cell's fio job, reads and writes apart");
 	CHECK(!strcmp(bench_cell_id(&c, id, sizeof(id)), "rand-70r-4k-t4q32"),
 	      "bench_cell_id of a mix");
-	c = (struct bench_cell){ 100, false, 131072, 1, 1 };
+	c = (struct bench_cell){ .read_pct = 100, .bs = 131072, .threads = 1,
+				 .depth = 1 };
 	CHECK(!strcmp(bench_cell_id(&c, id, sizeof(id)), "read-128k-t1q1") &&
 	      !strcmp(bench_cell_label(&c, id, sizeof(id)), "128k seq read QD1x1"),
 	      "bench_cell_id and label of a sequential read");
@@ -293,6 +295,10 @@ static void test_fio_parse(void)
 	      near(f.write.bw_bytes, 44335824),
 	      "fio_parse: both: reads and writes apart, p50..p99.9999 each");
 	CHECK(j && !fio_parse(j, &f, err, sizeof(err)) &&
+	      near(f.read.max_us, 5547.764) && near(f.write.max_us, 5615.776) &&
+	      near(f.all.max_us, 5615.776),
+	      "fio_parse: the slowest completion (clat max) of each direction");
+	CHECK(j && !fio_parse(j, &f, err, sizeof(err)) &&
 	      near(f.cpu_s, (2.9 + 30.8) / 100) && near(f.runtime_s, 1.0),
 	      "fio_parse: fio's own CPU seconds from usr_cpu + sys_cpu of job_runtime");
 	free(j);
@@ -317,7 +323,8 @@ static void test_multi(void)
 		{ "/dev/ssdt0n1", "libaio", 5, "2-3" },
 		{ "/dev/ssdt1n1", "libaio", 5, NULL },
 	};
-	struct bench_cell c = { 70, true, 4096, 1, 32 };
+	struct bench_cell c = { .read_pct = 70, .random = true, .bs = 4096,
+				.threads = 1, .depth = 32 };
 	struct fio_figures dev[2], all;
 	char buf[2048], err[128], *js;
 	const char *b;
@@ -346,10 +353,58 @@ static void test_multi(void)
 	      near(all.read.pct_us[3], 2310.144) && near(all.write.pct_us[1], 207.872) &&
 	      near(all.cpu_s, (2.2 + 19.2 + 2.1 + 19.1) / 100),
 	      "fio_parse_groups: all devices' percentiles from their merged histograms, as fio computes its own");
+	CHECK(js && !fio_parse_groups(js, 2, dev, &all, err, sizeof(err)) &&
+	      near(all.read.max_us, 2345.050) && near(all.write.max_us, 2329.808) &&
+	      near(all.all.max_us, 2345.050) && near(dev[1].all.max_us, 2329.808),
+	      "fio_parse_groups: the slowest completion of all devices is the slowest of any");
 	CHECK(js && fio_parse_groups(js, 3, dev, &all, err, sizeof(err)) == -1 &&
 	      strstr(err, "2 reporting groups, not 3"),
 	      "fio_parse_groups refuses a run with another number of groups");
 	free(js);
+}
+
+static void test_qos(void)
+{
+	struct bench_cell c = { .read_pct = 100, .random = true, .bs = 4096,
+				.threads = 1, .depth = 1, .qos = true, .qos_pct = 25 };
+	struct bench_qos_job q = { "/dev/ssdt0n1", "io_uring", 30, "2", "3-5",
+				   32768000, 25 };
+	char buf[4096], id[96];
+	const char *w;
+
+	CHECK(!strcmp(bench_cell_id(&c, id, sizeof(id)), "qos-seq128k-w25") &&
+	      !strcmp(bench_cell_label(&c, id, sizeof(id)),
+		      "4k random read QD1 beside seq 128k writes at 25%"),
+	      "bench_cell_id and label of a qos cell");
+	bench_qos_job_format(&q, &c, buf, sizeof(buf));
+	w = strstr(buf, "[qos-seq128k-w25.writer]\n");
+	CHECK(strstr(buf, "[qos-seq128k-w25.reader]\nrw=randread\nbs=4096\niodepth=1\nnumjobs=1\ncpus_allowed=2\n") &&
+	      w && strstr(w, "new_group\nrw=write\nbs=131072\niodepth=32\nnumjobs=1\nrate=32768000\ncpus_allowed=3-5\n") &&
+	      !strstr(buf, "trim") && strstr(buf, "ioengine=io_uring\n") &&
+	      strstr(buf, "runtime=30\n") && strstr(buf, "unified_rw_reporting=both\n"),
+	      "bench_qos_job_format: the reader, then the capped writer in a group of its own, each on its CPUs");
+	c.qos_rand = c.qos_trim = true;
+	bench_qos_job_format(&q, &c, buf, sizeof(buf));
+	w = strstr(buf, "[qos-rand4k-trim-w25.trim]\n");
+	CHECK(w && strstr(w, "new_group\nrw=randtrim\nbs=4096\nioengine=psync\niodepth=1\nnumjobs=1\nrate=32768000\n") &&
+	      strstr(buf, "rw=randwrite\nbs=4096\n"),
+	      "bench_qos_job_format: random 4k writes and a trim job in a third group");
+	c.qos_pct = 0;
+	q.rate = 0;
+	bench_qos_job_format(&q, &c, buf, sizeof(buf));
+	CHECK(!strstr(buf, "writer]") && !strstr(buf, "trim]") && !strstr(buf, "rate="),
+	      "bench_qos_job_format at 0%: the reader alone");
+	c.qos_pct = 50;
+	q.rate = -1;
+	q.pct = 50;
+	bench_qos_job_format(&q, &c, buf, sizeof(buf));
+	CHECK(strstr(buf, "rate=<50% of the measured write bandwidth, bytes/s>\n"),
+	      "bench_qos_job_format before the bandwidth is known says what the rate will be");
+	c.qos_rand = false;
+	bench_qos_bw_format(&q, &c, buf, sizeof(buf));
+	CHECK(strstr(buf, "[qos-seq128k-bw.writer]\nrw=write\nbs=131072\niodepth=32\nnumjobs=1\ncpus_allowed=3-5\n") &&
+	      !strstr(buf, "reader") && !strstr(buf, "rate=") && !strstr(buf, "new_group"),
+	      "bench_qos_bw_format: the writer alone, uncapped, on its CPUs");
 }
 
 static void test_pct_meaningful(void)
@@ -379,5 +434,6 @@ int main(void)
 	test_fio_parse();
 	test_pct_meaningful();
 	test_multi();
+	test_qos();
 	return tap_done();
 }
