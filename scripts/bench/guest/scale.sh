@@ -67,7 +67,8 @@ bind_all() {
 }
 
 binding() {
-	local r=$1 arm=$2 dir=$keep/$arm.$1 list
+	local r=$1 arm=$2 dir list
+	dir=$keep/$arm.$r
 	case $arm in
 	nvme) bind_all nvme || die "cannot bind the controllers to nvme" ;;
 	*) bind_all ssdtune || die "cannot attach the controllers to ssdtune" ;;
