@@ -241,3 +241,38 @@ tuning_sum() {
 	[ "$(tuning_sum)" = "$before" ]
 	[ ! -e "$state/state.json" ]
 }
+
+@test "the qos suite on ssdtune: a QD1 reader while a writer (and a trim job) runs at 0, 25, 50 and 100% of the measured bandwidth; the writer held near its rate; the curve, its CSV and PNG" {
+	setup_attached
+	disk=$(ssdt_disk)
+	run ssdt bench "$disk" --suite qos --qos-trim --runtime 2 --rounds 1 --destroy-data --out "$OUT/qos"
+	echo "$output" | tail -15
+	[ "$status" -eq 0 ]
+	python3 - "$OUT/qos/bench.json" <<-'EOF2'
+	import json, sys
+	q = json.load(open(sys.argv[1]))["qos"]
+	c = q["curve"]
+	bad = []
+	if [r["level_pct"] for r in c] != [0, 25, 50, 100]:
+	    bad.append("levels %s" % [r["level_pct"] for r in c])
+	if not q["bandwidth_mbps"] or q["bandwidth_mbps"] <= 0:
+	    bad.append("no bandwidth measured")
+	if set(q["reader_cpus"].split(",")) & set(q["writer_cpus"].split(",")):
+	    bad.append("reader %s and writer %s share a CPU" % (q["reader_cpus"], q["writer_cpus"]))
+	for r in c:
+	    print(r["level_pct"], r["writer_target_mbps"], r["write_mbps"], r["trim_mbps"], r["read_iops"], r["read_clat_p99_us"])
+	    if not r["read_iops"] or not r["read_clat_p99_us"]:
+	        bad.append("%d%%: no reader figures" % r["level_pct"])
+	    if r["level_pct"] == 0 and r["write_mbps"]:
+	        bad.append("0%: the writer wrote")
+	    # rate= caps the writer: at 25 and 50% it stays within 1.3x of its target
+	    if r["level_pct"] in (25, 50) and not (0 < r["write_mbps"] <= 1.3 * r["writer_target_mbps"]):
+	        bad.append("%d%%: wrote %s MB/s for a target of %s" % (r["level_pct"], r["write_mbps"], r["writer_target_mbps"]))
+	    if r["level_pct"] > 0 and not r["trim_mbps"]:
+	        bad.append("%d%%: no trims counted" % r["level_pct"])
+	print("\n".join(bad))
+	sys.exit(1 if bad else 0)
+	EOF2
+	[ -s "$OUT/qos/qos-latency.png" ]
+	[ -s "$OUT/qos/qos.csv" ]
+}
